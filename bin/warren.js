@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Entry of the `warren` command: check the Node version before loading anything that needs it.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  process.stderr.write(
+    `warren: needs Node 22 or newer, this is ${process.version} (inside the project, npm scripts and "npx warren" use the pinned Node 24)\n`,
+  );
+  process.exit(2);
+}
+const { main, processIo } = await import('../dist/cli/main.js');
+const code = await main(process.argv.slice(2), processIo);
+// Let stdout drain before leaving: a JSON result piped to another program must arrive whole.
+process.exitCode = code;

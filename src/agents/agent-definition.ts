@@ -1,0 +1,156 @@
+// The one shape of a sub-agent definition: the permissive input people write (files, the SDK's
+// `agents` option) and the normalised AgentDefinition every other layer reads.
+import { z } from 'zod';
+import type { PermissionMode } from '../permissions/permission-policy.js';
+
+/** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
+export const agentSourceSchema = z.object({
+  /**
+   * `cli` is reserved for definitions passed as JSON on the command line; `agents-dir` files
+   * (`--agents-dir`) sit at the same precedence level.
+   */
+  kind: z.enum(['builtin', 'cli', 'project', 'user', 'agents-dir', 'sdk']),
+  path: z.string().optional(),
+});
+export type AgentSource = z.infer<typeof agentSourceSchema>;
+export type AgentSourceKind = AgentSource['kind'];
+
+const permissionModeSchema = z
+  .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'])
+  .describe(
+    'one of default, acceptEdits, plan, bypassPermissions',
+  ) satisfies z.ZodType<PermissionMode>;
+
+const positiveInt = (what: string) =>
+  z
+    .union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)])
+    .refine((n) => n > 0)
+    .describe(what);
+
+/** `Read, Grep`, `["Read", "Grep"]` or opencode's `{ read: true, write: false }`. */
+const toolsInputSchema = z
+  .union([z.string(), z.array(z.string()), z.record(z.string(), z.boolean())])
+  .describe('a comma-separated string, a list of tool names, or a map of tool name to true/false');
+
+/** `a, b` or `[a, b]`. */
+const nameListSchema = z
+  .union([z.string(), z.array(z.string())])
+  .describe('a comma-separated string or a list of names');
+
+const mcpServerRefSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+/**
+ * Every field a definition may set, each validated on its own so a file with one bad field
+ * still loads (the field is dropped with a warning) while `defineAgent` can name the field.
+ */
+export const agentFieldSchemas = {
+  name: z.string().trim().min(1).describe('a non-empty string'),
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('a non-empty string that tells the parent model when to use this agent'),
+  prompt: z.string().describe('a string (the system prompt)'),
+  tools: toolsInputSchema,
+  disallowedTools: toolsInputSchema,
+  /** Spawnable sub-agent types; files say this as `tools: Agent(a, b)`. */
+  spawnableAgents: nameListSchema,
+  readOnly: z.boolean().describe('true or false'),
+  model: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('`inherit`, an alias such as `sonnet`, or `provider:model`'),
+  permissionMode: permissionModeSchema,
+  maxTurns: positiveInt('a whole number above 0'),
+  timeBudgetMs: positiveInt('a whole number of milliseconds above 0'),
+  tokenBudget: positiveInt('a whole number of tokens above 0'),
+  mcpServers: z
+    .union([z.string(), z.array(mcpServerRefSchema), z.record(z.string(), z.unknown())])
+    .describe('a server name, a map of name to server config, or a list of either'),
+  background: z.boolean().describe('true or false'),
+  isolation: z.literal('worktree').describe('`worktree`'),
+  agents: nameListSchema,
+  color: z.string().describe('a colour name'),
+  hooks: z.record(z.string(), z.unknown()).describe('a map of hook event to hook list'),
+  skills: nameListSchema,
+  memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
+  forkContext: z.boolean().describe('true or false'),
+} as const;
+
+export type AgentFieldName = keyof typeof agentFieldSchemas;
+
+/**
+ * What a library user passes (like the Claude Agent SDK's `agents` option): `description` and
+ * `prompt` are required, everything else optional and accepted in any of the shapes files use.
+ * Unknown keys are allowed and end up in `extra`.
+ */
+export const agentDefinitionInputSchema = z.looseObject({
+  name: agentFieldSchemas.name.optional(),
+  description: agentFieldSchemas.description,
+  prompt: agentFieldSchemas.prompt,
+  tools: agentFieldSchemas.tools.optional(),
+  disallowedTools: agentFieldSchemas.disallowedTools.optional(),
+  spawnableAgents: agentFieldSchemas.spawnableAgents.optional(),
+  readOnly: agentFieldSchemas.readOnly.optional(),
+  model: agentFieldSchemas.model.optional(),
+  permissionMode: agentFieldSchemas.permissionMode.optional(),
+  maxTurns: agentFieldSchemas.maxTurns.optional(),
+  timeBudgetMs: agentFieldSchemas.timeBudgetMs.optional(),
+  tokenBudget: agentFieldSchemas.tokenBudget.optional(),
+  mcpServers: agentFieldSchemas.mcpServers.optional(),
+  background: agentFieldSchemas.background.optional(),
+  isolation: agentFieldSchemas.isolation.optional(),
+  agents: agentFieldSchemas.agents.optional(),
+  color: agentFieldSchemas.color.optional(),
+  hooks: agentFieldSchemas.hooks.optional(),
+  skills: agentFieldSchemas.skills.optional(),
+  memory: agentFieldSchemas.memory.optional(),
+  forkContext: agentFieldSchemas.forkContext.optional(),
+});
+export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
+
+/** A resolved definition. Tool entries are permission-rule strings: `Name` or `Name(specifier)`. */
+export const agentDefinitionSchema = z.object({
+  name: z.string().min(1),
+  /** Shown to the parent model: when to use this agent. */
+  description: z.string().min(1),
+  /** The system prompt (a file's Markdown body). */
+  prompt: z.string(),
+  /** Allowlist. Undefined inherits every tool of the parent; `[]` means no tools at all. */
+  tools: z.array(z.string()).optional(),
+  /**
+   * Which sub-agent types this agent's `Agent` tool may spawn (from `Agent(a, b)` or
+   * `Task(a, b)` in `tools`); undefined = any type. Only meaningful when `tools` grants Agent.
+   */
+  spawnableAgents: z.array(z.string()).optional(),
+  /** Denylist, applied before the allowlist; may hold rules such as `Bash(rm -rf*)`. */
+  disallowedTools: z.array(z.string()).optional(),
+  /**
+   * Read-only agent: the tool filter must never grant Write or Edit and must swap Bash for the
+   * read-only Bash tool (`readOnlyBashTool`). Set by the built-in `explore` and `plan`.
+   */
+  readOnly: z.boolean().optional(),
+  /** `inherit`, an alias (`sonnet`, `opus`, `haiku`) resolved by the model layer, or `provider:model`. */
+  model: z.string().optional(),
+  permissionMode: permissionModeSchema.optional(),
+  maxTurns: z.number().int().positive().optional(),
+  timeBudgetMs: z.number().int().positive().optional(),
+  tokenBudget: z.number().int().positive().optional(),
+  /** Server names (of the session's servers) or `{ name: config }` records, kept unparsed. */
+  mcpServers: z.array(mcpServerRefSchema).optional(),
+  background: z.boolean().optional(),
+  isolation: z.literal('worktree').optional(),
+  /** Delegation targets: each becomes a `delegate_to_<name>` tool. */
+  agents: z.array(z.string()).optional(),
+  color: z.string().optional(),
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  skills: z.array(z.string()).optional(),
+  memory: z.enum(['user', 'project', 'local']).optional(),
+  /** Start from the parent's conversation instead of a fresh one. */
+  forkContext: z.boolean().optional(),
+  /** Fields warren does not know (opencode's `mode`, `temperature`, …), kept as written. */
+  extra: z.record(z.string(), z.unknown()),
+  source: agentSourceSchema,
+});
+export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;

@@ -1,0 +1,122 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type AgentsListing, agentsListing, formatAgentsListing } from './agents-command.js';
+import { loadAgentDefinitions } from './load-agent-definitions.js';
+
+let cwd: string;
+let home: string;
+let listing: AgentsListing;
+
+beforeAll(async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'warren-agents-command-'));
+  cwd = path.join(root, 'project');
+  home = path.join(root, 'home');
+  const agents = path.join(cwd, '.warren/agents');
+  await mkdir(agents, { recursive: true });
+  await mkdir(path.join(home, '.warren/agents'), { recursive: true });
+  await writeFile(
+    path.join(agents, 'explore.md'),
+    '---\nname: explore\ndescription: My explorer.\nmodel: haiku\ntools: Read, WebFetch\n---\nExplore.\n',
+  );
+  await writeFile(path.join(agents, 'broken.md'), '---\nname: broken\n---\nNo description.\n');
+  await writeFile(
+    path.join(home, '.warren/agents/helper.md'),
+    '---\nname: helper\ndescription: Helps.\nagents: [explore]\n---\nHelp.\n',
+  );
+  listing = agentsListing(
+    await loadAgentDefinitions({
+      cwd,
+      homeDir: home,
+      agents: { sdk: { description: 'From code.', prompt: 'p' } },
+    }),
+  );
+});
+
+describe('agentsListing (the --json output)', () => {
+  it('lists every definition, overridden built-ins and broken files included, sorted by name', () => {
+    expect(listing.agents.map((agent) => [agent.name, agent.source.kind, agent.status])).toEqual([
+      ['broken', 'project', 'error'],
+      ['explore', 'project', 'ok'],
+      ['explore', 'builtin', 'overridden'],
+      ['general-purpose', 'builtin', 'ok'],
+      ['helper', 'user', 'ok'],
+      ['plan', 'builtin', 'ok'],
+      ['sdk', 'sdk', 'ok'],
+    ]);
+  });
+
+  it('gives each agent its source, model, tools and delegation targets', () => {
+    const explore = listing.agents[1]!;
+    expect(explore).toEqual({
+      name: 'explore',
+      description: 'My explorer.',
+      source: { kind: 'project', path: path.join(cwd, '.warren/agents/explore.md') },
+      model: 'haiku',
+      tools: ['Read'],
+      disallowedTools: [],
+      spawnableAgents: null,
+      agents: [],
+      status: 'ok',
+      warnings: [{ line: 5, message: expect.stringContaining('dropped `WebFetch`') }],
+      notes: [],
+    });
+    const general = listing.agents.find((agent) => agent.name === 'general-purpose')!;
+    expect(general).toMatchObject({
+      source: { kind: 'builtin', path: null },
+      model: 'inherit',
+      tools: null,
+    });
+    expect(listing.agents.find((agent) => agent.name === 'helper')?.agents).toEqual(['explore']);
+  });
+
+  it('carries the error of a broken file and counts errors and warnings', () => {
+    expect(listing.agents[0]?.error).toEqual({
+      line: null,
+      message: expect.stringContaining('`description` is missing'),
+    });
+    expect(listing.errors).toBe(1);
+    expect(listing.warnings).toBe(1);
+  });
+
+  it('is plain JSON', () => {
+    expect(JSON.parse(JSON.stringify(listing))).toEqual(listing);
+  });
+});
+
+describe('formatAgentsListing (the text output)', () => {
+  it('prints a table of name, source, model, tool count, warnings and status', () => {
+    const lines = formatAgentsListing(listing, { cwd, homeDir: home }).split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+MODEL\s+TOOLS\s+WARNINGS\s+STATUS$/);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^explore\s+project \.warren\/agents\/explore\.md\s+haiku\s+1\s+1\s+ok$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^general-purpose\s+built-in\s+inherit\s+all\s+0\s+ok$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^helper\s+user ~\/\.warren\/agents\/helper\.md\s+inherit\s+all\s+0\s+ok$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^broken\s+project \.warren\/agents\/broken\.md\s+-\s+-\s+0\s+error$/),
+    );
+  });
+
+  it('lists errors and warnings with file:line, then a summary', () => {
+    const text = formatAgentsListing(listing, { cwd, homeDir: home });
+    expect(text).toContain('Errors:\n  .warren/agents/broken.md: `description` is missing');
+    expect(text).toContain('Warnings:\n  .warren/agents/explore.md:5: `tools`: dropped `WebFetch`');
+    expect(text.trimEnd().split('\n').at(-1)).toBe(
+      '5 agents in use, 1 overridden, 1 error, 1 warning',
+    );
+  });
+
+  it('shows absolute paths when no cwd or home is given', () => {
+    expect(formatAgentsListing(listing)).toContain(path.join(cwd, '.warren/agents/explore.md'));
+  });
+});

@@ -1,0 +1,151 @@
+// What `warren agents [--json]` shows: every definition with its source, status and load
+// problems, as a JSON-ready object and as a text table. Pure: the CLI only prints the result.
+import path from 'node:path';
+import type { AgentSourceKind } from './agent-definition.js';
+import type { AgentDiagnostic, AgentLoadStatus } from './agent-load-entry.js';
+import type { AgentDefinitionsResult } from './load-agent-definitions.js';
+
+export interface AgentsListingDiagnostic {
+  message: string;
+  /** 1-based line in the source file; null when not tied to a line. */
+  line: number | null;
+}
+
+export interface AgentsListingItem {
+  name: string;
+  /** Null for error entries. */
+  description: string | null;
+  source: { kind: AgentSourceKind; path: string | null };
+  /** `inherit` when the definition sets none. */
+  model: string;
+  /** Null: inherits all of the parent's tools. `[]`: no tools. */
+  tools: string[] | null;
+  disallowedTools: string[];
+  /** Null: the Agent tool (if granted) may spawn any type. */
+  spawnableAgents: string[] | null;
+  /** Delegation targets (`delegate_to_<name>` tools). */
+  agents: string[];
+  status: AgentLoadStatus;
+  warnings: AgentsListingDiagnostic[];
+  notes: AgentsListingDiagnostic[];
+  error?: AgentsListingDiagnostic;
+}
+
+/** The `--json` output. */
+export interface AgentsListing {
+  /** Every definition seen, sorted by name; within a name the one in use first. */
+  agents: AgentsListingItem[];
+  /** Number of error entries. */
+  errors: number;
+  /** Number of warnings over all entries. */
+  warnings: number;
+}
+
+export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
+  const agents = result.entries
+    .map((entry): AgentsListingItem => {
+      const definition = entry.definition;
+      return {
+        name: entry.name,
+        description: definition?.description ?? null,
+        source: { kind: entry.source.kind, path: entry.source.path ?? null },
+        model: definition?.model ?? 'inherit',
+        tools: definition?.tools ?? null,
+        disallowedTools: definition?.disallowedTools ?? [],
+        spawnableAgents: definition?.spawnableAgents ?? null,
+        agents: definition?.agents ?? [],
+        status: entry.status,
+        warnings: entry.warnings.map(listingDiagnostic),
+        notes: entry.notes.map(listingDiagnostic),
+        ...(entry.error && { error: listingDiagnostic(entry.error) }),
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    agents,
+    errors: agents.filter((agent) => agent.status === 'error').length,
+    warnings: agents.reduce((sum, agent) => sum + agent.warnings.length, 0),
+  };
+}
+
+function listingDiagnostic(diagnostic: AgentDiagnostic): AgentsListingDiagnostic {
+  return { message: diagnostic.message, line: diagnostic.line ?? null };
+}
+
+export interface FormatAgentsListingOptions {
+  /** Paths under it are shown relative to it. */
+  cwd?: string;
+  /** Paths under it are shown as `~/…`. */
+  homeDir?: string;
+}
+
+/** A table (name, source, model, tools, warnings, status), then each error and warning with file:line. */
+export function formatAgentsListing(
+  listing: AgentsListing,
+  options: FormatAgentsListingOptions = {},
+): string {
+  const show = (source: AgentsListingItem['source']) => displaySource(source, options);
+  const rows = [
+    ['NAME', 'SOURCE', 'MODEL', 'TOOLS', 'WARNINGS', 'STATUS'],
+    ...listing.agents.map((agent) => [
+      agent.name,
+      agent.source.path === null
+        ? show(agent.source)
+        : `${agent.source.kind} ${show(agent.source)}`,
+      agent.status === 'error' ? '-' : agent.model,
+      agent.status === 'error' ? '-' : agent.tools === null ? 'all' : String(agent.tools.length),
+      String(agent.warnings.length),
+      agent.status,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd(),
+  );
+
+  const problems = (kind: 'errors' | 'warnings') =>
+    listing.agents.flatMap((agent) => {
+      const list = kind === 'errors' ? (agent.error ? [agent.error] : []) : agent.warnings;
+      return list.map(
+        (d) => `  ${show(agent.source)}${d.line === null ? '' : `:${d.line}`}: ${d.message}`,
+      );
+    });
+  const errors = problems('errors');
+  const warnings = problems('warnings');
+  if (errors.length > 0) lines.push('', 'Errors:', ...errors);
+  if (warnings.length > 0) lines.push('', 'Warnings:', ...warnings);
+
+  const inUse = listing.agents.filter((agent) => agent.status === 'ok').length;
+  const overridden = listing.agents.filter((agent) => agent.status === 'overridden').length;
+  lines.push(
+    '',
+    `${inUse} agent${inUse === 1 ? '' : 's'} in use, ${overridden} overridden, ${plural(listing.errors, 'error')}, ${plural(listing.warnings, 'warning')}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function displaySource(
+  source: AgentsListingItem['source'],
+  options: FormatAgentsListingOptions,
+): string {
+  if (source.path === null) return source.kind === 'builtin' ? 'built-in' : source.kind;
+  return shortenPath(source.path, options);
+}
+
+function shortenPath(file: string, { cwd, homeDir }: FormatAgentsListingOptions): string {
+  if (cwd && isInside(file, cwd)) return path.relative(cwd, file);
+  if (homeDir && isInside(file, homeDir)) return path.join('~', path.relative(homeDir, file));
+  return file;
+}
+
+function isInside(file: string, dir: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

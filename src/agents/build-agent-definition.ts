@@ -1,0 +1,305 @@
+// Turns raw fields (a file's frontmatter plus body, or an SDK `agents` entry) into an
+// AgentDefinition: validates each field on its own, maps other dialects' names, and reports
+// what it changed. Files are lenient (a bad field is dropped with a warning); SDK input is strict.
+import type { z } from 'zod';
+import {
+  type AgentDefinition,
+  type AgentFieldName,
+  type AgentSource,
+  agentFieldSchemas,
+} from './agent-definition.js';
+import type { AgentDiagnostic } from './agent-load-entry.js';
+import { normalizeModel } from './model-alias.js';
+import { normalizeTools } from './normalize-tools.js';
+
+export interface BuildAgentDefinitionOptions {
+  /** The fields as written, `prompt` included (for files: the body). */
+  fields: Record<string, unknown>;
+  /**
+   * `file`: a missing name falls back to `fallbackName`, a bad field is dropped with a warning,
+   * and unknown tool names are dropped. `sdk`: `fallbackName` (the record key) is the name, any
+   * bad field is an error, and tool names are kept (library users register their own tools).
+   */
+  origin: 'file' | 'sdk';
+  fallbackName: string;
+  source: AgentSource;
+  /** File line of a field's key, for diagnostics. */
+  lineOf?: (field: string) => number | undefined;
+}
+
+export type BuiltAgentDefinition = {
+  name: string;
+  warnings: AgentDiagnostic[];
+  notes: AgentDiagnostic[];
+} & (
+  | { definition: AgentDefinition; error?: undefined }
+  /** Why there is no definition: every problem found, in one message. */
+  | { definition?: undefined; error: AgentDiagnostic }
+);
+
+/** Keys other tools use for a warren field. opencode's `steps` caps agentic iterations. */
+const FIELD_ALIASES: Record<string, AgentFieldName> = { steps: 'maxTurns', maxSteps: 'maxTurns' };
+
+/** Fields of Claude Code and opencode that warren understands but does not use. */
+const FOREIGN_FIELDS = new Set([
+  'effort',
+  'initialPrompt',
+  'mode',
+  'permission',
+  'temperature',
+  'top_p',
+  'hidden',
+  'disable',
+  'variant',
+]);
+
+/** Likely mistakes among unknown keys, and what was probably meant. */
+const UNKNOWN_FIELD_HINTS: Record<string, string> = {
+  permissions: 'opencode reads `permission`, not `permissions`',
+};
+
+const KNOWN_BY_LOOSE_NAME = new Map(
+  Object.keys(agentFieldSchemas).map((field) => [looseName(field), field as AgentFieldName]),
+);
+
+export function buildAgentDefinition(options: BuildAgentDefinitionOptions): BuiltAgentDefinition {
+  const state = new BuildState(options);
+  const values = state.validateFields(state.sortFields());
+
+  const name = state.resolveName(values.name);
+  state.require('description', 'add `description: <when the parent should use this agent>`');
+  state.require('prompt', 'add the system prompt');
+  if (values.description === undefined || values.prompt === undefined || state.errors.length > 0) {
+    return { name, error: state.error(), warnings: state.warnings, notes: state.notes };
+  }
+
+  const tools = normalizeTools({
+    tools: values.tools,
+    disallowedTools: values.disallowedTools,
+    dropUnknown: options.origin === 'file',
+  });
+  for (const { field, message } of tools.warnings) state.warn(field, `\`${field}\`: ${message}`);
+  for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
+  if (values.prompt.trim() === '') {
+    state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
+  }
+
+  const definition = withoutUndefined<AgentDefinition>({
+    name,
+    description: values.description,
+    prompt: values.prompt,
+    tools: state.noTools ? [] : tools.tools,
+    spawnableAgents: mergeLists(tools.spawnableAgents, values.spawnableAgents),
+    disallowedTools: tools.disallowedTools,
+    readOnly: values.readOnly,
+    model: values.model === undefined ? undefined : state.model(values.model),
+    permissionMode: values.permissionMode,
+    maxTurns: values.maxTurns,
+    timeBudgetMs: values.timeBudgetMs,
+    tokenBudget: values.tokenBudget,
+    mcpServers: values.mcpServers === undefined ? undefined : mcpServerList(values.mcpServers),
+    background: values.background,
+    isolation: values.isolation,
+    agents: values.agents === undefined ? undefined : nameList(values.agents),
+    color: values.color,
+    hooks: values.hooks,
+    skills: values.skills === undefined ? undefined : nameList(values.skills),
+    memory: values.memory,
+    forkContext: values.forkContext,
+    extra: state.extra,
+    source: options.source,
+  });
+  return { name, definition, warnings: state.warnings, notes: state.notes };
+}
+
+type FieldValues = { [K in AgentFieldName]?: z.output<(typeof agentFieldSchemas)[K]> };
+
+/** Collects diagnostics while the fields are read, each tied to its field's line. */
+class BuildState {
+  readonly options: BuildAgentDefinitionOptions;
+  readonly warnings: AgentDiagnostic[] = [];
+  readonly notes: AgentDiagnostic[] = [];
+  readonly errors: AgentDiagnostic[] = [];
+  readonly extra: Record<string, unknown> = {};
+  /** The key each warren field was read from, for its line. */
+  readonly keyOf = new Map<string, string>();
+  /** Set when `tools` or `disallowedTools` could not be read. */
+  noTools = false;
+
+  constructor(options: BuildAgentDefinitionOptions) {
+    this.options = options;
+  }
+
+  /** Splits the raw keys into warren fields (under their warren names) and `extra`. */
+  sortFields(): Map<AgentFieldName, unknown> {
+    const known = new Map<AgentFieldName, unknown>();
+    const foreign: string[] = [];
+    const unknown: string[] = [];
+    for (const [key, value] of Object.entries(this.options.fields)) {
+      const field = this.fieldFor(key);
+      if (field !== undefined && !known.has(field)) {
+        known.set(field, value);
+        this.keyOf.set(field, key);
+        continue;
+      }
+      this.extra[key] = value;
+      if (field !== undefined) {
+        this.warn(key, `\`${key}\` repeats \`${field}\`, which is already set; kept in extra`);
+      } else if (FOREIGN_FIELDS.has(key)) {
+        foreign.push(key);
+      } else {
+        unknown.push(key);
+      }
+    }
+    if (foreign.length > 0) {
+      this.note(foreign[0]!, `kept in extra, not used by warren: ${foreign.join(', ')}`);
+    }
+    if (unknown.length > 0) {
+      const hints = unknown.flatMap((key) => UNKNOWN_FIELD_HINTS[key] ?? []);
+      this.warn(
+        unknown[0]!,
+        `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')} kept in extra and ignored${hints.length > 0 ? ` (${hints.join('; ')})` : ''}`,
+      );
+    }
+    return known;
+  }
+
+  private fieldFor(key: string): AgentFieldName | undefined {
+    if (key in agentFieldSchemas) return key as AgentFieldName;
+    const alias = FIELD_ALIASES[key] ?? KNOWN_BY_LOOSE_NAME.get(looseName(key));
+    if (alias !== undefined) this.note(key, `read \`${key}\` as \`${alias}\``);
+    return alias;
+  }
+
+  /** Keeps the fields whose values fit their schema; reports the others. */
+  validateFields(raw: Map<AgentFieldName, unknown>): FieldValues {
+    const values: Record<string, unknown> = {};
+    for (const [field, value] of raw) {
+      const key = this.keyOf.get(field) ?? field;
+      const required = field === 'description' || field === 'prompt';
+      if (value === null && !required) {
+        this.warn(
+          key,
+          `\`${key}\` is empty and was ignored${field === 'tools' ? ' (write `tools: []` for no tools)' : ''}`,
+        );
+        continue;
+      }
+      const parsed = agentFieldSchemas[field].safeParse(value);
+      if (parsed.success) {
+        values[field] = parsed.data;
+        continue;
+      }
+      const problem = `\`${key}\` must be ${agentFieldSchemas[field].description} (got ${preview(value)})`;
+      if (this.options.origin === 'sdk' || required) {
+        this.fail(key, problem);
+      } else if (field === 'tools' || field === 'disallowedTools') {
+        // Ignoring a tool list would grant every tool; an unreadable one grants none instead.
+        this.noTools = true;
+        this.warn(key, `${problem}; the agent gets no tools until this is fixed`);
+      } else {
+        this.warn(key, `${problem}; the field is ignored`);
+      }
+    }
+    return values as FieldValues;
+  }
+
+  resolveName(written: string | undefined): string {
+    const { fallbackName, origin } = this.options;
+    if (origin === 'sdk') {
+      if (written !== undefined && written !== fallbackName) {
+        this.warn(
+          'name',
+          `\`name\` says "${written}" but the agent is registered as "${fallbackName}" (its key)`,
+        );
+      }
+      return fallbackName;
+    }
+    if (written === undefined) {
+      // A `name` that failed validation was reported already.
+      if (!this.keyOf.has('name')) {
+        this.warn('name', `no \`name\`: the agent is named "${fallbackName}" after its file`);
+      }
+      return fallbackName;
+    }
+    if (written !== fallbackName) {
+      this.note(
+        'name',
+        `the name "${written}" differs from the file name "${fallbackName}"; "${written}" is used`,
+      );
+    }
+    return written;
+  }
+
+  model(value: string): string {
+    const normalized = normalizeModel(value);
+    if (normalized.note) this.note('model', `\`model\`: ${normalized.note}`);
+    if (normalized.warning) this.warn('model', `\`model\`: ${normalized.warning}`);
+    return normalized.model;
+  }
+
+  /** Reports a required field that was not written at all (a bad value is reported already). */
+  require(field: AgentFieldName, fix: string): void {
+    if (this.keyOf.has(field)) return;
+    this.fail(field, `\`${field}\` is missing: ${fix}`);
+  }
+
+  fail(key: string, message: string): void {
+    this.errors.push(this.at(key, message));
+  }
+
+  warn(key: string, message: string): void {
+    this.warnings.push(this.at(key, message));
+  }
+
+  note(key: string, message: string): void {
+    this.notes.push(this.at(key, message));
+  }
+
+  error(): AgentDiagnostic {
+    const [first] = this.errors;
+    return { ...first, message: this.errors.map((error) => error.message).join('; ') };
+  }
+
+  /** @param key a written key, or a warren field name (looked up as the key it was read from) */
+  private at(key: string, message: string): AgentDiagnostic {
+    const line = this.options.lineOf?.(this.keyOf.get(key) ?? key);
+    return line === undefined ? { message } : { message, line };
+  }
+}
+
+/** `max_turns`, `MaxTurns` and `max-turns` all mean `maxTurns`. */
+function looseName(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, '');
+}
+
+/** Drops keys whose value is undefined, so a definition only holds what was set. */
+function withoutUndefined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function nameList(value: string | string[]): string[] {
+  const items = typeof value === 'string' ? value.split(',') : value;
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
+}
+
+function mergeLists(
+  fromTools: string[] | undefined,
+  written: string | string[] | undefined,
+): string[] | undefined {
+  if (written === undefined) return fromTools;
+  return [...new Set([...(fromTools ?? []), ...nameList(written)])];
+}
+
+type McpServerRef = string | Record<string, unknown>;
+
+/** A server name, `{ name: config }`, or a list of either, as a list. */
+function mcpServerList(value: McpServerRef | McpServerRef[]): McpServerRef[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value;
+  return Object.entries(value).map(([name, config]) => ({ [name]: config }));
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

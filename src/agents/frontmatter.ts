@@ -1,0 +1,83 @@
+// Splits a definition file into its YAML frontmatter and Markdown body. Only the first two
+// delimiter lines count: bodies hold `---` rules and fenced YAML examples of their own.
+
+export interface FrontmatterParts {
+  /** The text between the delimiters. */
+  frontmatter: string;
+  /** File line (1-based) of the frontmatter's first line, for diagnostics. */
+  frontmatterLine: number;
+  /** Everything after the closing delimiter, without leading blank lines and trailing space. */
+  body: string;
+  /** What had to be fixed to find the frontmatter, for a warning. */
+  fixed?: string;
+}
+
+export interface FrontmatterProblem {
+  problem: string;
+  fix: string;
+  line: number;
+}
+
+export type FrontmatterSplit =
+  | { ok: true; parts: FrontmatterParts }
+  | { ok: false; problem: FrontmatterProblem };
+
+const OPENER = '---';
+const CLOSERS = new Set(['---', '...']);
+
+export function splitFrontmatter(text: string): FrontmatterSplit {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const openerIndex = lines.findIndex((line) => line.trim() !== '');
+  const opener = lines[openerIndex];
+  if (opener === undefined || opener.trim() !== OPENER) {
+    return {
+      ok: false,
+      problem: {
+        problem: 'no frontmatter: the file does not start with a `---` line',
+        fix: 'start the file with a `---` block holding at least `description:`, then the prompt',
+        line: Math.max(openerIndex, 0) + 1,
+      },
+    };
+  }
+
+  // One real file has its whole content indented (a Markdown code block): dedent by the
+  // opener's indentation rather than refuse it.
+  const indent = opener.length - opener.trimStart().length;
+  const dedented = indent === 0 ? lines : lines.map((line) => stripIndent(line, indent));
+  const closerIndex = dedented.findIndex(
+    (line, i) => i > openerIndex && CLOSERS.has(line.trimEnd()),
+  );
+  if (closerIndex === -1) {
+    return {
+      ok: false,
+      problem: {
+        problem: 'the frontmatter opened here is never closed',
+        fix: 'add a `---` line after the last frontmatter field',
+        line: openerIndex + 1,
+      },
+    };
+  }
+
+  const fixes = [
+    openerIndex > 0 ? `skipped ${openerIndex} blank line(s) before the opening \`---\`` : '',
+    indent > 0 ? `removed ${indent} spaces of indentation from every line` : '',
+  ].filter((fix) => fix !== '');
+  return {
+    ok: true,
+    parts: {
+      frontmatter: dedented.slice(openerIndex + 1, closerIndex).join('\n'),
+      frontmatterLine: openerIndex + 2,
+      body: dedented
+        .slice(closerIndex + 1)
+        .join('\n')
+        .replace(/^(?:[ \t]*\n)+/, '')
+        .trimEnd(),
+      ...(fixes.length > 0 ? { fixed: fixes.join(' and ') } : {}),
+    },
+  };
+}
+
+function stripIndent(line: string, indent: number): string {
+  const leading = line.length - line.trimStart().length;
+  return line.slice(Math.min(leading, indent));
+}

@@ -1,0 +1,211 @@
+// Finds every definition a run can use (built-in, user, project, --agents-dir, SDK), loads
+// them concurrently, and decides which one each name resolves to: SDK > CLI > project > user >
+// built-in. Every file is reported, overridden and broken ones included.
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigError } from '../config-error.js';
+import type {
+  AgentDefinition,
+  AgentDefinitionInput,
+  AgentSource,
+  AgentSourceKind,
+} from './agent-definition.js';
+import { type AgentLoadEntry, sourceLabel } from './agent-load-entry.js';
+import { buildAgentDefinition } from './build-agent-definition.js';
+import { builtinAgents } from './builtin-agents.js';
+import { loadAgentFile } from './load-agent-file.js';
+
+export interface LoadAgentDefinitionsOptions {
+  /** The project root: `.warren/agents/`, `.claude/agents/`, `.opencode/agent(s)/` under it. */
+  cwd: string;
+  /** Where `~/.warren/agents/` is looked for; defaults to the user's home directory. */
+  homeDir?: string;
+  /** `--agents-dir` folders (relative to `cwd`), at CLI precedence; the first listed wins a tie. */
+  agentsDirs?: readonly string[];
+  /** Programmatic definitions keyed by name (the SDK's `agents` option); they win over all. */
+  agents?: Readonly<Record<string, AgentDefinitionInput>>;
+  /** Include `general-purpose`, `explore` and `plan`; default true. */
+  builtins?: boolean;
+}
+
+export interface AgentDefinitionsResult {
+  /** The definition each name resolves to. */
+  definitions: Map<string, AgentDefinition>;
+  /** Every definition seen, highest precedence first, with its status and diagnostics. */
+  entries: AgentLoadEntry[];
+}
+
+/** Folders of project definitions, in the order they win ties: warren's own first. */
+export const PROJECT_AGENT_DIRS = [
+  '.warren/agents',
+  '.claude/agents',
+  '.opencode/agents',
+  '.opencode/agent',
+] as const;
+
+export const USER_AGENT_DIR = '.warren/agents';
+
+const PRECEDENCE: Record<AgentSourceKind, number> = {
+  sdk: 4,
+  cli: 3,
+  'agents-dir': 3,
+  project: 2,
+  user: 1,
+  builtin: 0,
+};
+
+/** Files read at once; far below common open-file limits. */
+const READ_CONCURRENCY = 64;
+
+interface Root {
+  dir: string;
+  kind: 'project' | 'user' | 'agents-dir';
+}
+
+export async function loadAgentDefinitions(
+  options: LoadAgentDefinitionsOptions,
+): Promise<AgentDefinitionsResult> {
+  const roots: Root[] = [
+    ...(options.agentsDirs ?? []).map(
+      (dir): Root => ({ dir: path.resolve(options.cwd, dir), kind: 'agents-dir' }),
+    ),
+    ...PROJECT_AGENT_DIRS.map(
+      (dir): Root => ({ dir: path.join(options.cwd, dir), kind: 'project' }),
+    ),
+    { dir: path.join(options.homeDir ?? os.homedir(), USER_AGENT_DIR), kind: 'user' },
+  ];
+  // Run from the home folder, the project and user folders are one: read it once, as project.
+  const distinct = roots.filter((root, i) => roots.findIndex((r) => r.dir === root.dir) === i);
+  const listed = await Promise.all(distinct.map(listRoot));
+  const files = listed.flatMap((root) => root.files);
+  const fileEntries = await mapConcurrently(files, READ_CONCURRENCY, loadAgentFile);
+
+  const entries = [
+    ...sdkEntries(options.agents ?? {}),
+    ...listed.flatMap((root) => root.errors),
+    ...fileEntries,
+    ...(options.builtins === false ? [] : builtinEntries()),
+  ].sort((a, b) => PRECEDENCE[b.source.kind] - PRECEDENCE[a.source.kind]);
+  return { definitions: resolvePrecedence(entries), entries };
+}
+
+interface ListedRoot {
+  files: { path: string; kind: Root['kind'] }[];
+  errors: AgentLoadEntry[];
+}
+
+/** Every `*.md` under the folder but READMEs, shallowest first (so a top-level file wins a tie). */
+async function listRoot(root: Root): Promise<ListedRoot> {
+  let dirents: Dirent[];
+  try {
+    dirents = await readdir(root.dir, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      if (root.kind !== 'agents-dir') return { files: [], errors: [] };
+      throw new ConfigError(
+        `--agents-dir ${root.dir}`,
+        'no such directory',
+        'pass a folder that holds agent definition files (*.md)',
+      );
+    }
+    const source = { kind: root.kind, path: root.dir };
+    const message = `cannot read the folder: ${(error as Error).message}`;
+    return {
+      files: [],
+      errors: [
+        {
+          name: path.basename(root.dir),
+          source,
+          status: 'error',
+          error: { message },
+          warnings: [],
+          notes: [],
+        },
+      ],
+    };
+  }
+  const paths = dirents
+    .filter((d) => (d.isFile() || d.isSymbolicLink()) && /\.md$/i.test(d.name))
+    .filter((d) => d.name.toLowerCase() !== 'readme.md')
+    .map((d) => path.join(d.parentPath, d.name))
+    .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+  return { files: paths.map((file) => ({ path: file, kind: root.kind })), errors: [] };
+}
+
+function depth(file: string): number {
+  return file.split(path.sep).length;
+}
+
+function sdkEntries(agents: Readonly<Record<string, AgentDefinitionInput>>): AgentLoadEntry[] {
+  return Object.entries(agents).map(([name, input]) => {
+    const source: AgentSource = { kind: 'sdk' };
+    const built = buildAgentDefinition({
+      fields: { ...input },
+      origin: 'sdk',
+      fallbackName: name,
+      source,
+    });
+    const { warnings, notes } = built;
+    if (built.error) return { name, source, status: 'error', error: built.error, warnings, notes };
+    return { name, source, status: 'ok', definition: built.definition, warnings, notes };
+  });
+}
+
+function builtinEntries(): AgentLoadEntry[] {
+  return builtinAgents().map((definition) => ({
+    name: definition.name,
+    source: definition.source,
+    status: 'ok',
+    definition,
+    warnings: [],
+    notes: [],
+  }));
+}
+
+/**
+ * The first usable entry of each name wins (entries come highest precedence first); the rest
+ * are marked overridden. A tie within one level is likely a mistake, so it is a warning.
+ */
+function resolvePrecedence(entries: AgentLoadEntry[]): Map<string, AgentDefinition> {
+  const winners = new Map<string, AgentLoadEntry>();
+  for (const entry of entries) {
+    if (!entry.definition) continue;
+    const winner = winners.get(entry.name);
+    if (!winner) {
+      winners.set(entry.name, entry);
+      continue;
+    }
+    entry.status = 'overridden';
+    const by = sourceLabel(winner.source);
+    if (PRECEDENCE[winner.source.kind] === PRECEDENCE[entry.source.kind]) {
+      entry.warnings.push({
+        message: `"${entry.name}" is also defined in ${by}, which wins: at one precedence level the first found wins (earlier folder, then shallower path, then alphabetical); rename one of them`,
+      });
+    } else {
+      entry.notes.push({
+        message: `overridden by ${by} (${winner.source.kind} definitions take precedence over ${entry.source.kind} ones)`,
+      });
+    }
+  }
+  return new Map([...winners].map(([name, entry]) => [name, entry.definition!]));
+}
+
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,369 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { AgentLoadEntry } from './agent-load-entry.js';
+import { loadAgentFile } from './load-agent-file.js';
+
+const corpus = fileURLToPath(new URL('./fixtures/corpus/', import.meta.url));
+
+function loadFixture(relative: string): Promise<AgentLoadEntry> {
+  return loadAgentFile({ path: path.join(corpus, relative), kind: 'project' });
+}
+
+/** Loads a hand-written file from a fresh temp folder. */
+async function loadText(text: string, fileName = 'agent.md'): Promise<AgentLoadEntry> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'warren-agent-file-'));
+  const file = path.join(dir, fileName);
+  await writeFile(file, text);
+  return loadAgentFile({ path: file, kind: 'project' });
+}
+
+const messages = (diagnostics: { message: string }[]) =>
+  diagnostics.map((d) => d.message).join('\n');
+
+describe('loadAgentFile on real files', () => {
+  it('recovers a 3.4 KB one-line description with an unquoted `: `, `\\n` escapes and <example> blocks', async () => {
+    const entry = await loadFixture('is4co__claude-agents/agents/db-guardian.md');
+    expect(entry.status).toBe('ok');
+    const description = entry.definition!.description;
+    expect(description.length).toBeGreaterThan(3000);
+    expect(description).toMatch(/^Use this agent when you need to ensure database health/);
+    expect(description).toContain('This includes: checking data integrity');
+    expect(description).toContain('\\n\\n<example>\\nContext:');
+    expect(description).toMatch(/<\/example>$/);
+    expect(entry.definition!.model).toBe('sonnet');
+    expect(entry.warnings).toEqual([
+      {
+        line: 3,
+        message: expect.stringContaining(
+          '`description` is not valid YAML (its value holds an unquoted `: `)',
+        ),
+      },
+    ]);
+  });
+
+  it("recovers VoltAgent's `Triggers on:` description and keeps the fields after it", async () => {
+    const entry = await loadFixture(
+      'VoltAgent__awesome-claude-code-subagents/categories/04-quality-security/gdpr-ccpa-compliance.md',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.description).toMatch(/Triggers on: 'GDPR', .*'California privacy'\.$/);
+    expect(entry.definition!.tools).toEqual(['Read', 'Grep', 'Glob']);
+  });
+
+  it('recovers a description broken over a blank line', async () => {
+    const entry = await loadFixture(
+      'DoozieSoftware__everything-opencode/docs/ja-JP/agents/go-reviewer.md',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.description).toBe(
+      '慣用的なGo、並行処理パターン、エラー処理、パフォーマンスを専門とする専門Goコードレビュアー。すべてのGo\nコード変更に使用してください。Goプロジェクトに必須です。',
+    );
+    expect(entry.definition!.tools).toEqual(['Read', 'Grep', 'Glob', 'Bash']);
+    expect(messages(entry.warnings)).toContain('broken over a blank line');
+  });
+
+  it('finds the frontmatter of a fully indented file and says what it fixed', async () => {
+    const entry = await loadFixture('0xfurai__claude-code-subagents/agents/sqs-expert.md');
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.name).toBe('sqs-expert');
+    expect(entry.definition!.description).toBe(
+      'Expertise in Amazon SQS for reliable, scalable message queuing.',
+    );
+    expect(messages(entry.warnings)).toContain('removed 4 spaces of indentation');
+  });
+
+  it('reads a dated Claude model id as an anthropic model', async () => {
+    const entry = await loadFixture('0xfurai__claude-code-subagents/agents/sqs-expert.md');
+    expect(entry.definition!.model).toBe('anthropic:claude-sonnet-4-20250514');
+  });
+
+  it('keeps a body that contains `---` lines and frontmatter-like blocks whole', async () => {
+    const entry = await loadFixture('wshobson__agents/plugins/c4-architecture/agents/c4-code.md');
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.prompt).toMatch(/^You are a C4 Code-level documentation specialist/);
+    expect(entry.definition!.prompt).toContain(
+      '```mermaid\n---\ntitle: Code Diagram for [Component Name]\n---',
+    );
+    expect(entry.definition!.model).toBe('haiku');
+    expect(entry.warnings).toEqual([]);
+  });
+
+  it('reads `tools: []` as no tools and a folded description without its trailing newline', async () => {
+    const entry = await loadFixture(
+      'wshobson__agents/plugins/arm-cortex-microcontrollers/agents/arm-cortex-expert.md',
+    );
+    expect(entry.definition!.tools).toEqual([]);
+    expect(entry.definition!.description).not.toMatch(/\s$/);
+  });
+
+  it('keeps a name that differs from the file name, with a note', async () => {
+    const entry = await loadFixture(
+      'wshobson__agents/plugins/api-scaffolding/agents/backend-architect.md',
+    );
+    expect(entry.name).toBe('api-scaffolding-backend-architect');
+    expect(messages(entry.notes)).toContain('differs from the file name "backend-architect"');
+    expect(entry.warnings).toEqual([]);
+  });
+
+  it('names an agent without `name` after its file, with a warning', async () => {
+    const entry = await loadFixture(
+      'TechDufus__oh-my-claude/plugins/oh-my-claude/agents/advisor.md',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.name).toBe('advisor');
+    expect(entry.definition!.disallowedTools).toEqual(['Write', 'Edit']);
+    expect(entry.definition!.memory).toBe('project');
+    expect(entry.definition!.model).toBe('inherit');
+    expect(messages(entry.warnings)).toContain(
+      'no `name`: the agent is named "advisor" after its file',
+    );
+  });
+
+  it('reads an opencode tools map as inherit-all minus the tools switched off', async () => {
+    const entry = await loadFixture(
+      'DoozieSoftware__everything-opencode/.opencode/agents/code-reviewer.md',
+    );
+    expect(entry.definition!.tools).toBeUndefined();
+    expect(entry.definition!.disallowedTools).toEqual(['Write', 'Edit']);
+    expect(entry.definition!.extra).toEqual({ mode: 'subagent' });
+  });
+
+  it('keeps unknown opencode keys in extra and warns, pointing out `permissions` for `permission`', async () => {
+    const entry = await loadFixture(
+      'darrenhinde__OpenAgentsControl/.opencode/agent/core/openagent.md',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.name).toBe('OpenAgent');
+    expect(entry.definition!.extra).toMatchObject({
+      id: 'openagent',
+      category: 'core',
+      version: '1.0.0',
+      mode: 'primary',
+      temperature: 0.2,
+      permissions: { bash: { 'rm -rf *': 'ask' } },
+    });
+    const unknown = entry.warnings.find((w) => w.message.startsWith('unknown fields'));
+    expect(unknown?.message).toContain('`category`');
+    expect(unknown?.message).toContain('opencode reads `permission`, not `permissions`');
+    expect(unknown?.line).toBe(3);
+  });
+
+  it('maps opencode `steps` to maxTurns and keeps its other fields in extra', async () => {
+    const entry = await loadFixture(
+      'uplift-labs__opencode-agents-and-skills/.opencode/agents/qwen-local-worker.md',
+    );
+    expect(entry.definition!.maxTurns).toBeTypeOf('number');
+    expect(entry.definition!.extra).toHaveProperty('top_p');
+    expect(entry.definition!.extra).not.toHaveProperty('steps');
+    expect(messages(entry.notes)).toContain('read `steps` as `maxTurns`');
+    expect(messages(entry.warnings)).toContain('provider `qwen-local`');
+  });
+
+  it('reads a `|` description, ignores a commented-out permissionMode, keeps Bash patterns', async () => {
+    const entry = await loadFixture('popup-studio-ai__bkit-claude-code/agents/bkend-expert.md');
+    const definition = entry.definition!;
+    expect(definition.description).toMatch(/^bkend\.ai BaaS platform expert agent\.\nHandles/);
+    expect(definition.description).not.toMatch(/\n$/);
+    expect(definition.permissionMode).toBeUndefined();
+    expect(definition.maxTurns).toBe(20);
+    expect(definition.disallowedTools).toEqual([
+      'Bash(rm -rf*)',
+      'Bash(git push*)',
+      'Bash(git reset --hard*)',
+    ]);
+    expect(definition.skills).toContain('dynamic');
+    expect(definition.extra).toEqual({ effort: 'medium' });
+  });
+
+  it('turns Task(x) into Agent with spawnable types and passes the unknown model `fable` through', async () => {
+    const entry = await loadFixture(
+      'popup-studio-ai__bkit-claude-code/agents/sprint-orchestrator.md',
+    );
+    const definition = entry.definition!;
+    expect(definition.tools).toContain('Agent');
+    expect(definition.tools).not.toContain('Task');
+    expect(definition.spawnableAgents).toEqual(
+      expect.arrayContaining(['gap-detector', 'code-analyzer', 'Explore']),
+    );
+    expect(definition.model).toBe('fable');
+    expect(messages(entry.warnings)).toContain('does not know the model `fable`');
+  });
+
+  it('drops non-tools listed in `tools` with a warning on that line', async () => {
+    const entry = await loadFixture(
+      'VoltAgent__awesome-claude-code-subagents/categories/09-meta-orchestration/codebase-orchestrator.md',
+    );
+    expect(entry.definition!.tools).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+    const warning = entry.warnings.find((w) => w.message.startsWith('`tools`'));
+    expect(warning?.message).toContain('`pied-piper`');
+    expect(warning?.line).toBe(4);
+  });
+
+  it('takes `tools` from the real field, not from commented-out alternatives', async () => {
+    const entry = await loadFixture('is4co__claude-agents/templates/secure-agent-template.md');
+    expect(entry.definition!.tools).toEqual(['Read']);
+  });
+
+  it('reads maxTurns and isolation', async () => {
+    const entry = await loadFixture(
+      'Donchitos__Claude-Code-Game-Studios/.claude/agents/prototyper.md',
+    );
+    expect(entry.definition).toMatchObject({
+      maxTurns: 25,
+      isolation: 'worktree',
+      model: 'sonnet',
+    });
+  });
+
+  it('keeps an opencode nested permission map in extra as written', async () => {
+    const entry = await loadFixture(
+      'joaocaetanoramos__opencode-agents-library/src/agents/teams/saas/saas-build.md',
+    );
+    expect(entry.name).toBe('saas-build');
+    expect(entry.definition!.extra.permission).toMatchObject({
+      bash: { '*': 'ask' },
+      task: { '*': 'deny', architect: 'allow' },
+    });
+  });
+
+  it('records where the definition came from', async () => {
+    const entry = await loadFixture('wshobson__agents/plugins/c4-architecture/agents/c4-code.md');
+    expect(entry.definition!.source).toEqual({
+      kind: 'project',
+      path: path.join(corpus, 'wshobson__agents/plugins/c4-architecture/agents/c4-code.md'),
+    });
+  });
+});
+
+describe('loadAgentFile on hand-written files', () => {
+  it('reads every warren field', async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'name: worker',
+        'description: Does the work.',
+        'tools: Read, Agent(helper)',
+        'disallowedTools: [Bash]',
+        'model: openai:gpt-5',
+        'permissionMode: acceptEdits',
+        'maxTurns: 12',
+        'timeBudgetMs: 60000',
+        'tokenBudget: "50000"',
+        'mcpServers:',
+        '  - github',
+        '  - local: { command: node, args: [server.js] }',
+        'background: true',
+        'isolation: worktree',
+        'agents: helper, reviewer',
+        'color: blue',
+        'hooks: { SubagentStop: [] }',
+        'skills: [testing]',
+        'memory: local',
+        'forkContext: true',
+        '---',
+        'You are the worker.',
+      ].join('\n'),
+    );
+    expect(entry.warnings).toEqual([]);
+    expect(entry.definition).toEqual({
+      name: 'worker',
+      description: 'Does the work.',
+      prompt: 'You are the worker.',
+      tools: ['Read', 'Agent'],
+      spawnableAgents: ['helper'],
+      disallowedTools: ['Bash'],
+      model: 'openai:gpt-5',
+      permissionMode: 'acceptEdits',
+      maxTurns: 12,
+      timeBudgetMs: 60000,
+      tokenBudget: 50000,
+      mcpServers: ['github', { local: { command: 'node', args: ['server.js'] } }],
+      background: true,
+      isolation: 'worktree',
+      agents: ['helper', 'reviewer'],
+      color: 'blue',
+      hooks: { SubagentStop: [] },
+      skills: ['testing'],
+      memory: 'local',
+      forkContext: true,
+      extra: {},
+      source: { kind: 'project', path: expect.stringMatching(/agent\.md$/) },
+    });
+  });
+
+  it('drops a field with a bad value and names the field, the line and what it must be', async () => {
+    const entry = await loadText(
+      '---\nname: agent\ndescription: d\nmaxTurns: lots\npermissionMode: yolo\n---\nbody',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.maxTurns).toBeUndefined();
+    expect(entry.definition!.permissionMode).toBeUndefined();
+    expect(entry.warnings).toEqual([
+      {
+        line: 4,
+        message: '`maxTurns` must be a whole number above 0 (got "lots"); the field is ignored',
+      },
+      {
+        line: 5,
+        message: expect.stringMatching(
+          /^`permissionMode` must be one of default, acceptEdits, plan, bypassPermissions/,
+        ),
+      },
+    ]);
+  });
+
+  it('gives an agent whose tool list cannot be read no tools rather than all', async () => {
+    const entry = await loadText(
+      '---\nname: agent\ndescription: d\ntools:\n  - Read: yes\n---\nbody',
+    );
+    expect(entry.definition!.tools).toEqual([]);
+    expect(entry.warnings).toEqual([
+      { line: 4, message: expect.stringContaining('the agent gets no tools until this is fixed') },
+    ]);
+  });
+
+  it('reads near-miss spellings of warren fields', async () => {
+    const entry = await loadText(
+      '---\ndescription: d\nmax_turns: 5\ndisallowed-tools: Bash\n---\nbody',
+    );
+    expect(entry.definition).toMatchObject({ maxTurns: 5, disallowedTools: ['Bash'] });
+    expect(messages(entry.notes)).toContain('read `max_turns` as `maxTurns`');
+  });
+
+  it('is an error entry, naming the line and the fix, when `description` is missing', async () => {
+    const entry = await loadText('---\nname: lost\n---\nYou are lost.');
+    expect(entry.status).toBe('error');
+    expect(entry.definition).toBeUndefined();
+    expect(entry.error?.message).toMatch(/^`description` is missing: add `description:/);
+  });
+
+  it('is an error entry when the file has no frontmatter', async () => {
+    const entry = await loadText('# Notes\n\nNot an agent.', 'notes.md');
+    expect(entry).toMatchObject({ name: 'notes', status: 'error', error: { line: 1 } });
+    expect(entry.error?.message).toContain('no frontmatter');
+  });
+
+  it('is an error entry when the file cannot be read', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'warren-agent-file-'));
+    const entry = await loadAgentFile({ path: path.join(dir, 'gone.md'), kind: 'user' });
+    expect(entry.status).toBe('error');
+    expect(entry.error?.message).toContain('cannot read the file');
+  });
+
+  it('warns about an empty body', async () => {
+    const entry = await loadText('---\ndescription: d\n---\n');
+    expect(entry.definition!.prompt).toBe('');
+    expect(messages(entry.warnings)).toContain('the prompt is empty');
+  });
+
+  it('ignores `prompt` in the frontmatter when the body holds the prompt', async () => {
+    const entry = await loadText('---\nname: agent\ndescription: d\nprompt: other\n---\nThe body.');
+    expect(entry.definition!.prompt).toBe('The body.');
+    expect(entry.warnings).toEqual([
+      { line: 4, message: expect.stringContaining('`prompt` in the frontmatter is ignored') },
+    ]);
+  });
+});

@@ -1,0 +1,99 @@
+// Loads one Markdown definition file into a load entry. Never throws: a file that cannot be
+// used becomes an error entry that names the line and the fix.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AgentSource, AgentSourceKind } from './agent-definition.js';
+import type { AgentLoadEntry } from './agent-load-entry.js';
+import { buildAgentDefinition } from './build-agent-definition.js';
+import { splitFrontmatter } from './frontmatter.js';
+import { readFrontmatterFields } from './frontmatter-fields.js';
+
+export interface LoadAgentFileOptions {
+  path: string;
+  /** The precedence level the file was found at. */
+  kind: AgentSourceKind;
+}
+
+export async function loadAgentFile(options: LoadAgentFileOptions): Promise<AgentLoadEntry> {
+  let text: string;
+  try {
+    text = await readFile(options.path, 'utf8');
+  } catch (error) {
+    return {
+      name: nameFromPath(options.path),
+      source: { kind: options.kind, path: options.path },
+      status: 'error',
+      error: { message: `cannot read the file: ${(error as Error).message}` },
+      warnings: [],
+      notes: [],
+    };
+  }
+  return parseAgentFile({ ...options, text });
+}
+
+export interface ParseAgentFileOptions extends LoadAgentFileOptions {
+  text: string;
+}
+
+/** The file's name without `.md`: the agent's name when the frontmatter has none. */
+function nameFromPath(filePath: string): string {
+  return path.basename(filePath).replace(/\.md$/i, '');
+}
+
+/** Reads a definition from text already in memory; `path` names the file in diagnostics. */
+export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
+  const source: AgentSource = { kind: options.kind, path: options.path };
+  const fallbackName = nameFromPath(options.path);
+  const split = splitFrontmatter(options.text);
+  if (!split.ok) {
+    const { problem, fix, line } = split.problem;
+    return {
+      name: fallbackName,
+      source,
+      status: 'error',
+      error: { message: `${problem}: ${fix}`, line },
+      warnings: [],
+      notes: [],
+    };
+  }
+
+  const { parts } = split;
+  const { fields, lines, repairs } = readFrontmatterFields(
+    parts.frontmatter,
+    parts.frontmatterLine,
+  );
+  const warnings = [...repairs];
+  if (parts.fixed) {
+    warnings.unshift({
+      line: parts.frontmatterLine - 1,
+      message: `frontmatter found after the file was fixed up (${parts.fixed}); start the file with \`---\` at column 0`,
+    });
+  }
+  if (parts.body !== '') {
+    if (fields.prompt !== undefined) {
+      warnings.push({
+        ...(lines.prompt !== undefined && { line: lines.prompt }),
+        message: '`prompt` in the frontmatter is ignored: the body is the system prompt',
+      });
+    }
+    fields.prompt = parts.body;
+  } else if (fields.prompt === undefined) {
+    fields.prompt = '';
+  }
+
+  const built = buildAgentDefinition({
+    fields,
+    origin: 'file',
+    fallbackName,
+    source,
+    lineOf: (key) => lines[key],
+  });
+  const diagnostics = {
+    warnings: [...warnings, ...built.warnings],
+    notes: built.notes,
+  };
+  if (built.error) {
+    return { name: built.name, source, status: 'error', error: built.error, ...diagnostics };
+  }
+  return { name: built.name, source, status: 'ok', definition: built.definition, ...diagnostics };
+}

@@ -1,0 +1,195 @@
+// The command line as typed, checked flag by flag. Every mistake becomes a ConfigError that
+// names the flag and the fix; nothing here touches the file system or the network.
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config-error.js';
+import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
+import type { PermissionMode } from '../permissions/permission-policy.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export interface PrintArgs {
+  command: 'print';
+  /** Undefined when the prompt is to be read from standard input. */
+  prompt: string | undefined;
+  model: string | undefined;
+  baseUrl: string | undefined;
+  outputFormat: OutputFormat;
+  maxTurns: number | undefined;
+  maxDepth: number;
+  maxParallel: number;
+  timeBudgetMs: number | undefined;
+  tokenBudget: number | undefined;
+  permissionMode: PermissionMode | undefined;
+  allowedTools: string | undefined;
+  disallowedTools: string | undefined;
+  agentsDirs: string[];
+  mcpConfig: string | undefined;
+  agent: string | undefined;
+  cwd: string | undefined;
+  sessionDir: string | undefined;
+  resume: string | undefined;
+  verbose: boolean;
+}
+
+export interface AgentsArgs {
+  command: 'agents';
+  json: boolean;
+  agentsDirs: string[];
+  cwd: string | undefined;
+}
+
+export type CliArgs =
+  | PrintArgs
+  | AgentsArgs
+  | { command: 'help' }
+  | { command: 'version' }
+  | { command: 'interactive' };
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+
+const OPTIONS = {
+  print: { type: 'boolean', short: 'p' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'output-format': { type: 'string' },
+  'max-turns': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-parallel': { type: 'string' },
+  'time-budget': { type: 'string' },
+  'token-budget': { type: 'string' },
+  'permission-mode': { type: 'string' },
+  'allowed-tools': { type: 'string' },
+  'disallowed-tools': { type: 'string' },
+  'agents-dir': { type: 'string', multiple: true },
+  'mcp-config': { type: 'string' },
+  agent: { type: 'string' },
+  cwd: { type: 'string' },
+  'session-dir': { type: 'string' },
+  resume: { type: 'string' },
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  const { values, positionals } = parseOrExplain(argv);
+  if (values.help) return { command: 'help' };
+  if (values.version) return { command: 'version' };
+
+  if (positionals[0] === 'agents') {
+    if (positionals.length > 1) {
+      throw new ConfigError(`agents ${positionals[1]}`, 'unexpected argument', 'run warren --help');
+    }
+    return {
+      command: 'agents',
+      json: values.json === true,
+      agentsDirs: values['agents-dir'] ?? [],
+      cwd: values.cwd,
+    };
+  }
+  if (!values.print) {
+    if (positionals.length === 0) return { command: 'interactive' };
+    throw new ConfigError(
+      'warren',
+      `unexpected argument "${positionals[0]}"`,
+      'to run a prompt to the end, use -p "<prompt>"',
+    );
+  }
+  if (positionals.length > 1) {
+    throw new ConfigError(
+      '-p',
+      `expected one prompt, got ${positionals.length} arguments`,
+      'quote the prompt: warren -p "fix the failing test"',
+    );
+  }
+  return {
+    command: 'print',
+    prompt: positionals[0],
+    model: values.model ?? process.env.WARREN_MODEL,
+    baseUrl: values['base-url'] ?? process.env.WARREN_BASE_URL,
+    outputFormat: oneOf('--output-format', values['output-format'] ?? 'text', OUTPUT_FORMATS),
+    maxTurns: positiveInteger('--max-turns', values['max-turns']),
+    maxDepth: positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ?? 3,
+    maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
+    timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
+    tokenBudget: positiveInteger('--token-budget', values['token-budget']),
+    permissionMode:
+      values['permission-mode'] === undefined
+        ? undefined
+        : oneOf('--permission-mode', values['permission-mode'], PERMISSION_MODES),
+    allowedTools: values['allowed-tools'],
+    disallowedTools: values['disallowed-tools'],
+    agentsDirs: values['agents-dir'] ?? [],
+    mcpConfig: values['mcp-config'],
+    agent: values.agent,
+    cwd: values.cwd,
+    sessionDir: values['session-dir'],
+    resume: values.resume,
+    verbose: values.verbose === true,
+  };
+}
+
+function parseOrExplain(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const flag = /'([^']+)'/.exec(message)?.[1] ?? 'arguments';
+    throw new ConfigError(flag, message.replace(/\. To specify.*$/s, ''), 'run warren --help');
+  }
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new ConfigError(flag, `unknown value "${value}"`, `use one of: ${allowed.join(', ')}`);
+}
+
+function positiveInteger(
+  flag: string,
+  value: string | undefined,
+  { allowZero = false } = {},
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  const min = allowZero ? 0 : 1;
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < min) {
+    throw new ConfigError(
+      flag,
+      `expected ${allowZero ? 'a whole number' : 'a positive whole number'}, got "${value}"`,
+      `e.g. ${flag} ${allowZero ? 0 : 10}`,
+    );
+  }
+  return number;
+}
+
+export const HELP = `warren — an agent runtime whose sub-agents are tool calls
+
+Usage:
+  warren -p "<prompt>" [flags]      run to the end, print the result, exit
+  warren agents [--json]            list agent definitions, their sources and load warnings
+  warren --help | --version
+
+Flags:
+  --model <provider:model>          anthropic:<id> | openai:<id> | openai-compatible:<id> | scripted:<file>
+                                    (env WARREN_MODEL; keys from ANTHROPIC_API_KEY / OPENAI_API_KEY)
+  --base-url <url>                  endpoint for openai-compatible (Ollama, vLLM, llama.cpp, LM Studio);
+                                    env WARREN_BASE_URL
+  --output-format text|json|stream-json
+  --max-turns <n>                   turn cap of the main agent
+  --max-depth <n>                   deepest sub-agent level (default 3; the main agent is depth 0)
+  --max-parallel <n>                sub-agents running at once (default 10)
+  --time-budget <ms>                wall-clock budget for the whole run
+  --token-budget <n>                input+output tokens for the whole run
+  --permission-mode default|acceptEdits|plan|bypassPermissions
+  --allowed-tools <rules>           e.g. "Read,Bash(npm test:*),Edit(src/**)"
+  --disallowed-tools <rules>        deny rules; they win over allow rules and modes
+  --agents-dir <dir>                extra agent definition folder (repeatable)
+  --agent <name>                    run the main agent as that definition
+  --cwd <dir>                       working directory (default: the current one)
+  --session-dir <dir>               where transcripts go (default ~/.warren/sessions)
+  --resume <session-id>             continue a session
+  --verbose                         with text output: report progress on stderr
+
+Exit codes: 0 success, 1 the run ended in error, 2 bad usage or configuration.
+`;

@@ -1,0 +1,68 @@
+// The `warren` command: parse, dispatch, and map every outcome to an exit code. Bad input is
+// one line on stderr and exit 2, never a stack trace.
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config-error.js';
+import { HELP, parseCliArgs } from './cli-args.js';
+import { type CliIo, runPrintMode } from './print-mode.js';
+
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const args = parseCliArgs(argv);
+    switch (args.command) {
+      case 'help':
+        io.stdout(HELP);
+        return 0;
+      case 'version':
+        io.stdout(`${packageVersion()}\n`);
+        return 0;
+      case 'interactive':
+        throw new ConfigError(
+          'warren',
+          'the interactive terminal UI is not built yet',
+          'run a prompt to the end with warren -p "<prompt>"',
+        );
+      case 'agents':
+        throw new ConfigError('warren agents', 'agent definitions are not supported yet');
+      case 'print':
+        return await runPrintMode(args, io);
+    }
+  } catch (error) {
+    if (ConfigError.isInstance(error)) {
+      io.stderr(`warren: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr(`warren: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return 1;
+  }
+}
+
+function packageVersion(): string {
+  const url = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  async readStdin() {
+    if (process.stdin.isTTY) return '';
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    return text;
+  },
+  onInterrupt(abort) {
+    // First Ctrl-C stops the run cleanly (the result is still printed); a second one exits.
+    let interrupted = false;
+    const onSignal = () => {
+      if (interrupted) process.exit(130);
+      interrupted = true;
+      abort();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    return () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  },
+};

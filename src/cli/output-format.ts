@@ -1,0 +1,148 @@
+// How print mode shows a run: the final text, one JSON object, or one JSON line per event.
+import type { AgentEvent } from '../loop/events.js';
+import { usageJson } from './result-json.js';
+
+export interface OutputSink {
+  /** Called for every event, after its transcript line is on disk. */
+  event(event: AgentEvent): void;
+  /** Called once, with the JSON result object of the run. */
+  finish(result: { result: string; is_error: boolean; error?: string }): void;
+}
+
+export interface OutputOptions {
+  sessionId: string;
+  permissionMode: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Text format only: report progress on stderr. */
+  verbose: boolean;
+}
+
+export function textOutput(options: OutputOptions): OutputSink {
+  return {
+    event(event) {
+      if (!options.verbose) return;
+      const line = progressLine(event);
+      if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
+    },
+    finish(result) {
+      if (result.result) options.stdout(`${result.result}\n`);
+      if (result.is_error && result.error) options.stderr(`warren: ${result.error}\n`);
+    },
+  };
+}
+
+export function jsonOutput(options: OutputOptions): OutputSink {
+  return {
+    event() {},
+    finish(result) {
+      options.stdout(`${JSON.stringify(result)}\n`);
+    },
+  };
+}
+
+export function streamJsonOutput(options: OutputOptions): OutputSink {
+  const line = (value: object) => options.stdout(`${JSON.stringify(value)}\n`);
+  return {
+    event(event) {
+      const value = streamJsonLine(event, options);
+      if (value) line(value);
+    },
+    finish(result) {
+      line(result);
+    },
+  };
+}
+
+function streamJsonLine(event: AgentEvent, options: OutputOptions): object | undefined {
+  const who = { agent_id: event.agentId, parent_id: event.parentId, depth: event.depth };
+  switch (event.type) {
+    case 'run_start':
+      if (event.depth === 0) {
+        return {
+          type: 'system',
+          subtype: 'init',
+          session_id: options.sessionId,
+          ...who,
+          model: event.model,
+          tools: event.tools,
+          cwd: event.cwd,
+          permission_mode: options.permissionMode,
+        };
+      }
+      return {
+        type: 'agent_start',
+        ...who,
+        agent_type: event.agentType,
+        description: event.description,
+        model: event.model,
+        tools: event.tools,
+      };
+    case 'message_end':
+      if (event.message.role !== 'assistant') return undefined;
+      return { type: 'assistant', ...who, message: event.message };
+    case 'tool_end':
+      return {
+        type: 'tool_result',
+        ...who,
+        tool_use_id: event.toolCallId,
+        tool_name: event.toolName,
+        content: event.output,
+        is_error: event.isError,
+        duration_ms: event.durationMs,
+      };
+    case 'retry':
+      return {
+        type: 'system',
+        subtype: 'api_retry',
+        ...who,
+        attempt: event.attempt,
+        delay_ms: event.delayMs,
+        error: event.error,
+      };
+    case 'result':
+      if (event.depth === 0) return undefined;
+      return {
+        type: 'agent_end',
+        ...who,
+        agent_type: event.agentType,
+        status: event.status,
+        is_error: event.isError,
+        result: event.result,
+        ...(event.error ? { error: event.error } : {}),
+        num_turns: event.numTurns,
+        tool_calls: event.toolCalls,
+        usage: usageJson(event.usage),
+        cost_usd: event.costUsd,
+        duration_ms: event.durationMs,
+      };
+    default:
+      return undefined;
+  }
+}
+
+function progressLine(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'run_start':
+      return event.depth === 0 ? undefined : `▸ ${event.agentType}: ${event.description}`;
+    case 'tool_start':
+      return `→ ${event.toolName} ${summarize(event.input)}`;
+    case 'tool_end':
+      return event.isError ? `  ✗ ${event.toolName}: ${firstLine(event.output)}` : undefined;
+    case 'retry':
+      return `… retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${event.error}`;
+    case 'result':
+      return event.depth === 0 ? undefined : `◂ ${event.agentType} ${event.status}`;
+    default:
+      return undefined;
+  }
+}
+
+function summarize(input: unknown): string {
+  const text = JSON.stringify(input) ?? '';
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}

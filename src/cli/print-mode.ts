@@ -1,0 +1,146 @@
+// `warren -p`: assemble a run from flags and files, stream its events to the transcript and the
+// chosen output, and turn the result into an exit code. The loop itself knows none of this.
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from '../config-error.js';
+import type { RunResult } from '../loop/events.js';
+import type { Message } from '../loop/messages.js';
+import { query } from '../loop/query.js';
+import { checkReachable, resolveModel } from '../model/resolve-model.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { parseRuleList } from '../permissions/permission-rule.js';
+import { loadPermissionSettings } from '../permissions/settings-file.js';
+import { loadSession } from '../session/read-transcript.js';
+import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
+import { TranscriptWriter } from '../session/transcript-writer.js';
+import { AgentTree } from '../telemetry/agent-tree.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import type { PrintArgs } from './cli-args.js';
+import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
+import { resultJson } from './result-json.js';
+import { mainSystemPrompt } from './system-prompt.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  readStdin: () => Promise<string>;
+  /** Aborts the run on Ctrl-C; returns a function that stops listening. */
+  onInterrupt: (abort: () => void) => () => void;
+}
+
+/** Runs a prompt to the end. Returns the exit code; throws ConfigError for bad input. */
+export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> {
+  const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
+  const prompt = (args.prompt ?? (await io.readStdin())).trim();
+  if (!prompt) {
+    throw new ConfigError('-p', 'no prompt given', 'warren -p "<prompt>", or pipe it on stdin');
+  }
+  if (args.mcpConfig) {
+    throw new ConfigError(
+      '--mcp-config',
+      'MCP servers are not supported yet',
+      'leave the flag out',
+    );
+  }
+  if (args.agent || args.agentsDirs.length > 0) {
+    throw new ConfigError(
+      args.agent ? '--agent' : '--agents-dir',
+      'agent definitions are not supported yet',
+      'leave the flag out',
+    );
+  }
+  if (!args.model) {
+    throw new ConfigError(
+      '--model',
+      'no model given',
+      'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
+    );
+  }
+  const model = await resolveModel(args.model, { baseUrl: args.baseUrl });
+  await checkReachable(args.model, { baseUrl: args.baseUrl });
+
+  const settings = await loadPermissionSettings({ projectDir: cwd });
+  const permissionMode = args.permissionMode ?? settings.defaultMode ?? 'default';
+  const permissions = createPermissionPolicy({
+    mode: permissionMode,
+    allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
+    deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
+  });
+
+  const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
+  let sessionId = newSessionId();
+  let history: Message[] = [];
+  if (args.resume) {
+    const session = loadSession({ sessionDir, sessionId: args.resume });
+    for (const warning of session.warnings) io.stderr(`warren: warning: ${warning}\n`);
+    sessionId = args.resume;
+    history = session.messages;
+  }
+
+  const tools = builtinTools();
+  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const transcript = new TranscriptWriter({ sessionDir, sessionId, mainAgentId });
+  const tree = new AgentTree({ transcriptOf: (agentId) => transcript.pathFor(agentId) });
+  const output = outputFor(args, { sessionId, permissionMode, io });
+  const controller = new AbortController();
+  const stopListening = io.onInterrupt(() => controller.abort());
+
+  let result: RunResult | undefined;
+  try {
+    const run = query({
+      prompt,
+      options: {
+        model,
+        systemPrompt: mainSystemPrompt({ cwd, tools: tools.map((tool) => tool.name) }),
+        tools,
+        messages: history,
+        cwd,
+        maxTurns: args.maxTurns,
+        timeBudgetMs: args.timeBudgetMs,
+        tokenBudget: args.tokenBudget,
+        signal: controller.signal,
+        permissions,
+        agentId: mainAgentId,
+      },
+    });
+    for await (const event of run) {
+      // The transcript line goes to disk before anyone is shown the event.
+      transcript.write(event);
+      tree.observe(event);
+      output.event(event);
+      if (event.type === 'result' && event.agentId === mainAgentId) result = event;
+    }
+  } finally {
+    stopListening();
+    transcript.close();
+  }
+  if (!result) throw new Error('the run ended without a result');
+  output.finish(resultJson({ result, sessionId, tree }));
+  return result.isError ? 1 : 0;
+}
+
+function outputFor(
+  args: PrintArgs,
+  context: { sessionId: string; permissionMode: string; io: CliIo },
+): OutputSink {
+  const options = {
+    sessionId: context.sessionId,
+    permissionMode: context.permissionMode,
+    stdout: context.io.stdout,
+    stderr: context.io.stderr,
+    verbose: args.verbose,
+  };
+  if (args.outputFormat === 'json') return jsonOutput(options);
+  if (args.outputFormat === 'stream-json') return streamJsonOutput(options);
+  return textOutput(options);
+}
+
+function existingDirectory(path: string, flag: string): string {
+  const absolute = resolve(path);
+  const stat = statSync(absolute, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) {
+    throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
+  }
+  return absolute;
+}

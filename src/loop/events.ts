@@ -1,0 +1,78 @@
+// The closed union of what a run reports, in the order it happens. Every surface (library,
+// CLI output formats, transcripts, later the terminal UI) is a reader of this one stream.
+import type { AssistantMessage, Message } from './messages.js';
+import type { Usage } from './usage.js';
+
+/** Who an event belongs to. A child's events flow up its parent's stream with these set. */
+export interface AgentRef {
+  agentId: string;
+  parentId: string | null;
+  depth: number;
+}
+
+/** How an agent's run ended. `completed` is the only success. */
+export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget';
+
+/** The result subtypes of the CLI's JSON contract. */
+export type ResultSubtype =
+  | 'success'
+  | 'error_max_turns'
+  | 'error_budget'
+  | 'error_during_execution';
+
+export interface RunResult extends AgentRef {
+  subtype: ResultSubtype;
+  status: AgentStatus;
+  isError: boolean;
+  /** The final assistant text (after a grace turn, what the agent reported then). */
+  result: string;
+  /** Why the run did not succeed, for people; absent on success. */
+  error?: string;
+  agentType: string;
+  description: string;
+  numTurns: number;
+  toolCalls: number;
+  durationMs: number;
+  /** This agent's own usage, children excluded. */
+  usage: Usage;
+  /** Null when the model's price is unknown. */
+  costUsd: number | null;
+  /** The whole conversation, system prompt first. */
+  messages: Message[];
+}
+
+export type AgentEvent = AgentRef &
+  (
+    | {
+        type: 'run_start';
+        agentType: string;
+        description: string;
+        model: string;
+        tools: string[];
+        cwd: string;
+      }
+    | { type: 'turn_start'; turn: number }
+    | { type: 'message_start' }
+    | { type: 'message_delta'; text: string }
+    /** A message joined the conversation: the user's prompt, the assistant's reply, tool results. */
+    | { type: 'message_end'; message: Message }
+    | { type: 'tool_start'; toolCallId: string; toolName: string; input: unknown }
+    /** Progress of a running tool (Bash output, say); not sent to the model. */
+    | { type: 'tool_delta'; toolCallId: string; toolName: string; text: string }
+    | {
+        type: 'tool_end';
+        toolCallId: string;
+        toolName: string;
+        output: string;
+        isError: boolean;
+        durationMs: number;
+      }
+    /** A model call failed in a way worth retrying; text streamed since message_start is void. */
+    | { type: 'retry'; attempt: number; delayMs: number; error: string }
+    | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
+    | { type: 'turn_end'; turn: number; message: AssistantMessage }
+    | ({ type: 'result' } & RunResult)
+  );
+
+export type AgentEventType = AgentEvent['type'];
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

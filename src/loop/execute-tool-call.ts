@@ -1,0 +1,134 @@
+// One tool call, from the model's raw arguments to the result the model reads back. Every
+// failure the model could fix (unknown tool, bad JSON, schema, denial, throw, timeout) ends
+// here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
+import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import { FatalToolError, type Tool, type ToolContext, type ToolOutput } from '../tools/tool.js';
+import type { AgentEvent, AgentRef } from './events.js';
+import type { ToolCallPart, ToolResultPart } from './messages.js';
+
+export interface ToolCallEnvironment {
+  tools: ReadonlyMap<string, Tool>;
+  permissions: PermissionPolicy | undefined;
+  /** What every call of this agent shares; the per-call fields are added here. */
+  context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
+  signal: AbortSignal;
+  timeoutMs: number;
+  emit(event: AgentEvent): void;
+}
+
+export async function executeToolCall(
+  call: ToolCallPart,
+  env: ToolCallEnvironment,
+): Promise<ToolResultPart> {
+  const ref: AgentRef = env.context.agent;
+  const { toolCallId, toolName } = call;
+  const started = Date.now();
+  env.emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
+  const { output, isError } = await runTool(call, env);
+  const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
+  env.emit({
+    ...ref,
+    type: 'tool_end',
+    toolCallId,
+    toolName,
+    output,
+    isError,
+    durationMs: Date.now() - started,
+  });
+  return result;
+}
+
+async function runTool(
+  call: ToolCallPart,
+  env: ToolCallEnvironment,
+): Promise<{ output: string; isError: boolean }> {
+  const tool = env.tools.get(call.toolName);
+  if (!tool) {
+    const names = [...env.tools.keys()].join(', ') || 'none';
+    return failure(`Unknown tool "${call.toolName}". Available tools: ${names}.`);
+  }
+  if (typeof call.input === 'string') {
+    return failure(
+      `The arguments for ${tool.name} are not valid JSON: ${truncate(call.input, 200)}. ` +
+        'Send them again as one JSON object that matches the tool schema.',
+    );
+  }
+  const parsed = tool.inputSchema.safeParse(call.input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`)
+      .join('; ');
+    return failure(`Invalid arguments for ${tool.name}: ${problems}. Fix them and call it again.`);
+  }
+  let input = parsed.data;
+  if (env.permissions) {
+    const decision = await env.permissions.decide({
+      tool,
+      input,
+      cwd: env.context.cwd,
+      agent: env.context.agent,
+      signal: env.signal,
+    });
+    if (decision.behavior === 'deny') return failure(decision.message);
+    if (decision.input !== undefined) input = decision.input;
+  }
+  return callWithTimeout(tool, input, call.toolCallId, env);
+}
+
+async function callWithTimeout(
+  tool: Tool,
+  input: unknown,
+  toolCallId: string,
+  env: ToolCallEnvironment,
+): Promise<{ output: string; isError: boolean }> {
+  const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
+  const timeout = new AbortController();
+  const signal = AbortSignal.any([env.signal, timeout.signal]);
+  const timer = Number.isFinite(timeoutMs)
+    ? setTimeout(() => timeout.abort(), timeoutMs)
+    : undefined;
+  const ref = env.context.agent;
+  const context: ToolContext = {
+    ...env.context,
+    toolCallId,
+    signal,
+    progress: (text) =>
+      env.emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
+  };
+  // A tool that ignores its signal must not hold the loop: the abort wins the race.
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    const output = await Promise.race([tool.call(input, context), aborted]);
+    return normalize(output);
+  } catch (error) {
+    if (FatalToolError.isInstance(error)) throw error;
+    env.signal.throwIfAborted();
+    if (timeout.signal.aborted) {
+      return failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
+    }
+    return failure(
+      `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function normalize(output: ToolOutput): { output: string; isError: boolean } {
+  if (typeof output === 'string') return { output, isError: false };
+  return { output: output.output, isError: output.isError === true };
+}
+
+function failure(output: string) {
+  return { output, isError: true };
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,144 @@
+// The loop with the real AI SDK providers, over real HTTP and SSE, against the loopback server.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { resolveModel } from '../model/resolve-model.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { defineTool } from '../tools/tool.js';
+import type { AgentEvent, RunResult } from './events.js';
+import { type QueryOptions, query } from './query.js';
+
+const echo = defineTool({
+  name: 'Echo',
+  description: 'returns its text',
+  inputSchema: z.object({ text: z.string() }),
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  async call({ text }) {
+    return `echo: ${text}`;
+  },
+});
+
+let server: MockLlmServer;
+beforeEach(async () => {
+  server = await startMockLlmServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const PROVIDERS = [
+  { spec: 'openai-compatible:test-model', env: {} },
+  { spec: 'openai:gpt-4.1-mini', env: { OPENAI_API_KEY: 'sk-test' } },
+  { spec: 'anthropic:claude-sonnet-4-5', env: { ANTHROPIC_API_KEY: 'sk-ant-test' } },
+] as const;
+
+async function runAgainst(
+  provider: (typeof PROVIDERS)[number],
+  options: Partial<QueryOptions> = {},
+) {
+  const base = `${server.url}/v1`;
+  const env = { ...provider.env, OPENAI_BASE_URL: base, ANTHROPIC_BASE_URL: base };
+  const model = await resolveModel(provider.spec, { baseUrl: base, env });
+  const events: AgentEvent[] = [];
+  let result: RunResult | undefined;
+  for await (const event of query({
+    prompt: 'say hi through the tool',
+    options: {
+      model,
+      tools: [echo],
+      systemPrompt: 'You are a test agent.',
+      retry: { initialDelayMs: 1, maxDelayMs: 5 },
+      ...options,
+    },
+  })) {
+    events.push(event);
+    if (event.type === 'result') result = event;
+  }
+  return { result: result!, events };
+}
+
+describe.each(PROVIDERS)('query() over $spec', (provider) => {
+  it('completes a tool-using task and sends the tool result back in the wire format', async () => {
+    server.enqueue(
+      { text: 'Calling the tool.', toolCalls: [{ name: 'Echo', input: { text: 'hi' } }] },
+      { text: 'The tool said echo: hi.', usage: { input: 200, output: 20, cacheRead: 50 } },
+    );
+    const { result, events } = await runAgainst(provider);
+    expect(result).toMatchObject({
+      status: 'completed',
+      result: 'The tool said echo: hi.',
+      numTurns: 2,
+      toolCalls: 1,
+    });
+    expect(result.usage.outputTokens).toBeGreaterThan(20);
+    expect(result.usage.cacheReadInputTokens).toBe(50);
+    expect(events.filter((event) => event.type === 'message_delta').length).toBeGreaterThan(2);
+    const secondRequest = JSON.stringify(server.requests[1]?.body);
+    expect(secondRequest).toContain('echo: hi');
+    expect(secondRequest).toContain('Echo');
+  });
+
+  it('waits out a 429 as retry-after asks, then carries on', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '0.03' } }, { text: 'after the wait' });
+    const { result, events } = await runAgainst(provider);
+    expect(result.result).toBe('after the wait');
+    const retries = events.filter((event) => event.type === 'retry');
+    expect(retries).toEqual([expect.objectContaining({ attempt: 1, delayMs: 30 })]);
+  });
+
+  it('retries a stream cut in the middle of the reply', async () => {
+    server.enqueue(
+      { text: 'this reply will break off somewhere', cutAfterChunks: 3 },
+      { text: 'complete reply' },
+    );
+    const { result, events } = await runAgainst(provider);
+    expect(result.result).toBe('complete reply');
+    expect(events.some((event) => event.type === 'retry')).toBe(true);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('cancels the HTTP request in flight when the signal aborts', async () => {
+    server.enqueue({ text: 'too slow', delayMs: 60_000 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const { result } = await runAgainst(provider, { signal: controller.signal });
+    expect(result.status).toBe('cancelled');
+  });
+});
+
+describe('query() over openai-compatible', () => {
+  it('answers arguments that are not JSON with an error result the model can fix', async () => {
+    server.enqueue(
+      { toolCalls: [{ name: 'Echo', input: '{"text": "unterminated' }] },
+      { text: 'I will send valid JSON next time.' },
+    );
+    const { result } = await runAgainst(PROVIDERS[0]);
+    const toolMessage = result.messages.find((message) => message.role === 'tool');
+    expect(toolMessage?.content[0]).toMatchObject({ isError: true });
+    expect(toolMessage?.content[0]?.output).toMatch(/not valid JSON.*Send them again/);
+    expect(result.status).toBe('completed');
+  });
+
+  it('ends the run with a clear message on an error that retrying cannot fix', async () => {
+    server.enqueue({ status: 401, errorMessage: 'invalid api key' });
+    const { result, events } = await runAgainst(PROVIDERS[0]);
+    expect(result).toMatchObject({ status: 'failed', subtype: 'error_during_execution' });
+    expect(result.error).toMatch(/answered 401.*invalid api key.*OPENAI_COMPATIBLE_API_KEY/);
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
+  });
+});
+
+describe('query() over anthropic', () => {
+  it('marks cache breakpoints on the system prompt, the tools and the newest message', async () => {
+    server.enqueue({ text: 'hello' });
+    await runAgainst(PROVIDERS[2]);
+    const body = server.requests[0]?.body as {
+      system: Array<{ cache_control?: unknown }>;
+      tools: Array<{ cache_control?: unknown }>;
+      messages: Array<{ content: Array<{ cache_control?: unknown }> }>;
+    };
+    expect(body.system.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+    expect(body.tools.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+    expect(body.messages.at(-1)?.content.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+  });
+});

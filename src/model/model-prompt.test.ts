@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../tools/tool.js';
+import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+
+const tool = defineTool({
+  name: 'Read',
+  description: 'reads',
+  inputSchema: z.object({ file_path: z.string().describe('where'), limit: z.number().optional() }),
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  call: async () => '',
+});
+
+describe('model prompt', () => {
+  it('turns a tool schema into JSON schema with field descriptions, once per tool', () => {
+    const [spec] = toModelTools([tool]);
+    expect(spec).toMatchObject({
+      type: 'function',
+      name: 'Read',
+      inputSchema: {
+        type: 'object',
+        properties: { file_path: { type: 'string', description: 'where' } },
+        required: ['file_path'],
+      },
+    });
+    expect(toModelTools([tool])[0]).toBe(spec);
+  });
+
+  it('sends error tool results as error text', () => {
+    const [message] = toModelPrompt([
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'Read',
+            output: 'nope',
+            isError: true,
+          },
+        ],
+      },
+    ]);
+    expect(message).toMatchObject({
+      role: 'tool',
+      content: [{ output: { type: 'error-text', value: 'nope' } }],
+    });
+  });
+
+  it('marks cache breakpoints on the system prompt, the newest message and the last tool', () => {
+    const prompt = toModelPrompt([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: [{ type: 'text', text: 'two' }] },
+      { role: 'user', content: 'three' },
+    ]);
+    const marked = withCacheBreakpoints(prompt, toModelTools([tool]));
+    const cached = marked.prompt.map((message) => message.providerOptions !== undefined);
+    expect(cached).toEqual([true, false, false, true]);
+    expect(marked.tools[0]?.providerOptions).toEqual({
+      anthropic: { cacheControl: { type: 'ephemeral' } },
+    });
+  });
+});

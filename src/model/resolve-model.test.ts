@@ -1,0 +1,320 @@
+import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { APICallError } from '@ai-sdk/provider';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../config-error.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { checkReachable, describeModelError, resolveModel } from './resolve-model.js';
+
+const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }];
+
+let server: MockLlmServer;
+beforeEach(async () => {
+  server = await startMockLlmServer();
+});
+afterEach(() => server.close());
+
+async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
+  return Promise.resolve(promise).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+}
+
+async function configErrorOf(promise: Promise<unknown>): Promise<ConfigError> {
+  const error = await rejectionOf(promise);
+  if (!ConfigError.isInstance(error)) throw new Error(`expected a ConfigError, got ${error}`);
+  return error;
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('resolveModel', () => {
+  it('resolves each provider to a model with that id and provider', async () => {
+    const env = { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' };
+    const baseUrl = `${server.url}/v1`;
+
+    const anthropic = await resolveModel('anthropic:claude-sonnet-4-5', { env });
+    const openai = await resolveModel('openai:gpt-4.1', { env });
+    const compatible = await resolveModel('openai-compatible:qwen3:8b', { env, baseUrl });
+
+    expect([anthropic.provider, anthropic.modelId]).toEqual([
+      'anthropic.messages',
+      'claude-sonnet-4-5',
+    ]);
+    expect([openai.provider, openai.modelId]).toEqual(['openai.chat', 'gpt-4.1']);
+    expect([compatible.provider, compatible.modelId]).toEqual([
+      'openai-compatible.chat',
+      'qwen3:8b',
+    ]);
+  });
+
+  it('sends openai models to the Chat Completions API with the key from OPENAI_API_KEY', async () => {
+    server.enqueue({ text: 'ok' });
+    const model = await resolveModel('openai:gpt-4.1', {
+      env: { OPENAI_API_KEY: 'sk-from-env', OPENAI_BASE_URL: `${server.url}/v1` },
+    });
+    await model.doGenerate({ prompt });
+
+    expect(server.requests[0]?.path).toBe('/v1/chat/completions');
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-from-env');
+  });
+
+  it.each([
+    ['without /v1, as Anthropic’s SDK and Claude Code write it', ''],
+    ['with /v1, as the AI SDK writes it', '/v1'],
+  ])('takes ANTHROPIC_BASE_URL %s', async (_, suffix) => {
+    server.enqueue({ text: 'ok' });
+    const model = await resolveModel('anthropic:claude-haiku-4-5', {
+      env: { ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: `${server.url}${suffix}` },
+    });
+    await model.doGenerate({ prompt });
+
+    expect(server.requests[0]?.path).toBe('/v1/messages');
+    expect(server.requests[0]?.headers['x-api-key']).toBe('sk-ant');
+  });
+
+  it('sends no Authorization header to an openai-compatible server when no key is set', async () => {
+    server.enqueue({ text: 'ok' });
+    const model = await resolveModel('openai-compatible:llama3', {
+      env: {},
+      baseUrl: `${server.url}/v1`,
+    });
+    await model.doGenerate({ prompt });
+
+    expect(server.requests[0]?.headers).not.toHaveProperty('authorization');
+  });
+
+  it('takes an openai-compatible key from OPENAI_COMPATIBLE_API_KEY, then WARREN_API_KEY', async () => {
+    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    const baseUrl = `${server.url}/v1`;
+    const both = await resolveModel('openai-compatible:m', {
+      env: { OPENAI_COMPATIBLE_API_KEY: 'first', WARREN_API_KEY: 'second' },
+      baseUrl,
+    });
+    const warrenOnly = await resolveModel('openai-compatible:m', {
+      env: { WARREN_API_KEY: 'second' },
+      baseUrl,
+    });
+    await both.doGenerate({ prompt });
+    await warrenOnly.doGenerate({ prompt });
+
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+      'Bearer first',
+      'Bearer second',
+    ]);
+  });
+
+  it('takes the openai-compatible server from WARREN_BASE_URL when --base-url is absent', async () => {
+    server.enqueue({ text: 'ok' });
+    const model = await resolveModel('openai-compatible:m', {
+      env: { WARREN_BASE_URL: `${server.url}/v1` },
+    });
+    await model.doGenerate({ prompt });
+
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not send anthropic models to the --base-url meant for openai-compatible', async () => {
+    server.enqueue({ text: 'ok' });
+    const model = await resolveModel('anthropic:claude-haiku-4-5', {
+      env: { ANTHROPIC_API_KEY: 'sk-ant', ANTHROPIC_BASE_URL: server.url },
+      baseUrl: 'http://127.0.0.1:1/v1',
+    });
+    await model.doGenerate({ prompt });
+
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('refuses an unknown provider and lists the valid ones', async () => {
+    const error = await configErrorOf(resolveModel('gemini:pro', { env: {} }));
+
+    expect(error.message).toBe(
+      '--model gemini:pro: unknown provider "gemini" (use one of anthropic:<model>, openai:<model>, openai-compatible:<model>, scripted:<model>)',
+    );
+  });
+
+  it('refuses a spec without a provider', async () => {
+    const error = await configErrorOf(resolveModel('sonnet', { env: {} }));
+
+    expect(error.message).toContain('--model sonnet: is not of the form provider:model');
+  });
+
+  it('refuses a spec without a model id', async () => {
+    const error = await configErrorOf(
+      resolveModel('anthropic:', { env: { ANTHROPIC_API_KEY: 'k' } }),
+    );
+
+    expect(error.message).toBe('--model anthropic:: names no model (write anthropic:<model-id>)');
+  });
+
+  it('names where the spec came from', async () => {
+    const error = await configErrorOf(
+      resolveModel('anthropic:', { env: {}, source: 'agents/reviewer.md: model' }),
+    );
+
+    expect(error.where).toBe('agents/reviewer.md: model anthropic:');
+  });
+
+  it.each([
+    ['anthropic:claude-sonnet-4-5', 'ANTHROPIC_API_KEY'],
+    ['openai:gpt-4.1', 'OPENAI_API_KEY'],
+  ])('refuses %s without %s and says how to set it', async (spec, variable) => {
+    const error = await configErrorOf(resolveModel(spec, { env: { [variable]: '  ' } }));
+
+    expect(error.message).toBe(
+      `--model ${spec}: needs ${variable}, which is not set (export ${variable}=<your key>, or choose another --model)`,
+    );
+  });
+
+  it('refuses openai-compatible without a server address', async () => {
+    const error = await configErrorOf(resolveModel('openai-compatible:llama3', { env: {} }));
+
+    expect(error.message).toBe(
+      '--model openai-compatible:llama3: needs the address of the server (pass --base-url or set WARREN_BASE_URL, e.g. http://localhost:11434/v1 for Ollama)',
+    );
+  });
+
+  it.each(['localhost:11434/v1', 'not a url', 'ftp://example.test/v1'])(
+    'refuses the base URL %s',
+    async (baseUrl) => {
+      const error = await configErrorOf(resolveModel('openai-compatible:m', { env: {}, baseUrl }));
+
+      expect(error.message).toBe(
+        `--base-url ${baseUrl}: is not an http(s) URL (give the server's address, e.g. http://localhost:11434/v1 for Ollama)`,
+      );
+    },
+  );
+
+  it('names the variable when an endpoint variable holds a bad URL', async () => {
+    const error = await configErrorOf(
+      resolveModel('openai:gpt-4.1', { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'nope' } }),
+    );
+
+    expect(error.where).toBe('OPENAI_BASE_URL nope');
+  });
+});
+
+describe('checkReachable', () => {
+  it('passes when the server answers, whatever the status', async () => {
+    await checkReachable('openai-compatible:m', { env: {}, baseUrl: `${server.url}/v1` });
+
+    expect(server.requests.map((request) => request.path)).toEqual(['/v1/models']);
+  });
+
+  it('refuses a server that is not running, naming the flag and the fix', async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const error = await configErrorOf(checkReachable('openai-compatible:m', { env: {}, baseUrl }));
+
+    expect(error.message).toMatch(
+      /^--base-url: http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(is the server running\?\)$/,
+    );
+  });
+
+  it('names WARREN_BASE_URL when the address came from there', async () => {
+    const env = { WARREN_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` };
+    const error = await configErrorOf(checkReachable('openai-compatible:m', { env }));
+
+    expect(error.where).toBe('WARREN_BASE_URL');
+  });
+
+  it('gives up on a server that accepts the connection but never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const baseUrl = `http://127.0.0.1:${port}/v1`;
+      const error = await configErrorOf(
+        checkReachable('openai-compatible:m', { env: {}, baseUrl, timeoutMs: 50 }),
+      );
+      expect(error.message).toBe(
+        `--base-url: ${baseUrl} is unreachable: no answer within 50 ms (is the server running?)`,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('checks nothing for other providers', async () => {
+    await checkReachable('anthropic:claude-sonnet-4-5', {
+      env: { ANTHROPIC_BASE_URL: server.url },
+    });
+
+    expect(server.requests).toEqual([]);
+  });
+});
+
+describe('describeModelError', () => {
+  it('turns a refused connection into one line naming --base-url', async () => {
+    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+    const model = await resolveModel('openai-compatible:m', { env: {}, baseUrl });
+    const error = await rejectionOf(model.doGenerate({ prompt }));
+
+    expect(describeModelError(error, { spec: 'openai-compatible:m', env: {}, baseUrl })).toMatch(
+      /^--base-url: http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(is the server running\?\)$/,
+    );
+  });
+
+  it('says a port that fetch blocks is one to change', async () => {
+    const baseUrl = 'http://127.0.0.1:9/v1';
+    const model = await resolveModel('openai-compatible:m', { env: {}, baseUrl });
+    const error = await rejectionOf(model.doGenerate({ prompt }));
+
+    expect(describeModelError(error, { spec: 'openai-compatible:m', env: {}, baseUrl })).toBe(
+      '--base-url: http://127.0.0.1:9/v1 is unreachable: fetch refuses this port (run the server on another port)',
+    );
+  });
+
+  it('names the key variable when the server refuses the key', async () => {
+    server.enqueue({ status: 401, errorMessage: 'invalid x-api-key' });
+    const env = { ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: server.url };
+    const model = await resolveModel('anthropic:claude-sonnet-4-5', { env });
+    const error = await rejectionOf(model.doGenerate({ prompt }));
+
+    expect(describeModelError(error, { spec: 'anthropic:claude-sonnet-4-5', env })).toBe(
+      `--model anthropic:claude-sonnet-4-5: ${server.url} answered 401: invalid x-api-key (check ANTHROPIC_API_KEY)`,
+    );
+  });
+
+  it('says which variables to set when an openai-compatible server wants a key', async () => {
+    server.enqueue({ status: 401, errorMessage: 'Missing bearer token' });
+    const baseUrl = `${server.url}/v1`;
+    const model = await resolveModel('openai-compatible:m', { env: {}, baseUrl });
+    const error = await rejectionOf(model.doGenerate({ prompt }));
+
+    expect(describeModelError(error, { spec: 'openai-compatible:m', env: {}, baseUrl })).toBe(
+      `--model openai-compatible:m: ${baseUrl} answered 401: Missing bearer token (set OPENAI_COMPATIBLE_API_KEY or WARREN_API_KEY)`,
+    );
+  });
+
+  it('calls a 404 an unknown model', async () => {
+    server.enqueue({ status: 404, errorMessage: 'The model `gpt-9` does not exist' });
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
+    const model = await resolveModel('openai:gpt-9', { env });
+    const error = await rejectionOf(model.doGenerate({ prompt }));
+
+    expect(describeModelError(error, { spec: 'openai:gpt-9', env })).toBe(
+      `--model openai:gpt-9: ${server.url}/v1 answered 404: The model \`gpt-9\` does not exist (check the model id)`,
+    );
+  });
+
+  it('leaves other failures to the caller', async () => {
+    server.enqueue({ status: 529 });
+    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+    const model = await resolveModel('anthropic:claude-sonnet-4-5', { env });
+    const error = await rejectionOf(model.doGenerate({ prompt }));
+
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(describeModelError(error, { spec: 'anthropic:claude-sonnet-4-5', env })).toBeUndefined();
+    expect(describeModelError(new Error('boom'), { spec: 'openai:gpt-4.1' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,105 @@
+// Which model-call failures are worth another try, and how long to wait before it.
+import { APICallError } from '@ai-sdk/provider';
+
+export interface RetryOptions {
+  /** Attempts after the first. */
+  maxRetries?: number;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export const DEFAULT_RETRY: Required<RetryOptions> = {
+  maxRetries: 5,
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+};
+
+/** A server asking for a longer wait than this is not worth waiting for within one run. */
+const MAX_SERVER_WAIT_MS = 120_000;
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+/** Errors of a connection that worked and then broke; a refused connection is not one. */
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** A stream that ended before the provider said it was finished. */
+export class StreamCutError extends Error {
+  readonly isStreamCut = true;
+  constructor(detail = 'the response stream ended before it was complete') {
+    super(detail);
+    this.name = 'StreamCutError';
+  }
+}
+
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof StreamCutError) return true;
+  // The SDK marks every network failure retryable; a server that is not there stays not there.
+  if (hasCode(error, REFUSED_CODES)) return false;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400) {
+      return RETRYABLE_STATUS.has(status) || status >= 500;
+    }
+    // No status, or a 200 whose body broke off: the SDK knows whether it is worth another try.
+    return error.isRetryable || hasTransientCause(error);
+  }
+  if (/overloaded/i.test(messageOf(error))) return true;
+  return hasTransientCause(error);
+}
+
+/** The server's own wait, from `retry-after-ms` or `retry-after` (seconds or an HTTP date). */
+export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
+  if (!APICallError.isInstance(error)) return undefined;
+  const headers = error.responseHeaders ?? {};
+  const header = (name: string) =>
+    Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  const ms = Number(header('retry-after-ms'));
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = header('retry-after');
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with full jitter, unless the server named its own wait. */
+export function retryDelayMs(
+  error: unknown,
+  attempt: number,
+  options: Required<RetryOptions>,
+  random = Math.random,
+): number {
+  const fromServer = retryAfterMs(error);
+  if (fromServer !== undefined) return Math.min(fromServer, MAX_SERVER_WAIT_MS);
+  const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+function hasTransientCause(error: unknown): boolean {
+  if (hasCode(error, TRANSIENT_CODES)) return true;
+  for (const cause of causes(error)) {
+    if (/terminated|socket hang up|other side closed/i.test(messageOf(cause))) return true;
+  }
+  return false;
+}
+
+function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
+  for (const cause of causes(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && codes.has(code)) return true;
+  }
+  return false;
+}
+
+/** The error and the chain of its causes, a few levels deep. */
+function* causes(error: unknown): Generator<unknown> {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    yield cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+}

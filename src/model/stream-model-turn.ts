@@ -1,0 +1,145 @@
+// One model call of the loop: stream the reply, retry what is worth retrying, and hand back
+// the finished assistant message with its usage. Providers come in as AI SDK LanguageModelV4s.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  LanguageModelV4,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+  SharedV4ProviderOptions,
+} from '@ai-sdk/provider';
+import type { AssistantMessage, Message, TextPart, ToolCallPart } from '../loop/messages.js';
+import type { Usage } from '../loop/usage.js';
+import type { Tool } from '../tools/tool.js';
+import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+import {
+  isRetryable,
+  messageOf,
+  type RetryOptions,
+  retryDelayMs,
+  StreamCutError,
+} from './retry-policy.js';
+
+export interface ModelTurnRequest {
+  model: LanguageModelV4;
+  messages: readonly Message[];
+  tools: readonly Tool[];
+  /** `none` asks for a reply without tool calls (the grace turn). */
+  toolChoice: 'auto' | 'none';
+  signal: AbortSignal;
+  retry: Required<RetryOptions>;
+  maxOutputTokens?: number;
+  providerOptions?: SharedV4ProviderOptions;
+}
+
+export type ModelTurnEvent =
+  | { type: 'message_start' }
+  | { type: 'message_delta'; text: string }
+  | { type: 'retry'; attempt: number; delayMs: number; error: string };
+
+export interface ModelTurn {
+  message: AssistantMessage;
+  usage: Usage;
+}
+
+export async function* streamModelTurn(
+  request: ModelTurnRequest,
+): AsyncGenerator<ModelTurnEvent, ModelTurn> {
+  const callOptions = buildCallOptions(request);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      yield { type: 'message_start' };
+      const { stream } = await request.model.doStream(callOptions);
+      return yield* readStream(stream);
+    } catch (error) {
+      request.signal.throwIfAborted();
+      if (attempt >= request.retry.maxRetries || !isRetryable(error)) throw error;
+      const delayMs = retryDelayMs(error, attempt, request.retry);
+      yield { type: 'retry', attempt: attempt + 1, delayMs, error: messageOf(error) };
+      await sleep(delayMs, undefined, { signal: request.signal });
+    }
+  }
+}
+
+function buildCallOptions(request: ModelTurnRequest) {
+  let prompt = toModelPrompt(request.messages);
+  let tools = toModelTools(request.tools);
+  if (request.model.provider.startsWith('anthropic')) {
+    ({ prompt, tools } = withCacheBreakpoints(prompt, tools));
+  }
+  return {
+    prompt,
+    tools: tools.length > 0 ? tools : undefined,
+    toolChoice: tools.length > 0 ? { type: request.toolChoice } : undefined,
+    abortSignal: request.signal,
+    maxOutputTokens: request.maxOutputTokens,
+    providerOptions: request.providerOptions,
+  } as const;
+}
+
+async function* readStream(
+  stream: ReadableStream<LanguageModelV4StreamPart>,
+): AsyncGenerator<ModelTurnEvent, ModelTurn> {
+  const content: Array<TextPart | ToolCallPart> = [];
+  let text: TextPart | undefined;
+  let usage: Usage | undefined;
+  for await (const part of stream) {
+    switch (part.type) {
+      case 'text-delta':
+        if (!text) {
+          text = { type: 'text', text: '' };
+          content.push(text);
+        }
+        text.text += part.delta;
+        yield { type: 'message_delta', text: part.delta };
+        break;
+      case 'text-end':
+        text = undefined;
+        break;
+      case 'tool-call':
+        content.push({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: parseToolInput(part.input),
+        });
+        break;
+      case 'error':
+        throw part.error;
+      case 'finish':
+        // Some providers end a broken stream with a finish that says so instead of an error.
+        if (part.finishReason.unified === 'error' || part.finishReason.unified === 'interrupted') {
+          throw new StreamCutError(`the response ended early (${part.finishReason.unified})`);
+        }
+        usage = toUsage(part.usage);
+        break;
+    }
+  }
+  // A provider whose connection drops may close the stream quietly; without `finish` the
+  // reply may be missing its tail, so it is treated like a dropped connection.
+  if (!usage) throw new StreamCutError();
+  return { message: { role: 'assistant', content }, usage };
+}
+
+/** Tool input arrives as JSON text; text that is not JSON is kept so the loop can say so. */
+function parseToolInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+export function toUsage(usage: LanguageModelV4Usage): Usage {
+  const cacheRead = usage.inputTokens.cacheRead ?? 0;
+  const cacheWrite = usage.inputTokens.cacheWrite ?? 0;
+  const uncached =
+    usage.inputTokens.noCache ??
+    Math.max(0, (usage.inputTokens.total ?? 0) - cacheRead - cacheWrite);
+  return {
+    inputTokens: uncached,
+    outputTokens: usage.outputTokens.total ?? 0,
+    cacheReadInputTokens: cacheRead,
+    cacheCreationInputTokens: cacheWrite,
+  };
+}

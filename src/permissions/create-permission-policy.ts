@@ -1,0 +1,252 @@
+// The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then the
+// permission mode, then the shared decision store and a person (or a deny that says how to allow).
+// Also how a sub-agent's policy is derived from its parent's.
+import path from 'node:path';
+import { isReadOnlyCall } from '../tools/tool.js';
+import { DecisionStore } from './decision-store.js';
+import type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionPolicy,
+  PermissionRequest,
+} from './permission-policy.js';
+import {
+  describeCall,
+  findDenyingRule,
+  isAllowedByRules,
+  type PermissionRule,
+  type PermissionTarget,
+  type SuggestedRules,
+  suggestRules,
+} from './permission-rule.js';
+
+/** From the strictest to the most permissive; a sub-agent never moves right of its parent. */
+export const PERMISSION_MODES = [
+  'plan',
+  'default',
+  'acceptEdits',
+  'bypassPermissions',
+] as const satisfies readonly PermissionMode[];
+
+/** What a person (a terminal prompt, a library user's callback) is asked to decide. */
+export interface PermissionPrompt extends PermissionRequest {
+  /** The tool's permission subject: the Bash command, the path relative to cwd. */
+  subject: string | undefined;
+  /** The call as people read it: `Bash(rm -rf build)`. */
+  call: string;
+  /** Rules to offer for "always allow"; pass one back as `remember`. */
+  suggestions: SuggestedRules;
+}
+
+export type PermissionAnswer =
+  | {
+      behavior: 'allow';
+      /** Replaces the model's input when set. */
+      input?: unknown;
+      /** A rule to allow from now on in every agent of the run, e.g. `Bash(npm test:*)`. */
+      remember?: string;
+    }
+  | {
+      behavior: 'deny';
+      /** Sent to the model as the tool's error result. */
+      message: string;
+    };
+
+export type CanUseTool = (prompt: PermissionPrompt) => Promise<PermissionAnswer>;
+
+export interface PermissionPolicyOptions {
+  mode: PermissionMode;
+  allow?: readonly PermissionRule[];
+  deny?: readonly PermissionRule[];
+  /** The run's shared store; a new one when absent (a root agent). */
+  store?: DecisionStore;
+  /** Asked when the rules and the mode leave a call open; without it such calls are denied. */
+  canUseTool?: CanUseTool;
+  /** Folders besides the agent's cwd where `acceptEdits` edits without asking. */
+  additionalDirs?: readonly string[];
+}
+
+export interface DerivePolicyOptions {
+  /** A definition's `permissionMode`; the stricter of it and the parent's mode applies. */
+  mode?: PermissionMode;
+  /** Rules denied to the child on top of everything its parent denies. */
+  deny?: readonly PermissionRule[];
+}
+
+export interface RulePermissionPolicy extends PermissionPolicy {
+  readonly mode: PermissionMode;
+  readonly allow: readonly PermissionRule[];
+  readonly deny: readonly PermissionRule[];
+  readonly store: DecisionStore;
+  /**
+   * The policy of a sub-agent. It shares this policy's store, prompt and allow rules, adds deny
+   * rules, and runs in the stricter of the requested mode and this one (order as in
+   * PERMISSION_MODES). So a child is never more permissive than its parent: under a `plan`
+   * parent it stays in plan, and `bypassPermissions` or `acceptEdits` need the parent to have
+   * them. Unlike Claude Code, where a bypass or acceptEdits parent overrides the child's mode,
+   * a child that asks for a stricter mode gets it: a planner under a bypass parent stays read-only.
+   */
+  derive(options: DerivePolicyOptions): RulePermissionPolicy;
+}
+
+/**
+ * Folders acceptEdits still asks about: a change there could widen the agent's own permissions
+ * (`.warren/settings.json`) or run code later (`.git/hooks`).
+ */
+const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.warren']);
+
+const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit']);
+
+const ALLOW: PermissionDecision = { behavior: 'allow' };
+
+interface PolicyState {
+  mode: PermissionMode;
+  allow: readonly PermissionRule[];
+  deny: readonly PermissionRule[];
+  store: DecisionStore;
+  canUseTool: CanUseTool | undefined;
+  additionalDirs: readonly string[];
+}
+
+export function createPermissionPolicy(options: PermissionPolicyOptions): RulePermissionPolicy {
+  const policy: PolicyState = {
+    mode: options.mode,
+    allow: [...(options.allow ?? [])],
+    deny: [...(options.deny ?? [])],
+    store: options.store ?? new DecisionStore(),
+    canUseTool: options.canUseTool,
+    additionalDirs: [...(options.additionalDirs ?? [])],
+  };
+  return {
+    mode: policy.mode,
+    allow: policy.allow,
+    deny: policy.deny,
+    store: policy.store,
+    decide: (request) => decideSafely(policy, request),
+    derive: (child) =>
+      createPermissionPolicy({
+        ...policy,
+        mode: stricterMode(policy.mode, child.mode ?? policy.mode),
+        deny: [...policy.deny, ...(child.deny ?? [])],
+      }),
+  };
+}
+
+async function decideSafely(
+  policy: PolicyState,
+  request: PermissionRequest,
+): Promise<PermissionDecision> {
+  try {
+    return await decide(policy, request);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return deny(
+      `Permission to use ${request.tool.name} could not be checked (${reason}), so it was not run.`,
+    );
+  }
+}
+
+async function decide(
+  policy: PolicyState,
+  request: PermissionRequest,
+): Promise<PermissionDecision> {
+  const { tool, input, cwd } = request;
+  const target: PermissionTarget = {
+    toolName: tool.name,
+    subject: tool.permissionSubject?.(input, { cwd }),
+    cwd,
+  };
+  const call = describeCall(target);
+  const denying = findDenyingRule(policy.deny, target);
+  if (denying) {
+    return deny(
+      `Permission to use ${call} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+    );
+  }
+  if (isAllowedByRules(policy.allow, target)) return ALLOW;
+  if (policy.mode === 'bypassPermissions' || isReadOnlyCall(tool, input)) return ALLOW;
+  if (policy.mode === 'plan') {
+    return deny(
+      `${call} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
+    );
+  }
+  if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;
+  return ask(policy, request, target);
+}
+
+async function ask(
+  policy: PolicyState,
+  request: PermissionRequest,
+  target: PermissionTarget,
+): Promise<PermissionDecision> {
+  if (policy.store.allows(target)) return ALLOW;
+  const suggestions = suggestRules(target);
+  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions));
+  const call = describeCall(target);
+  const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
+  const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
+  if (answer === undefined) {
+    return deny(`The run was cancelled while waiting for permission to use ${call}.`);
+  }
+  if (answer.behavior === 'deny') return deny(answer.message);
+  if (answer.remember !== undefined) policy.store.remember(answer.remember);
+  return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
+}
+
+/** What print mode says instead of asking: the exact flag that would have allowed the call. */
+function notGrantedMessage(
+  policy: PolicyState,
+  target: PermissionTarget,
+  suggestions: SuggestedRules,
+): string {
+  const { exact, broader } = suggestions;
+  const kind = target.toolName === 'Bash' ? 'a prefix rule' : 'a broader rule';
+  const alternative = broader ? ` (or ${kind} such as ${shellQuote(broader)})` : '';
+  const acceptEditsHelps = policy.mode !== 'acceptEdits' && isAcceptableEdit(policy, target);
+  const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
+  return (
+    `Permission to use ${describeCall(target)} was not granted. ` +
+    `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
+  );
+}
+
+/** A Write or Edit inside cwd or an additional folder, outside `.git` and `.warren`. */
+function isAcceptableEdit(policy: PolicyState, target: PermissionTarget): boolean {
+  if (!EDIT_TOOLS.has(target.toolName) || target.subject === undefined) return false;
+  const file = path.resolve(target.cwd, target.subject);
+  return [target.cwd, ...policy.additionalDirs].some((dir) => {
+    const relative = path.relative(path.resolve(target.cwd, dir), file);
+    const segments = relative.split(path.sep);
+    if (relative === '' || segments[0] === '..' || path.isAbsolute(relative)) return false;
+    return !segments.some((segment) => PROTECTED_FOLDERS.has(segment));
+  });
+}
+
+function stricterMode(parent: PermissionMode, child: PermissionMode): PermissionMode {
+  return PERMISSION_MODES.indexOf(child) < PERMISSION_MODES.indexOf(parent) ? child : parent;
+}
+
+/** Resolves with the promise's value, or undefined as soon as the signal aborts. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return undefined;
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Double quotes where the shell leaves the text alone inside them, else single quotes. */
+function shellQuote(text: string): string {
+  if (!/["$`\\!]/.test(text)) return `"${text}"`;
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function deny(message: string): PermissionDecision {
+  return { behavior: 'deny', message };
+}

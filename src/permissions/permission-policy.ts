@@ -1,0 +1,22 @@
+// The question the loop asks before every tool call, and the shape of the answer.
+import type { AgentRef } from '../loop/events.js';
+import type { Tool } from '../tools/tool.js';
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+
+export interface PermissionRequest {
+  tool: Tool;
+  input: unknown;
+  cwd: string;
+  agent: AgentRef & { agentType: string };
+  signal: AbortSignal;
+}
+
+export type PermissionDecision =
+  | { behavior: 'allow' /** replaces the model's input when set */; input?: unknown }
+  | { behavior: 'deny' /** sent to the model as the tool's error result */; message: string };
+
+export interface PermissionPolicy {
+  /** Contract: must not throw; a failure to decide is a deny with a message. */
+  decide(request: PermissionRequest): Promise<PermissionDecision>;
+}

@@ -1,0 +1,180 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../config-error.js';
+import { loadPermissionSettings } from './settings-file.js';
+
+let root: string;
+let projectDir: string;
+let homeDir: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'warren-settings-'));
+  projectDir = path.join(root, 'project');
+  homeDir = path.join(root, 'home');
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function writeSettings(dir: string, text: string): Promise<string> {
+  await mkdir(path.join(dir, '.warren'), { recursive: true });
+  const file = path.join(dir, '.warren', 'settings.json');
+  await writeFile(file, text);
+  return file;
+}
+
+async function loadError(): Promise<ConfigError> {
+  const error = await loadPermissionSettings({ projectDir, homeDir }).catch((e: unknown) => e);
+  if (ConfigError.isInstance(error)) return error;
+  throw new Error(`expected a ConfigError, got ${String(error)}`);
+}
+
+describe('loadPermissionSettings', () => {
+  it('finds no rules and no mode when there is no settings file', async () => {
+    expect(await loadPermissionSettings({ projectDir, homeDir })).toEqual({
+      allow: [],
+      deny: [],
+      defaultMode: undefined,
+    });
+  });
+
+  it('reads rules and the default mode, each rule labelled with its file, line and field', async () => {
+    const file = await writeSettings(
+      projectDir,
+      `{
+  "permissions": {
+    "allow": ["Read", "Bash(npm test:*)"],
+    "deny": [
+      "Bash(git push:*)"
+    ],
+    "defaultMode": "acceptEdits"
+  }
+}
+`,
+    );
+    const settings = await loadPermissionSettings({ projectDir });
+    expect(settings.defaultMode).toBe('acceptEdits');
+    expect(settings.allow).toEqual([
+      { text: 'Read', toolName: 'Read', source: `${file}:3:15 permissions.allow[0]` },
+      {
+        text: 'Bash(npm test:*)',
+        toolName: 'Bash',
+        specifier: 'npm test:*',
+        source: `${file}:3:23 permissions.allow[1]`,
+      },
+    ]);
+    expect(settings.deny.map((rule) => rule.source)).toEqual([`${file}:5:7 permissions.deny[0]`]);
+  });
+
+  it("puts the user's rules first and lets the project's default mode win", async () => {
+    await writeSettings(
+      homeDir,
+      '{ "permissions": { "allow": ["Read"], "deny": ["Edit(.env)"], "defaultMode": "plan" } }',
+    );
+    await writeSettings(
+      projectDir,
+      '{ "permissions": { "allow": ["Edit"], "defaultMode": "default" } }',
+    );
+    const settings = await loadPermissionSettings({ projectDir, homeDir });
+    expect(settings.allow.map((rule) => rule.text)).toEqual(['Read', 'Edit']);
+    expect(settings.deny.map((rule) => rule.text)).toEqual(['Edit(.env)']);
+    expect(settings.defaultMode).toBe('default');
+  });
+
+  it("keeps the user's default mode when the project sets none", async () => {
+    await writeSettings(homeDir, '{ "permissions": { "defaultMode": "plan" } }');
+    await writeSettings(projectDir, '{ "permissions": {} }');
+    expect((await loadPermissionSettings({ projectDir, homeDir })).defaultMode).toBe('plan');
+  });
+
+  it('reads the home folder only when asked to', async () => {
+    await writeSettings(homeDir, '{ "permissions": { "allow": ["Bash"] } }');
+    expect((await loadPermissionSettings({ projectDir })).allow).toEqual([]);
+  });
+
+  it('ignores other top-level settings and an empty file', async () => {
+    await writeSettings(homeDir, '\n');
+    await writeSettings(projectDir, '{ "hooks": {}, "permissions": { "allow": ["Read"] } }');
+    const settings = await loadPermissionSettings({ projectDir, homeDir });
+    expect(settings.allow.map((rule) => rule.text)).toEqual(['Read']);
+  });
+
+  it('names the file, line and column of invalid JSON and how to fix it', async () => {
+    const file = await writeSettings(
+      projectDir,
+      `{
+  "permissions": {
+    "allow": ["Read", "Edit",],
+  }
+}`,
+    );
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:3:30`);
+    expect(error.message).toBe(
+      `${file}:3:30: not valid JSON: Unexpected token ']' (settings files are strict JSON: double-quoted names and strings, no comments, no trailing commas)`,
+    );
+  });
+
+  it('points at comments and unquoted names too', async () => {
+    const file = await writeSettings(projectDir, '{\n  // rules\n  "permissions": {}\n}');
+    expect((await loadError()).where).toBe(`${file}:2:3`);
+    await writeSettings(projectDir, '{\n  permissions: {}\n}');
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:2:3`);
+    expect(error.problem).toMatch(/^not valid JSON: Expected .*property name/);
+  });
+
+  it('names the line and field of a value of the wrong type', async () => {
+    const file = await writeSettings(
+      projectDir,
+      '{\n  "permissions": {\n    "allow": "Read"\n  }\n}',
+    );
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:3:5`);
+    expect(error.problem).toBe('permissions.allow: Invalid input: expected array, received string');
+    expect(error.fix).toContain('"allow": ["Read", "Bash(npm test:*)"]');
+  });
+
+  it('names an unknown mode and lists the known ones', async () => {
+    const file = await writeSettings(
+      projectDir,
+      '{ "permissions": {\n  "defaultMode": "dontAsk" } }',
+    );
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:2:3`);
+    expect(error.problem).toContain('permissions.defaultMode');
+    expect(error.fix).toBe('use one of: plan, default, acceptEdits, bypassPermissions');
+  });
+
+  it('names an unknown field inside permissions', async () => {
+    const file = await writeSettings(
+      projectDir,
+      '{ "permissions": {\n  "allow": [],\n  "ask": ["Bash"] } }',
+    );
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:3:3`);
+    expect(error.problem).toBe('permissions.ask is not a known field');
+  });
+
+  it('names the entry of a rule that does not parse', async () => {
+    const file = await writeSettings(
+      projectDir,
+      '{ "permissions": {\n  "deny": [\n    "Read",\n    "Bash(rm -rf"\n  ] } }',
+    );
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:4:5 permissions.deny[1]`);
+    expect(error.problem).toBe('rule "Bash(rm -rf" has no closing ")"');
+  });
+
+  it('names the user settings file when that is the broken one', async () => {
+    const file = await writeSettings(homeDir, '{ "permissions": { "allow": [1] } }');
+    const error = await loadError();
+    expect(error.where).toBe(`${file}:1:30`);
+    expect(error.problem).toBe(
+      'permissions.allow[0]: Invalid input: expected string, received number',
+    );
+  });
+});

@@ -1,0 +1,161 @@
+// Permission rules and the default mode from `.warren/settings.json` (project, and optionally the
+// user's): read, validated, parsed, with errors that name the file, line, column and field.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
+import { z } from 'zod';
+import { ConfigError } from '../config-error.js';
+import { PERMISSION_MODES } from './create-permission-policy.js';
+import type { PermissionMode } from './permission-policy.js';
+import { type PermissionRule, parsePermissionRule } from './permission-rule.js';
+
+/** Where a settings file sits, relative to the project folder or the home folder. */
+export const SETTINGS_FILE = path.join('.warren', 'settings.json');
+
+export interface PermissionSettings {
+  /** The user's rules first, then the project's; each labelled with its file and field. */
+  allow: PermissionRule[];
+  deny: PermissionRule[];
+  /** The project's `defaultMode`, else the user's; undefined when neither sets one. */
+  defaultMode: PermissionMode | undefined;
+}
+
+export interface LoadPermissionSettingsOptions {
+  projectDir: string;
+  /** Also read `<homeDir>/.warren/settings.json`; the project's file takes precedence. */
+  homeDir?: string;
+}
+
+const SHAPE =
+  'the file looks like { "permissions": { "allow": ["Read", "Bash(npm test:*)"], "deny": ["Edit(.env)"], "defaultMode": "default" } }';
+
+// Only `permissions` is strict: other top-level keys belong to other features of the same file.
+const settingsSchema = z.looseObject({
+  permissions: z
+    .strictObject({
+      allow: z.array(z.string()).optional(),
+      deny: z.array(z.string()).optional(),
+      defaultMode: z.enum(PERMISSION_MODES).optional(),
+    })
+    .optional(),
+});
+
+/**
+ * Reads the settings files that exist; a missing file adds nothing.
+ * @throws ConfigError naming `file:line:column` and the field for invalid JSON, a wrong field or
+ * a rule that does not parse.
+ */
+export async function loadPermissionSettings(
+  options: LoadPermissionSettingsOptions,
+): Promise<PermissionSettings> {
+  const dirs = [options.homeDir, options.projectDir].filter((dir) => dir !== undefined);
+  const settings: PermissionSettings = { allow: [], deny: [], defaultMode: undefined };
+  for (const dir of dirs) {
+    const file = await readSettingsFile(path.join(dir, SETTINGS_FILE));
+    if (!file) continue;
+    settings.allow.push(...file.allow);
+    settings.deny.push(...file.deny);
+    settings.defaultMode = file.defaultMode ?? settings.defaultMode;
+  }
+  return settings;
+}
+
+async function readSettingsFile(file: string): Promise<PermissionSettings | undefined> {
+  const text = await readText(file);
+  if (text === undefined || text.trim() === '') return undefined;
+  const { value, tree } = parseJson(text, file);
+  const parsed = settingsSchema.safeParse(value);
+  if (!parsed.success) throw fieldError(parsed.error.issues, { file, text, tree });
+  const { allow = [], deny = [], defaultMode } = parsed.data.permissions ?? {};
+  const rules = (list: readonly string[], field: 'allow' | 'deny') =>
+    list.map((rule, i) => {
+      const where = locate({ file, text, tree }, ['permissions', field, i]);
+      return parsePermissionRule(rule, `${where} permissions.${field}[${i}]`);
+    });
+  return { allow: rules(allow, 'allow'), deny: rules(deny, 'deny'), defaultMode };
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(
+      file,
+      `cannot be read: ${reason}`,
+      'make it a readable file or remove it',
+    );
+  }
+}
+
+/** JSON.parse decides what is valid and says what is wrong; the syntax tree gives positions. */
+function parseJson(text: string, file: string): { value: unknown; tree: Node | undefined } {
+  try {
+    return { value: JSON.parse(text), tree: parseTree(text) };
+  } catch (error) {
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const reason = (error instanceof Error ? error.message : String(error))
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/, (?:\.\.\.)?".*$/s, '');
+    throw new ConfigError(
+      `${file}:${lineAndColumn(text, errors[0]?.offset ?? text.length)}`,
+      `not valid JSON: ${reason}`,
+      'settings files are strict JSON: double-quoted names and strings, no comments, no trailing commas',
+    );
+  }
+}
+
+interface SettingsText {
+  file: string;
+  text: string;
+  tree: Node | undefined;
+}
+
+function fieldError(issues: readonly z.core.$ZodIssue[], source: SettingsText): ConfigError {
+  const issue = issues[0]!;
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const fieldPath = [...issue.path.filter((key) => typeof key !== 'symbol'), ...keys.slice(0, 1)];
+  const field = formatFieldPath(fieldPath) || 'the settings';
+  const where = locate(source, fieldPath);
+  if (issue.code === 'unrecognized_keys') {
+    return new ConfigError(
+      where,
+      `${field} is not a known field`,
+      `remove it or fix its spelling; ${SHAPE}`,
+    );
+  }
+  if (issue.code === 'invalid_value') {
+    return new ConfigError(
+      where,
+      `${field}: ${issue.message}`,
+      `use one of: ${PERMISSION_MODES.join(', ')}`,
+    );
+  }
+  return new ConfigError(where, `${field}: ${issue.message}`, SHAPE);
+}
+
+/** `file:line:column` of the field, or of the nearest enclosing field the file has. */
+function locate(source: SettingsText, fieldPath: readonly (string | number)[]): string {
+  for (let depth = fieldPath.length; depth > 0 && source.tree; depth--) {
+    const node = findNodeAtLocation(source.tree, fieldPath.slice(0, depth));
+    if (!node) continue;
+    // Point at the key of an object member, where a person looks for it.
+    const start = node.parent?.type === 'property' ? node.parent.offset : node.offset;
+    return `${source.file}:${lineAndColumn(source.text, start)}`;
+  }
+  return `${source.file}:1:1`;
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length}:${before.at(-1)!.length + 1}`;
+}
+
+/** `permissions.allow[2]` */
+function formatFieldPath(fieldPath: readonly (string | number)[]): string {
+  return fieldPath
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`))
+    .join('');
+}

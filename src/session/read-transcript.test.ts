@@ -1,0 +1,288 @@
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../config-error.js';
+import type { AgentRef } from '../loop/events.js';
+import type { Message } from '../loop/messages.js';
+import { emptyUsage } from '../loop/usage.js';
+import { INTERRUPTED_TOOL_OUTPUT, loadSession, readTranscript } from './read-transcript.js';
+import { TranscriptWriter } from './transcript-writer.js';
+
+const main: AgentRef = { agentId: 'main', parentId: null, depth: 0 };
+
+const conversation: Message[] = [
+  { role: 'system', content: 'You are a careful engineer.' },
+  { role: 'user', content: 'What is in notes.txt?' },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Let me look.' },
+      {
+        type: 'tool-call',
+        toolCallId: 'call-1',
+        toolName: 'Read',
+        input: { file_path: 'notes.txt' },
+      },
+      { type: 'tool-call', toolCallId: 'call-2', toolName: 'Glob', input: { pattern: '*.md' } },
+    ],
+  },
+  {
+    role: 'tool',
+    content: [
+      {
+        type: 'tool-result',
+        toolCallId: 'call-1',
+        toolName: 'Read',
+        output: 'buy milk',
+        isError: false,
+      },
+      {
+        type: 'tool-result',
+        toolCallId: 'call-2',
+        toolName: 'Glob',
+        output: 'no matches',
+        isError: true,
+      },
+    ],
+  },
+  { role: 'assistant', content: [{ type: 'text', text: 'It says: buy milk.' }] },
+  { role: 'user', content: 'Thanks. Anything else?' },
+  { role: 'assistant', content: [{ type: 'text', text: 'No.' }] },
+];
+
+let sessionDir: string;
+let path: string;
+
+beforeEach(() => {
+  sessionDir = mkdtempSync(join(tmpdir(), 'warren-resume-'));
+  path = join(sessionDir, 's1.jsonl');
+});
+
+afterEach(() => {
+  rmSync(sessionDir, { recursive: true, force: true });
+});
+
+function writeSession(messages: Message[]): void {
+  const writer = new TranscriptWriter({
+    sessionDir,
+    sessionId: 's1',
+    mainAgentId: 'main',
+    env: {},
+  });
+  for (const message of messages) writer.write({ ...main, type: 'message_end', message });
+  writer.close();
+}
+
+describe('readTranscript', () => {
+  it('rebuilds a multi-turn conversation with tool calls, system prompt first', () => {
+    const usage = { ...emptyUsage(), inputTokens: 120, outputTokens: 30 };
+    const writer = new TranscriptWriter({
+      sessionDir,
+      sessionId: 's1',
+      mainAgentId: 'main',
+      env: {},
+    });
+    writer.write({
+      ...main,
+      type: 'run_start',
+      agentType: 'main',
+      description: 'answer questions',
+      model: 'scripted:x',
+      tools: ['Read', 'Glob'],
+      cwd: sessionDir,
+    });
+    for (const message of conversation) writer.write({ ...main, type: 'message_end', message });
+    writer.write({
+      ...main,
+      type: 'tool_end',
+      toolCallId: 'call-1',
+      toolName: 'Read',
+      output: 'buy milk',
+      isError: false,
+      durationMs: 3,
+    });
+    writer.write({ ...main, type: 'usage', turn: 3, usage, costUsd: 0.25 });
+    writer.write({
+      ...main,
+      type: 'result',
+      subtype: 'success',
+      status: 'completed',
+      isError: false,
+      result: 'No.',
+      agentType: 'main',
+      description: 'answer questions',
+      numTurns: 3,
+      toolCalls: 2,
+      durationMs: 1500,
+      usage,
+      costUsd: 0.25,
+      messages: conversation,
+    });
+    writer.close();
+
+    const transcript = readTranscript(path);
+    expect(transcript.warnings).toEqual([]);
+    expect(transcript.messages).toEqual(conversation);
+    expect(transcript.lastResult).toEqual({
+      ...main,
+      subtype: 'success',
+      status: 'completed',
+      isError: false,
+      result: 'No.',
+      agentType: 'main',
+      description: 'answer questions',
+      numTurns: 3,
+      toolCalls: 2,
+      durationMs: 1500,
+      usage,
+      costUsd: 0.25,
+    });
+  });
+
+  it('skips a garbage middle line and a cut-off last line, naming each file:line', () => {
+    writeSession(conversation.slice(0, 2));
+    appendFileSync(path, 'this is not json\n');
+    writeSession(conversation.slice(2));
+    appendFileSync(path, '{"v":1,"type":"message","agentId":"main","message":{"role":"us');
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages).toEqual(conversation);
+    expect(warnings).toEqual([
+      expect.stringMatching(new RegExp(`^${escapeRegExp(path)}:3: .*skipped$`)),
+      expect.stringMatching(
+        new RegExp(`^${escapeRegExp(path)}:${conversation.length + 2}: .*skipped$`),
+      ),
+    ]);
+  });
+
+  it('skips records from a newer warren with a warning to upgrade', () => {
+    writeSession(conversation.slice(0, 2));
+    appendFileSync(
+      path,
+      `${JSON.stringify({ v: 2, type: 'message', message: { role: 'user', content: 'from the future' } })}\n`,
+    );
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages).toEqual(conversation.slice(0, 2));
+    expect(warnings).toEqual([expect.stringMatching(/:3: record version 2 .*upgrade/)]);
+  });
+
+  it('skips a message record that is not a valid message', () => {
+    writeSession(conversation.slice(0, 2));
+    appendFileSync(
+      path,
+      `${JSON.stringify({ v: 1, type: 'message', message: { role: 'robot' } })}\n`,
+    );
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages).toEqual(conversation.slice(0, 2));
+    expect(warnings).toEqual([expect.stringContaining(':3: malformed message')]);
+  });
+
+  it('answers tool calls a kill left without results, so the model accepts the conversation', () => {
+    writeSession(conversation.slice(0, 3));
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages.slice(0, 3)).toEqual(conversation.slice(0, 3));
+    expect(messages[3]).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'call-1',
+          toolName: 'Read',
+          output: INTERRUPTED_TOOL_OUTPUT,
+          isError: true,
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'call-2',
+          toolName: 'Glob',
+          output: INTERRUPTED_TOOL_OUTPUT,
+          isError: true,
+        },
+      ],
+    });
+    expect(messages).toHaveLength(4);
+    expect(warnings).toEqual([
+      expect.stringContaining(`${path}:3: tool call Read (call-1) has no result`),
+      expect.stringContaining(`${path}:3: tool call Glob (call-2) has no result`),
+    ]);
+  });
+
+  it('drops tool results whose call was lost with a corrupt line', () => {
+    writeSession(conversation.slice(0, 2));
+    appendFileSync(path, '{"v":1,"type":"message","message":{"role":"assistant"\n');
+    writeSession(conversation.slice(3));
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages).toEqual([...conversation.slice(0, 2), ...conversation.slice(4)]);
+    expect(warnings).toEqual([
+      expect.stringContaining(`${path}:3: not a complete JSON line`),
+      expect.stringContaining(`${path}:4: result for tool call call-1 has no matching call`),
+      expect.stringContaining(`${path}:4: result for tool call call-2 has no matching call`),
+    ]);
+  });
+
+  it('warns about record types it does not know', () => {
+    writeSession(conversation.slice(0, 1));
+    appendFileSync(path, `${JSON.stringify({ v: 1, type: 'mystery' })}\n`);
+
+    expect(readTranscript(path).warnings).toEqual([
+      expect.stringContaining(':2: unknown record type "mystery"'),
+    ]);
+  });
+
+  it('refuses a missing file, naming it', () => {
+    expect(() => readTranscript(path)).toThrow(ConfigError);
+    expect(() => readTranscript(path)).toThrow(path);
+  });
+});
+
+describe('loadSession', () => {
+  it('reads the main transcript of a session and says where it is', () => {
+    writeSession(conversation);
+    const session = loadSession({ sessionDir, sessionId: 's1' });
+    expect(session.path).toBe(path);
+    expect(session.messages).toEqual(conversation);
+  });
+
+  it('names --resume <id>, where it looked, and the sessions that do exist', () => {
+    writeSession(conversation.slice(0, 1));
+    const error = captureError(() => loadSession({ sessionDir, sessionId: 'nope' }));
+    expect(ConfigError.isInstance(error)).toBe(true);
+    const { where, message } = error as ConfigError;
+    expect(where).toBe('--resume nope');
+    expect(message).toContain(join(sessionDir, 'nope.jsonl'));
+    expect(message).toContain('s1');
+  });
+
+  it('says so when the session folder holds no sessions at all', () => {
+    const error = captureError(() =>
+      loadSession({ sessionDir: join(sessionDir, 'none'), sessionId: 'x' }),
+    );
+    expect((error as ConfigError).fix).toMatch(/no sessions in .*--session-dir/);
+  });
+
+  it('refuses an id that would read outside the session folder', () => {
+    writeFileSync(join(sessionDir, 'secret.jsonl'), '');
+    const error = captureError(() =>
+      loadSession({ sessionDir: join(sessionDir, 'sessions'), sessionId: '../secret' }),
+    );
+    expect((error as ConfigError).where).toBe('--resume');
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function captureError(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}

@@ -1,0 +1,216 @@
+// Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
+// sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
+// shown to the user survives a crash or a kill; secrets are redacted on the way.
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AgentEvent, AgentRef, RunResult } from '../loop/events.js';
+import type { Message } from '../loop/messages.js';
+import type { Usage } from '../loop/usage.js';
+import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
+
+/** Bumped when a record changes shape; readers skip records newer than they know. */
+export const TRANSCRIPT_VERSION = 1;
+
+/** What a finished run recorded about itself; the conversation is in the `message` records. */
+export type TranscriptResult = Omit<RunResult, 'messages'>;
+
+interface RecordEnvelope extends AgentRef {
+  v: number;
+  /** ISO 8601, when the line was written. */
+  timestamp: string;
+}
+
+/** One line of a transcript. */
+export type TranscriptRecord = RecordEnvelope &
+  (
+    | {
+        type: 'run_start';
+        agentType: string;
+        description: string;
+        model: string;
+        tools: string[];
+        cwd: string;
+      }
+    | { type: 'message'; message: Message }
+    /** The output itself is in the tool message that follows. */
+    | {
+        type: 'tool_end';
+        toolCallId: string;
+        toolName: string;
+        isError: boolean;
+        durationMs: number;
+      }
+    | { type: 'retry'; attempt: number; delayMs: number; error: string }
+    | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
+    | ({ type: 'result' } & TranscriptResult)
+  );
+
+export type TranscriptRecordType = TranscriptRecord['type'];
+
+export interface TranscriptWriterOptions {
+  sessionDir: string;
+  sessionId: string;
+  /** Events of this agent go to the main file; every other agent gets a sidechain file. */
+  mainAgentId: string;
+  /** Whose secret-looking variables are redacted; defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export class TranscriptWriter {
+  readonly sessionDir: string;
+  readonly sessionId: string;
+  readonly mainAgentId: string;
+  readonly #secrets: string[];
+  readonly #files = new Map<string, number>();
+  #closed = false;
+
+  constructor(options: TranscriptWriterOptions) {
+    this.sessionDir = options.sessionDir;
+    this.sessionId = options.sessionId;
+    this.mainAgentId = options.mainAgentId;
+    this.#secrets = secretValuesFromEnv(options.env ?? process.env);
+  }
+
+  /** The transcript file of an agent, whether or not it has been written yet. */
+  pathFor(agentId: string): string {
+    if (agentId === this.mainAgentId) return mainTranscriptPath(this.sessionDir, this.sessionId);
+    return agentTranscriptPath(this.sessionDir, this.sessionId, agentId);
+  }
+
+  /** Appends the event's record to its agent's file; events not worth keeping are ignored. */
+  write(event: AgentEvent): void {
+    if (this.#closed) throw new Error('TranscriptWriter.write after close');
+    const record = toRecord(event, new Date().toISOString());
+    if (!record) return;
+    const secrets = this.#secrets;
+    const line = JSON.stringify(record, (_key, value: unknown) =>
+      typeof value === 'string' ? redactSecrets(value, { secrets }) : value,
+    );
+    writeFully(this.#fileOf(event.agentId), Buffer.from(`${line}\n`));
+  }
+
+  /** Flushes every file to disk and closes it. Safe to call twice. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const fd of this.#files.values()) {
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+    this.#files.clear();
+  }
+
+  #fileOf(agentId: string): number {
+    const open = this.#files.get(agentId);
+    if (open !== undefined) return open;
+    const path = this.pathFor(agentId);
+    mkdirSync(dirname(path), { recursive: true });
+    // 'a+' rather than 'a': on resume we read the last byte of the existing file.
+    const fd = openSync(path, 'a+');
+    endWithNewline(fd);
+    this.#files.set(agentId, fd);
+    return fd;
+  }
+}
+
+/**
+ * The record for an event, or undefined for events a transcript does not keep. The switch is
+ * exhaustive so that a new event type fails to compile until someone decides about it here.
+ */
+function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | undefined {
+  const envelope = {
+    v: TRANSCRIPT_VERSION,
+    agentId: event.agentId,
+    parentId: event.parentId,
+    depth: event.depth,
+    timestamp,
+  };
+  switch (event.type) {
+    case 'run_start': {
+      const { agentType, description, model, tools, cwd } = event;
+      return { ...envelope, type: 'run_start', agentType, description, model, tools, cwd };
+    }
+    case 'message_end':
+      return { ...envelope, type: 'message', message: event.message };
+    case 'tool_end': {
+      const { toolCallId, toolName, isError, durationMs } = event;
+      return { ...envelope, type: 'tool_end', toolCallId, toolName, isError, durationMs };
+    }
+    case 'retry': {
+      const { attempt, delayMs, error } = event;
+      return { ...envelope, type: 'retry', attempt, delayMs, error };
+    }
+    case 'usage': {
+      const { turn, usage, costUsd } = event;
+      return { ...envelope, type: 'usage', turn, usage, costUsd };
+    }
+    case 'result': {
+      // The conversation is already in the file, one message record at a time.
+      const { messages: _conversation, type: _type, ...result } = event;
+      return { ...envelope, type: 'result', ...result };
+    }
+    // Deltas are replaced by the finished message; tool_start and turn_end repeat what the
+    // assistant message already holds; turn_start and message_start carry nothing to resume from.
+    case 'turn_start':
+    case 'message_start':
+    case 'message_delta':
+    case 'tool_start':
+    case 'tool_delta':
+    case 'turn_end':
+      return undefined;
+    default: {
+      const unhandled: never = event;
+      throw new Error(`no transcript record for ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+/** A process killed mid-line leaves a partial line; the next record must start on a line of its own. */
+function endWithNewline(fd: number): void {
+  const { size } = fstatSync(fd);
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] !== 0x0a) writeFully(fd, Buffer.from('\n'));
+}
+
+function writeFully(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written);
+}
+
+const REDACTED = '[REDACTED]';
+
+/** OpenAI (`sk-…`, `sk-proj-…`) and Anthropic (`sk-ant-…`) keys; `\b` spares words like `task-…`. */
+const PROVIDER_KEY = /\bsk-[A-Za-z0-9_-]{16,}/g;
+/** A bearer credential; 16+ characters so prose such as "Bearer authentication" stays. */
+const BEARER_TOKEN = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{16,}/gi;
+const SECRET_VARIABLE = /_(?:KEY|TOKEN|SECRET|PASSWORD)$/i;
+/** Shorter values ("1", "true") would blank out ordinary words everywhere. */
+const MIN_SECRET_LENGTH = 8;
+
+/** Current values of variables whose names say they hold a secret (`*_API_KEY`, `*_TOKEN`, …). */
+export function secretValuesFromEnv(env: NodeJS.ProcessEnv): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value && value.length >= MIN_SECRET_LENGTH && SECRET_VARIABLE.test(name)) {
+      values.push(value);
+    }
+  }
+  // Longest first, so a secret that contains another is replaced whole.
+  return values.sort((a, b) => b.length - a.length);
+}
+
+export interface RedactSecretsOptions {
+  /** Exact values to redact wherever they appear, e.g. from `secretValuesFromEnv`. */
+  secrets?: readonly string[];
+}
+
+/** Replaces API keys, bearer tokens and the given secret values with `[REDACTED]`. */
+export function redactSecrets(text: string, options: RedactSecretsOptions = {}): string {
+  let redacted = text;
+  for (const secret of options.secrets ?? []) redacted = redacted.replaceAll(secret, REDACTED);
+  return redacted
+    .replace(PROVIDER_KEY, REDACTED)
+    .replace(BEARER_TOKEN, (_match, bearer: string) => `${bearer} ${REDACTED}`);
+}

@@ -1,0 +1,92 @@
+// Follows a run's events and keeps one summary per agent, main agent first: what the JSON
+// result's `agents` array reports, and what a live agent tree will draw.
+import type { AgentEvent, AgentStatus } from '../loop/events.js';
+import { addUsage, emptyUsage, type Usage } from '../loop/usage.js';
+
+export interface AgentSummary {
+  agentId: string;
+  parentId: string | null;
+  agentType: string;
+  description: string;
+  depth: number;
+  status: AgentStatus | 'running';
+  background: boolean;
+  numTurns: number;
+  toolCalls: number;
+  usage: Usage;
+  costUsd: number | null;
+  durationMs: number;
+  worktree: string | null;
+  transcript: string | null;
+  startedAt: number;
+}
+
+export class AgentTree {
+  readonly #agents = new Map<string, AgentSummary>();
+  readonly #transcriptOf: (agentId: string) => string | null;
+
+  constructor(options: { transcriptOf?: (agentId: string) => string | null } = {}) {
+    this.#transcriptOf = options.transcriptOf ?? (() => null);
+  }
+
+  observe(event: AgentEvent): void {
+    if (event.type === 'run_start') {
+      this.#agents.set(event.agentId, {
+        agentId: event.agentId,
+        parentId: event.parentId,
+        agentType: event.agentType,
+        description: event.description,
+        depth: event.depth,
+        status: 'running',
+        background: false,
+        numTurns: 0,
+        toolCalls: 0,
+        usage: emptyUsage(),
+        costUsd: null,
+        durationMs: 0,
+        worktree: null,
+        transcript: this.#transcriptOf(event.agentId),
+        startedAt: Date.now(),
+      });
+      return;
+    }
+    const agent = this.#agents.get(event.agentId);
+    if (!agent) return;
+    if (event.type === 'usage') {
+      addUsage(agent.usage, event.usage);
+      if (event.costUsd !== null) agent.costUsd = (agent.costUsd ?? 0) + event.costUsd;
+      agent.numTurns = event.turn;
+    } else if (event.type === 'tool_start') {
+      agent.toolCalls++;
+    } else if (event.type === 'result') {
+      agent.status = event.status;
+      agent.numTurns = event.numTurns;
+      agent.toolCalls = event.toolCalls;
+      agent.durationMs = event.durationMs;
+    }
+  }
+
+  /** Every agent seen, in the order they started (the main agent first). */
+  agents(): AgentSummary[] {
+    const now = Date.now();
+    return [...this.#agents.values()].map((agent) =>
+      agent.status === 'running' ? { ...agent, durationMs: now - agent.startedAt } : agent,
+    );
+  }
+
+  /** Usage of the whole tree: each agent's own usage, added up. */
+  totalUsage(): Usage {
+    const total = emptyUsage();
+    for (const agent of this.#agents.values()) addUsage(total, agent.usage);
+    return total;
+  }
+
+  /** Null unless some agent's model has a known price. */
+  totalCostUsd(): number | null {
+    let total: number | null = null;
+    for (const agent of this.#agents.values()) {
+      if (agent.costUsd !== null) total = (total ?? 0) + agent.costUsd;
+    }
+    return total;
+  }
+}

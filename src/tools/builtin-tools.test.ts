@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { builtinTools, readOnlyBashTool } from './builtin-tools.js';
+
+describe('builtinTools', () => {
+  it('offers Read, Write, Edit, Glob, Grep and Bash, in that order', () => {
+    expect(builtinTools().map((tool) => tool.name)).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'Bash',
+    ]);
+  });
+
+  it('describes every tool and every input field for the model', () => {
+    for (const tool of [...builtinTools(), readOnlyBashTool]) {
+      expect(tool.description.length, tool.name).toBeGreaterThan(50);
+      const schema = z.toJSONSchema(tool.inputSchema) as {
+        properties: Record<string, { description?: string }>;
+      };
+      for (const [field, property] of Object.entries(schema.properties)) {
+        expect(property.description, `${tool.name}.${field}`).toBeTruthy();
+      }
+    }
+  });
+
+  it('uses the input names models already know', () => {
+    const fields = Object.fromEntries(
+      builtinTools().map((tool) => {
+        const schema = z.toJSONSchema(tool.inputSchema) as {
+          properties: object;
+          required?: string[];
+        };
+        return [
+          tool.name,
+          { all: Object.keys(schema.properties).sort(), required: schema.required ?? [] },
+        ];
+      }),
+    );
+    expect(fields).toEqual({
+      Read: { all: ['file_path', 'limit', 'offset'], required: ['file_path'] },
+      Write: { all: ['content', 'file_path'], required: ['file_path', 'content'] },
+      Edit: {
+        all: ['file_path', 'new_string', 'old_string', 'replace_all'],
+        required: ['file_path', 'old_string', 'new_string'],
+      },
+      Glob: { all: ['path', 'pattern'], required: ['pattern'] },
+      Grep: {
+        all: ['case_insensitive', 'glob', 'output_mode', 'path', 'pattern'],
+        required: ['pattern'],
+      },
+      Bash: { all: ['command', 'timeout'], required: ['command'] },
+    });
+  });
+
+  it('lets only the reading tools run in parallel', () => {
+    const safe = builtinTools()
+      .filter((tool) => tool.isConcurrencySafe)
+      .map((tool) => tool.name);
+    expect(safe).toEqual(['Read', 'Glob', 'Grep']);
+  });
+});

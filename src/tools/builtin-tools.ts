@@ -1,0 +1,16 @@
+// The built-in tool set every agent starts from. Tools take their environment from the call's
+// ToolContext, so each is one constant object shared by all agents.
+import { bashTool, readOnlyBashTool } from './bash.js';
+import { editTool } from './edit.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { readTool } from './read.js';
+import type { Tool } from './tool.js';
+import { writeTool } from './write.js';
+
+export { bashTool, editTool, globTool, grepTool, readOnlyBashTool, readTool, writeTool };
+
+/** Read, Write, Edit, Glob, Grep, Bash, in the order the model sees them. */
+export function builtinTools(): Tool[] {
+  return [readTool, writeTool, editTool, globTool, grepTool, bashTool];
+}

@@ -1,0 +1,137 @@
+// The Write tool, and the write rule it shares with Edit: an existing file is only replaced when
+// this agent has read its current content, and always atomically (temp file + rename).
+import { randomBytes } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  displayPath,
+  errorCode,
+  permissionPath,
+  realDir,
+  resolveAllowedPath,
+} from './allowed-path.js';
+import { type FileStateCache, hashContent } from './file-state.js';
+import { splitLines } from './read.js';
+import { defineTool } from './tool.js';
+
+const inputSchema = z.object({
+  file_path: z
+    .string()
+    .min(1)
+    .describe(
+      'The file to write: an absolute path, or a path relative to the working directory. Missing parent directories are created.',
+    ),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export const writeTool = defineTool({
+  name: 'Write',
+  description: [
+    'Writes a file to the local filesystem, replacing it if it exists.',
+    '',
+    '- If the file already exists you must Read it first, and it must not have changed since; otherwise the write is refused and you are asked to read it again.',
+    '- Prefer Edit for changing part of an existing file: it sends only the change. Use Write for new files or complete rewrites.',
+    '- Parent directories are created as needed. The file is replaced atomically, so it is never left half-written.',
+    '- Do not create documentation or README files unless asked to.',
+  ].join('\n'),
+  inputSchema,
+  isReadOnly: false,
+  isConcurrencySafe: false,
+  permissionSubject: (input, ctx) => permissionPath(input.file_path, ctx.cwd),
+  async call(input, ctx) {
+    const resolved = await resolveAllowedPath(input.file_path, ctx);
+    if (!resolved.ok) return { output: resolved.message, isError: true };
+    const shown = displayPath(resolved.path, await realDir(ctx.cwd));
+    const current = await readCurrentForWrite(resolved.path, shown, ctx.fileState);
+    if (!current.ok) return { output: current.message, isError: true };
+    await writeAndRecord(resolved.path, input.content, ctx.fileState);
+    const lines = splitLines(input.content).length;
+    const verb = current.bytes === undefined ? 'Created' : 'Updated';
+    return `${verb} ${shown} (${lines} ${lines === 1 ? 'line' : 'lines'}).`;
+  },
+});
+
+export type CurrentContent =
+  | {
+      ok: true;
+      /** undefined when the file does not exist yet */
+      bytes: Buffer | undefined;
+    }
+  | { ok: false; message: string };
+
+/**
+ * The file's current bytes, provided this agent may replace them: it has read the file and the
+ * content is still what it read. A content hash decides, not mtime: mtime misses a change within
+ * the same clock tick and flags a `touch` that changed nothing.
+ */
+export async function readCurrentForWrite(
+  file: string,
+  shown: string,
+  fileState: FileStateCache,
+): Promise<CurrentContent> {
+  const stats = await stat(file).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (stats === undefined) return { ok: true, bytes: undefined };
+  if (stats.isDirectory()) return { ok: false, message: `${shown} is a directory, not a file.` };
+  if (!stats.isFile()) {
+    return { ok: false, message: `${shown} is not a regular file (a device, socket or pipe).` };
+  }
+  const snapshot = fileState.get(file);
+  if (snapshot === undefined) {
+    return {
+      ok: false,
+      message: `${shown} has not been read yet. Read it first, then write or edit it.`,
+    };
+  }
+  const bytes = await readFile(file);
+  if (snapshot.hash !== hashContent(bytes)) {
+    return {
+      ok: false,
+      message: `${shown} has changed since you last read it (the user, a formatter or another agent modified it). Read it again, then redo your change.`,
+    };
+  }
+  return { ok: true, bytes };
+}
+
+/** Writes atomically, then records the new content as read so consecutive edits work. */
+export async function writeAndRecord(
+  file: string,
+  content: string,
+  fileState: FileStateCache,
+): Promise<void> {
+  const mtimeMs = await writeFileAtomic(file, content);
+  fileState.set(file, { hash: hashContent(Buffer.from(content, 'utf8')), mtimeMs });
+}
+
+/**
+ * Writes to a temp file in the same directory and renames it over the target, so readers see the
+ * old file or the new one, never a mix. Keeps an existing file's permissions. Returns the new mtime.
+ */
+export async function writeFileAtomic(file: string, content: string): Promise<number> {
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true });
+  const mode = await stat(file).then(
+    (stats) => stats.mode & 0o7777,
+    () => undefined,
+  );
+  const temp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(temp, 'wx', mode ?? 0o666);
+    if (mode !== undefined) await handle.chmod(mode);
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(temp, file);
+  } catch (error) {
+    await handle?.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  return (await stat(file)).mtimeMs;
+}
