@@ -1,0 +1,412 @@
+// The `warren` command as a person runs it: a real process, real files, a loopback model server.
+// Runs the built CLI (`npm test` builds first).
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { makeTempDir } from '../tools/test-context.js';
+
+const BIN = fileURLToPath(new URL('../../bin/warren.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function warren(
+  args: string[],
+  options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
+): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        WARREN_HOME: join(home, '.warren'),
+        ...options.env,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end(options.stdin ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let server: MockLlmServer;
+let home: string;
+let project: string;
+let sessions: string;
+
+beforeEach(async () => {
+  server = await startMockLlmServer();
+  home = await makeTempDir('warren-home-');
+  project = await makeTempDir('warren-project-');
+  sessions = join(home, 'sessions');
+  await writeFile(join(project, 'notes.txt'), 'the answer is 42\n');
+});
+afterEach(async () => {
+  await server.close();
+});
+
+/** The model calls the server saw (the CLI first checks the server is there with GET /models). */
+function chatRequests() {
+  return server.requests.filter((request) => request.api !== undefined);
+}
+
+/** Flags for a run against the loopback server in the scratch project. */
+function against(...extra: string[]): string[] {
+  return [
+    '--model',
+    'openai-compatible:test-model',
+    '--base-url',
+    `${server.url}/v1`,
+    '--cwd',
+    project,
+    '--session-dir',
+    sessions,
+    ...extra,
+  ];
+}
+
+describe('warren -p', () => {
+  it('completes a tool-using task and prints the JSON result of the contract', async () => {
+    server.enqueue(
+      {
+        text: 'Reading the notes.',
+        toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
+      },
+      { text: 'The notes say the answer is 42.', usage: { input: 300, output: 12 } },
+    );
+    const run = await warren([
+      '-p',
+      'What do the notes say?',
+      ...against('--output-format', 'json'),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toEqual({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'The notes say the answer is 42.',
+      session_id: expect.any(String),
+      num_turns: 2,
+      duration_ms: expect.any(Number),
+      usage: {
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
+      total_cost_usd: null,
+      agents: [
+        {
+          agent_id: expect.any(String),
+          parent_id: null,
+          agent_type: 'main',
+          description: '',
+          depth: 0,
+          status: 'completed',
+          background: false,
+          num_turns: 2,
+          tool_calls: 1,
+          usage: expect.objectContaining({ output_tokens: expect.any(Number) }),
+          cost_usd: null,
+          duration_ms: expect.any(Number),
+          worktree: null,
+          transcript: join(sessions, `${result.session_id}.jsonl`),
+        },
+      ],
+    });
+    const toolMessage = (
+      chatRequests()[1]?.body as { messages: Array<{ role: string; content: string }> }
+    ).messages.find((message) => message.role === 'tool');
+    expect(toolMessage?.content).toContain('the answer is 42');
+  });
+
+  it('prints only the final text in text format, and reads the prompt from stdin', async () => {
+    server.enqueue({ text: 'Hello from the model.' });
+    const run = await warren(['-p', ...against()], { stdin: 'say hello\n' });
+    expect(run).toMatchObject({ code: 0, stdout: 'Hello from the model.\n', stderr: '' });
+    expect(JSON.stringify(chatRequests()[0]?.body)).toContain('say hello');
+  });
+
+  it('streams one JSON object per event and ends with the result', async () => {
+    server.enqueue(
+      { toolCalls: [{ name: 'Glob', input: { pattern: '*.txt' } }] },
+      { text: 'One text file.' },
+    );
+    const run = await warren(['-p', 'list', ...against('--output-format', 'stream-json')]);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.type)).toEqual([
+      'system',
+      'assistant',
+      'tool_result',
+      'assistant',
+      'result',
+    ]);
+    expect(lines[0]).toMatchObject({ subtype: 'init', model: 'openai-compatible:test-model' });
+    expect(lines[2]).toMatchObject({ tool_name: 'Glob', is_error: false, content: 'notes.txt' });
+    for (const line of lines.slice(0, -1)) expect(line.agent_id).toBe(lines[0].agent_id);
+  });
+
+  it('exits 1 with error_max_turns when the turn cap ends the run', async () => {
+    const loop = { toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] };
+    server.enqueue(loop, { text: 'Out of turns; I listed files once.' });
+    const run = await warren([
+      '-p',
+      'loop',
+      ...against('--max-turns', '1', '--output-format', 'json'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      subtype: 'error_max_turns',
+      is_error: true,
+      result: 'Out of turns; I listed files once.',
+      num_turns: 2,
+    });
+  });
+
+  describe('permissions', () => {
+    const writeCall = {
+      toolCalls: [{ name: 'Write', input: { file_path: 'out.txt', content: 'hi' } }],
+    };
+
+    it('denies a call that needs a prompt, naming the flag that allows it', async () => {
+      server.enqueue(writeCall, { text: 'I could not write.' });
+      const run = await warren(['-p', 'write', ...against('--output-format', 'stream-json')]);
+      const denied = run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((line) => line.type === 'tool_result');
+      expect(denied.is_error).toBe(true);
+      expect(denied.content).toMatch(/--allowed-tools "Write\(\.\/out\.txt\)"/);
+      expect(denied.content).toMatch(/--permission-mode acceptEdits/);
+      await expect(readFile(join(project, 'out.txt'))).rejects.toThrow();
+    });
+
+    it('allows it with --allowed-tools', async () => {
+      server.enqueue(writeCall, { text: 'Written.' });
+      const run = await warren(['-p', 'write', ...against('--allowed-tools', 'Write(*.txt)')]);
+      expect(run.code).toBe(0);
+      expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi');
+    });
+
+    it('reads allow and deny rules from .warren/settings.json; deny wins over the mode', async () => {
+      await mkdir(join(project, '.warren'));
+      await writeFile(
+        join(project, '.warren/settings.json'),
+        JSON.stringify({ permissions: { deny: ['Write(out.txt)'] } }),
+      );
+      server.enqueue(writeCall, { text: 'Denied.' });
+      const run = await warren([
+        '-p',
+        'write',
+        ...against('--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'),
+      ]);
+      expect(run.stdout).toContain('"is_error":true');
+      await expect(readFile(join(project, 'out.txt'))).rejects.toThrow();
+    });
+  });
+
+  describe('transcripts', () => {
+    it('writes the session as JSONL and continues it with --resume', async () => {
+      server.enqueue({ text: 'Noted: the code word is heron.' });
+      const first = await warren([
+        '-p',
+        'The code word is heron.',
+        ...against('--output-format', 'json'),
+      ]);
+      const { session_id: sessionId } = JSON.parse(first.stdout);
+      const file = join(sessions, `${sessionId}.jsonl`);
+      const records = (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(
+        records.filter((record) => record.type === 'message').map((record) => record.message.role),
+      ).toEqual(['system', 'user', 'assistant']);
+
+      server.enqueue({ text: 'It was heron.' });
+      const second = await warren([
+        '-p',
+        'What was the code word?',
+        ...against('--resume', sessionId, '--output-format', 'json'),
+      ]);
+      expect(JSON.parse(second.stdout)).toMatchObject({
+        session_id: sessionId,
+        result: 'It was heron.',
+      });
+      const resumedRequest = JSON.stringify(chatRequests()[1]?.body);
+      expect(resumedRequest).toContain('The code word is heron.');
+      expect(resumedRequest).toContain('Noted: the code word is heron.');
+    });
+
+    it('has every line it reported on disk when the process is killed', async () => {
+      server.enqueue(
+        { text: 'Looking around.', toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] },
+        { text: 'never finished', delayMs: 60_000 },
+      );
+      const child = spawn(
+        process.execPath,
+        [BIN, '-p', 'go', ...against('--output-format', 'stream-json')],
+        { env: { PATH: process.env.PATH, HOME: home } },
+      );
+      const reported: Array<{ type: string; session_id?: string }> = [];
+      let buffer = '';
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (chunk) => {
+          buffer += chunk;
+          const lines = buffer.split('\n');
+          buffer = lines.pop() ?? '';
+          for (const line of lines) reported.push(JSON.parse(line));
+          if (reported.some((line) => line.type === 'tool_result')) {
+            child.kill('SIGKILL');
+            resolve();
+          }
+        });
+      });
+      await new Promise((resolve) => child.on('close', resolve));
+      const file = join(sessions, `${reported[0]?.session_id}.jsonl`);
+      const records = (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const assistant = records.find((record) => record.message?.role === 'assistant');
+      expect(assistant.message.content[0]).toEqual({ type: 'text', text: 'Looking around.' });
+      expect(
+        records.some((record) => record.type === 'tool_end' && record.toolName === 'Glob'),
+      ).toBe(true);
+    });
+
+    it('skips a truncated last line on resume with a warning', async () => {
+      server.enqueue({ text: 'first' });
+      const first = await warren(['-p', 'one', ...against('--output-format', 'json')]);
+      const { session_id: sessionId } = JSON.parse(first.stdout);
+      const file = join(sessions, `${sessionId}.jsonl`);
+      await writeFile(file, `${await readFile(file, 'utf8')}{"v":1,"type":"mess`);
+      server.enqueue({ text: 'second' });
+      const second = await warren(['-p', 'two', ...against('--resume', sessionId)]);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toMatch(/warning: .*\.jsonl:\d+/);
+    });
+  });
+});
+
+describe('bad input: one line on stderr, exit 2, no stack trace', () => {
+  const cases: Array<[string, string[], Record<string, string>, RegExp]> = [
+    ['an unknown flag', ['-p', 'x', '--frobnicate'], {}, /--frobnicate.*warren --help/],
+    [
+      'a bad number',
+      ['-p', 'x', '--max-turns', 'ten'],
+      {},
+      /--max-turns: expected a positive whole number, got "ten"/,
+    ],
+    [
+      'a bad output format',
+      ['-p', 'x', '--output-format', 'xml'],
+      {},
+      /--output-format: unknown value "xml".*text, json, stream-json/,
+    ],
+    ['no model', ['-p', 'x'], {}, /--model: no model given/],
+    ['an unknown provider', ['-p', 'x', '--model', 'gemini:pro'], {}, /unknown provider "gemini"/],
+    [
+      'a missing API key',
+      ['-p', 'x', '--model', 'anthropic:claude-sonnet-4-5'],
+      {},
+      /ANTHROPIC_API_KEY/,
+    ],
+    [
+      'openai-compatible without a base URL',
+      ['-p', 'x', '--model', 'openai-compatible:m'],
+      {},
+      /--base-url/,
+    ],
+    [
+      'a missing --cwd',
+      ['-p', 'x', '--model', 'openai:gpt-4.1', '--cwd', '/no/such/dir'],
+      { OPENAI_API_KEY: 'k' },
+      /--cwd \/no\/such\/dir: is not a directory/,
+    ],
+    [
+      'an unknown session',
+      ['-p', 'x', '--model', 'openai:gpt-4.1', '--resume', 'nope'],
+      { OPENAI_API_KEY: 'k' },
+      /--resume nope: no such session/,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_, args, env, message) => {
+    const run = await warren(args, { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('an unreachable base URL', async () => {
+    const closed = await startMockLlmServer();
+    await closed.close();
+    const run = await warren([
+      '-p',
+      'x',
+      '--model',
+      'openai-compatible:m',
+      '--base-url',
+      `${closed.url}/v1`,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^warren: --base-url: http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable: .*ECONNREFUSED/,
+    );
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a bad scripted model file, naming file:line', async () => {
+    const script = join(project, 'script.yaml');
+    await writeFile(
+      script,
+      'turns:\n  - text: hi\n  - toolCalls:\n      - name: Read\n        input: 7\n',
+    );
+    const run = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`${script}:5:\\d+: .*input`));
+  });
+
+  it('a malformed .warren/settings.json, naming file:line', async () => {
+    await mkdir(join(project, '.warren'));
+    await writeFile(
+      join(project, '.warren/settings.json'),
+      '{\n  "permissions": { "allow": ["Read",] }\n}\n',
+    );
+    server.enqueue({ text: 'never' });
+    const run = await warren(['-p', 'x', ...against()]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/settings\.json:2:\d+/);
+  });
+});
+
+it('prints help and version', async () => {
+  const help = await warren(['--help']);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toContain('--output-format text|json|stream-json');
+  const version = await warren(['--version']);
+  expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+});
