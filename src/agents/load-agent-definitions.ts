@@ -91,6 +91,21 @@ export async function loadAgentDefinitions(
   return { definitions: resolvePrecedence(entries), entries };
 }
 
+/**
+ * The library's definitions: the built-ins with `agents` (the SDK option) over them, no files.
+ * A definition that cannot be used is a ConfigError naming it and the field.
+ */
+export function resolveAgentDefinitions(
+  agents: Readonly<Record<string, AgentDefinitionInput>>,
+): Map<string, AgentDefinition> {
+  const entries = [...sdkEntries(agents), ...builtinEntries()];
+  const broken = entries.find((entry) => entry.status === 'error');
+  if (broken) {
+    throw new ConfigError(`agents.${broken.name}`, broken.error?.message ?? 'cannot be used');
+  }
+  return resolvePrecedence(entries);
+}
+
 interface ListedRoot {
   files: { path: string; kind: Root['kind'] }[];
   errors: AgentLoadEntry[];

@@ -131,7 +131,7 @@ describe('warren -p', () => {
       ],
     });
     const toolMessage = (
-      chatRequests()[1]?.body as { messages: Array<{ role: string; content: string }> }
+      chatRequests()[1]!.body as { messages: Array<{ role: string; content: string }> }
     ).messages.find((message) => message.role === 'tool');
     expect(toolMessage?.content).toContain('the answer is 42');
   });

@@ -2,6 +2,7 @@
 // one line on stderr and exit 2, never a stack trace.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
+import { runAgentsCommand } from './agents-command.js';
 import { HELP, parseCliArgs } from './cli-args.js';
 import { type CliIo, runPrintMode } from './print-mode.js';
 
@@ -22,7 +23,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           'run a prompt to the end with warren -p "<prompt>"',
         );
       case 'agents':
-        throw new ConfigError('warren agents', 'agent definitions are not supported yet');
+        return await runAgentsCommand(args, io);
       case 'print':
         return await runPrintMode(args, io);
     }

@@ -3,14 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadAgentDefinitions } from '../agents/load-agent-definitions.js';
+import { isModelAlias } from '../agents/model-alias.js';
 import { ConfigError } from '../config-error.js';
 import type { RunResult } from '../loop/events.js';
 import type { Message } from '../loop/messages.js';
-import { query } from '../loop/query.js';
 import { checkReachable, resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadPermissionSettings } from '../permissions/settings-file.js';
+import { query } from '../query.js';
 import { loadSession } from '../session/read-transcript.js';
 import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
@@ -43,25 +45,30 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
       'leave the flag out',
     );
   }
-  if (args.agent || args.agentsDirs.length > 0) {
+  const { definitions, entries } = await loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs });
+  const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
+  if (args.agent && !mainDefinition) {
+    const broken = entries.find((entry) => entry.name === args.agent && entry.error);
     throw new ConfigError(
-      args.agent ? '--agent' : '--agents-dir',
-      'agent definitions are not supported yet',
-      'leave the flag out',
+      `--agent ${args.agent}`,
+      broken ? `cannot be used: ${broken.error?.message}` : 'no such agent',
+      broken ? 'fix the definition file' : `use one of: ${[...definitions.keys()].join(', ')}`,
     );
   }
-  if (!args.model) {
+  const modelSpec = args.model ?? fullModelSpec(mainDefinition?.model);
+  if (!modelSpec) {
     throw new ConfigError(
       '--model',
       'no model given',
       'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
     );
   }
-  const model = await resolveModel(args.model, { baseUrl: args.baseUrl });
-  await checkReachable(args.model, { baseUrl: args.baseUrl });
+  const model = await resolveModel(modelSpec, { baseUrl: args.baseUrl });
+  await checkReachable(modelSpec, { baseUrl: args.baseUrl });
 
   const settings = await loadPermissionSettings({ projectDir: cwd });
-  const permissionMode = args.permissionMode ?? settings.defaultMode ?? 'default';
+  const permissionMode =
+    args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const permissions = createPermissionPolicy({
     mode: permissionMode,
     allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
@@ -92,8 +99,14 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
       prompt,
       options: {
         model,
-        systemPrompt: mainSystemPrompt({ cwd, tools: tools.map((tool) => tool.name) }),
+        baseUrl: args.baseUrl,
+        systemPrompt: mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 }),
         tools,
+        definitions,
+        agent: args.agent,
+        maxDepth: args.maxDepth,
+        maxParallel: args.maxParallel,
+        transcriptPathFor: (agentId) => transcript.pathFor(agentId),
         messages: history,
         cwd,
         maxTurns: args.maxTurns,
@@ -143,4 +156,10 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** A definition's model when it names one outright; `inherit` and aliases need a session model. */
+function fullModelSpec(model: string | undefined): string | undefined {
+  if (!model || model === 'inherit' || isModelAlias(model)) return undefined;
+  return model;
 }

@@ -6,12 +6,18 @@ import { FatalToolError, type Tool, type ToolContext, type ToolOutput } from '..
 import type { AgentEvent, AgentRef } from './events.js';
 import type { ToolCallPart, ToolResultPart } from './messages.js';
 
+/** How long a tool that was told to stop may take to do so before the loop leaves it. */
+const SETTLE_MS = 1000;
+
 export interface ToolCallEnvironment {
   tools: ReadonlyMap<string, Tool>;
   permissions: PermissionPolicy | undefined;
   /** What every call of this agent shares; the per-call fields are added here. */
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
+  /** Aborts on cancel or when the time budget ends: what tools are asked to stop on. */
   signal: AbortSignal;
+  /** Aborts on cancel or once tools had their time to wind down: when waiting for them stops. */
+  hardStop: AbortSignal;
   timeoutMs: number;
   emit(event: AgentEvent): void;
 }
@@ -95,11 +101,16 @@ async function callWithTimeout(
     progress: (text) =>
       env.emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
   };
-  // A tool that ignores its signal must not hold the loop: the abort wins the race.
+  // A tool that ignores its signal must not hold the loop: once told to stop, it has a moment
+  // to finish (a sub-agent reports its cancellation), then the loop goes on without it.
+  const stop = AbortSignal.any([env.hardStop, timeout.signal]);
+  let settle: NodeJS.Timeout | undefined;
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    onAbort = () => {
+      settle = setTimeout(() => reject(stop.reason), SETTLE_MS);
+    };
+    stop.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => {});
   try {
@@ -116,7 +127,8 @@ async function callWithTimeout(
     );
   } finally {
     clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
+    clearTimeout(settle);
+    stop.removeEventListener('abort', onAbort);
   }
 }
 

@@ -1,6 +1,7 @@
 // The question the loop asks before every tool call, and the shape of the answer.
 import type { AgentRef } from '../loop/events.js';
 import type { Tool } from '../tools/tool.js';
+import type { PermissionRule } from './permission-rule.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 
@@ -19,4 +20,9 @@ export type PermissionDecision =
 export interface PermissionPolicy {
   /** Contract: must not throw; a failure to decide is a deny with a message. */
   decide(request: PermissionRequest): Promise<PermissionDecision>;
+  /**
+   * The policy of a sub-agent, never more permissive than this one. A policy without it is
+   * shared with sub-agents as it is.
+   */
+  derive?(options: { mode?: PermissionMode; deny?: readonly PermissionRule[] }): PermissionPolicy;
 }

@@ -2,6 +2,9 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Budget } from '../loop/budget.js';
+import type { RunContext } from '../loop/run-context.js';
+import { scriptedModel } from '../model/scripted-model.js';
 import { FileStateCache } from './file-state.js';
 import type { ToolContext, ToolOutput } from './tool.js';
 
@@ -18,6 +21,7 @@ export function testToolContext(overrides: Partial<ToolContext> = {}): ToolConte
     allowedDirs: [cwd],
     fileState: new FileStateCache(),
     agent: { agentId: 'main', parentId: null, depth: 0, agentType: 'main' },
+    run: standaloneRun(),
     progress: () => {},
     emit: () => {},
     ...overrides,
@@ -37,4 +41,19 @@ export function outputText(result: ToolOutput): string {
 /** Whether a tool result is flagged as an error for the model. */
 export function isErrorOutput(result: ToolOutput): boolean {
   return typeof result !== 'string' && result.isError === true;
+}
+
+/** A run context for calling a tool outside any agent; tools that start agents refuse it. */
+function standaloneRun(): RunContext {
+  const model = scriptedModel([{ text: 'no model in a standalone tool call' }]);
+  return {
+    options: { model },
+    cancelSignal: undefined,
+    model,
+    tools: [],
+    budget: new Budget(),
+    permissions: undefined,
+    messages: [],
+    turnsLeft: Infinity,
+  };
 }

@@ -2,6 +2,7 @@
 // Agent tool all have this shape; the loop treats them alike.
 import type { z } from 'zod';
 import type { AgentEvent, AgentRef } from '../loop/events.js';
+import type { RunContext } from '../loop/run-context.js';
 import type { FileStateCache } from './file-state.js';
 
 export interface ToolContext {
@@ -18,6 +19,8 @@ export interface ToolContext {
   agent: AgentRef & { agentType: string };
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
+  /** The calling agent's run, for tools that start agents of their own. */
+  run: RunContext;
   /**
    * Forwards events into the calling agent's stream, for tools that run agents of their own.
    * Contract: events keep their own `agentId`; the loop does not rewrite them.

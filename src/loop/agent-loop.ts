@@ -1,5 +1,5 @@
 // The agent loop: ask the model, run the tools it asked for, repeat until it stops or a limit
-// ends it. Sub-agents are tools that call query() again; nothing here knows about them.
+// ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { costOf, modelName, priceOf } from '../model/pricing.js';
@@ -21,9 +21,10 @@ import {
   textOf,
   toolCallsOf,
 } from './messages.js';
+import type { RunContext } from './run-context.js';
 import { addUsage, budgetTokens, emptyUsage } from './usage.js';
 
-export interface QueryOptions {
+export interface AgentLoopOptions {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: LanguageModelV4 | string;
   systemPrompt?: string;
@@ -61,14 +62,19 @@ export interface QueryOptions {
   baseUrl?: string;
 }
 
-export interface QueryParams {
+export interface AgentLoopParams {
   prompt: string;
-  options: QueryOptions;
+  options: AgentLoopOptions;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
 /** How long a grace turn may take once the time budget is gone. */
 const GRACE_TIME_MS = 60_000;
+/**
+ * How long running tools may take to wind down after the time budget is gone: a sub-agent
+ * then has its own grace turn to finish, and its report is worth waiting for.
+ */
+const WIND_DOWN_MS = 2 * GRACE_TIME_MS;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
 type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
@@ -78,10 +84,10 @@ type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
  * yielded last as the `result` event). Never throws for a run that started: failures end the
  * run with an error result. Throws only for unusable options (a bad model spec).
  */
-export async function* query({
+export async function* agentLoop({
   prompt,
   options,
-}: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
+}: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
   const model =
     typeof options.model === 'string'
       ? await resolveModel(options.model, { baseUrl: options.baseUrl })
@@ -108,14 +114,22 @@ export async function* query({
       costUsd: options.costBudgetUsd,
     });
 
-  // The run's signal: the caller's, plus the time budget. Abort reasons tell them apart.
+  // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
+  // (budgetTimer). Model calls and tools stop on either; children follow only the first, and
+  // end on the shared deadline by their own timer, so they still get their grace turn.
   const budgetTimer = new AbortController();
-  const signal = options.signal
-    ? AbortSignal.any([options.signal, budgetTimer.signal])
-    : budgetTimer.signal;
+  const windDown = new AbortController();
+  const signal = anyOf(options.signal, budgetTimer.signal);
   const deadline = budget.effectiveDeadline();
+  let windDownTimer: NodeJS.Timeout | undefined;
   const timer = Number.isFinite(deadline)
-    ? setTimeout(() => budgetTimer.abort(), Math.max(0, deadline - Date.now()))
+    ? setTimeout(
+        () => {
+          budgetTimer.abort();
+          windDownTimer = setTimeout(() => windDown.abort(), WIND_DOWN_MS);
+        },
+        Math.max(0, deadline - Date.now()),
+      )
     : undefined;
 
   const messages: Message[] = [...(options.messages ?? [])];
@@ -188,6 +202,18 @@ export async function* query({
   }
   yield append({ role: 'user', content: prompt });
 
+  const run: RunContext = {
+    options,
+    cancelSignal: options.signal,
+    model,
+    tools,
+    budget,
+    permissions: options.permissions,
+    messages,
+    get turnsLeft() {
+      return (options.maxTurns ?? Infinity) - numTurns;
+    },
+  };
   const environment: ToolCallEnvironment = {
     tools: toolsByName,
     permissions: options.permissions,
@@ -196,9 +222,11 @@ export async function* query({
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
       agent: { ...ref, agentType },
+      run,
       emit: () => {},
     },
     signal,
+    hardStop: anyOf(options.signal, windDown.signal),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     emit: () => {},
   };
@@ -227,6 +255,7 @@ export async function* query({
     yield* graceTurn(stop);
   }
   clearTimeout(timer);
+  clearTimeout(windDownTimer);
 
   const status: AgentStatus = failure ? 'failed' : (stop?.status ?? 'completed');
   const lastReply = messages.findLast((message) => message.role === 'assistant');
@@ -251,9 +280,7 @@ export async function* query({
 
   // One more model call without tools, so an agent cut off by a limit can say what it has.
   async function* graceTurn(reason: Stop): AsyncGenerator<AgentEvent, void> {
-    const graceSignal = options.signal
-      ? AbortSignal.any([options.signal, AbortSignal.timeout(GRACE_TIME_MS)])
-      : AbortSignal.timeout(GRACE_TIME_MS);
+    const graceSignal = anyOf(options.signal, AbortSignal.timeout(GRACE_TIME_MS));
     yield append({
       role: 'user',
       content:
@@ -340,6 +367,10 @@ function stopFromError(
   const kind = budget.exhausted();
   if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
   return undefined;
+}
+
+function anyOf(signal: AbortSignal | undefined, other: AbortSignal): AbortSignal {
+  return signal ? AbortSignal.any([signal, other]) : other;
 }
 
 /** Omit that keeps a union a union. */

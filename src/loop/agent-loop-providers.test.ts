@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { resolveModel } from '../model/resolve-model.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
 import { defineTool } from '../tools/tool.js';
+import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 import type { AgentEvent, RunResult } from './events.js';
-import { type QueryOptions, query } from './query.js';
 
 const echo = defineTool({
   name: 'Echo',
@@ -34,14 +34,14 @@ const PROVIDERS = [
 
 async function runAgainst(
   provider: (typeof PROVIDERS)[number],
-  options: Partial<QueryOptions> = {},
+  options: Partial<AgentLoopOptions> = {},
 ) {
   const base = `${server.url}/v1`;
   const env = { ...provider.env, OPENAI_BASE_URL: base, ANTHROPIC_BASE_URL: base };
   const model = await resolveModel(provider.spec, { baseUrl: base, env });
   const events: AgentEvent[] = [];
   let result: RunResult | undefined;
-  for await (const event of query({
+  for await (const event of agentLoop({
     prompt: 'say hi through the tool',
     options: {
       model,
@@ -57,7 +57,7 @@ async function runAgainst(
   return { result: result!, events };
 }
 
-describe.each(PROVIDERS)('query() over $spec', (provider) => {
+describe.each(PROVIDERS)('agentLoop() over $spec', (provider) => {
   it('completes a tool-using task and sends the tool result back in the wire format', async () => {
     server.enqueue(
       { text: 'Calling the tool.', toolCalls: [{ name: 'Echo', input: { text: 'hi' } }] },
@@ -106,7 +106,7 @@ describe.each(PROVIDERS)('query() over $spec', (provider) => {
   });
 });
 
-describe('query() over openai-compatible', () => {
+describe('agentLoop() over openai-compatible', () => {
   it('answers arguments that are not JSON with an error result the model can fix', async () => {
     server.enqueue(
       { toolCalls: [{ name: 'Echo', input: '{"text": "unterminated' }] },
@@ -128,7 +128,7 @@ describe('query() over openai-compatible', () => {
   });
 });
 
-describe('query() over anthropic', () => {
+describe('agentLoop() over anthropic', () => {
   it('marks cache breakpoints on the system prompt, the tools and the newest message', async () => {
     server.enqueue({ text: 'hello' });
     await runAgainst(PROVIDERS[2]);

@@ -4,17 +4,17 @@ import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { defineTool, FatalToolError, type Tool } from '../tools/tool.js';
+import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 import type { AgentEvent, AgentEventOf, RunResult } from './events.js';
-import { type QueryOptions, query } from './query.js';
 
 async function run(
   turns: ScriptTurn[],
-  options: Partial<QueryOptions> = {},
+  options: Partial<AgentLoopOptions> = {},
   prompt = 'do the task',
 ) {
   const model = scriptedModel(turns);
   const events: AgentEvent[] = [];
-  const generator = query({ prompt, options: { model, retry: FAST_RETRY, ...options } });
+  const generator = agentLoop({ prompt, options: { model, retry: FAST_RETRY, ...options } });
   let step = await generator.next();
   while (!step.done) {
     events.push(step.value);
@@ -61,7 +61,7 @@ const echo = defineTool({
   },
 });
 
-describe('query()', () => {
+describe('agentLoop()', () => {
   it('runs a multi-turn conversation with tools and reports its events in order', async () => {
     const { result, events } = await run(
       [

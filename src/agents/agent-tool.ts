@@ -1,0 +1,126 @@
+// The Agent tool: the model starts a sub-agent by calling it. Its handler runs the same loop
+// again with the chosen definition (run-subagent.ts); to the loop it is a tool like any other.
+import { z } from 'zod';
+import { defineTool, type Tool } from '../tools/tool.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { runSubagent } from './run-subagent.js';
+import type { SubagentRuntime } from './subagent-runtime.js';
+
+export type AgentTool = Tool & {
+  /** The sub-agent types this tool may start; undefined means any. */
+  readonly spawnableTypes: readonly string[] | undefined;
+};
+
+export function isAgentTool(tool: Tool): tool is AgentTool {
+  return tool.name === 'Agent' && 'spawnableTypes' in tool;
+}
+
+const agentInputSchema = z.object({
+  description: z
+    .string()
+    .min(1)
+    .describe('A short (3-5 word) description of the task, shown to the user.'),
+  prompt: z
+    .string()
+    .min(1)
+    .describe(
+      'The task for the agent. It sees nothing of your conversation, so say everything it needs: the goal, what you already know, where to look, and what to report back.',
+    ),
+  subagent_type: z
+    .string()
+    .optional()
+    .describe('Which agent to start (default "general-purpose"); see the list in the description.'),
+  model: z
+    .string()
+    .optional()
+    .describe('A model for this agent as provider:model, or "inherit"; default: the agent\'s own.'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Start it in the background and continue; not available yet.'),
+  isolation: z
+    .literal('worktree')
+    .optional()
+    .describe('Run it in a fresh git worktree; not available yet.'),
+  forkContext: z
+    .boolean()
+    .optional()
+    .describe('Give the agent your conversation so far instead of a fresh one.'),
+});
+
+/** An Agent tool that may start `types` (all definitions when undefined). */
+export function createAgentTool(
+  runtime: SubagentRuntime,
+  types: readonly string[] | undefined,
+): AgentTool {
+  const available = [...runtime.definitions.values()].filter(
+    (definition) =>
+      !types || types.some((type) => type.toLowerCase() === definition.name.toLowerCase()),
+  );
+  const tool = defineTool({
+    name: 'Agent',
+    description: describeAgentTool(available),
+    inputSchema: agentInputSchema,
+    // Starting an agent changes nothing by itself; each of the child's calls is checked.
+    isReadOnly: true,
+    isConcurrencySafe: true,
+    // A child is bounded by its own turns and budgets, not by the loop's tool timeout.
+    timeoutMs: Infinity,
+    permissionSubject: (input) => input.subagent_type ?? 'general-purpose',
+    async call(input, ctx) {
+      if (input.run_in_background) {
+        return failure(
+          'run_in_background is not available yet: background sub-agents come with the task store. Call Agent without it to run the agent and wait for its result.',
+        );
+      }
+      if (input.isolation) {
+        return failure(
+          'isolation: "worktree" is not available yet. Call Agent without isolation; the agent then works in your directory.',
+        );
+      }
+      const type = input.subagent_type ?? 'general-purpose';
+      const definition = runtime.findDefinition(type);
+      const allowed = definition && available.includes(definition);
+      if (!definition || !allowed) {
+        const names =
+          available
+            .map((candidate) => candidate.name)
+            .sort()
+            .join(', ') || 'none';
+        return failure(`Unknown agent type "${type}". Available types: ${names}.`);
+      }
+      return runSubagent(
+        runtime,
+        {
+          definition,
+          prompt: input.prompt,
+          description: input.description,
+          model: input.model,
+          forkContext: input.forkContext ?? definition.forkContext ?? false,
+        },
+        ctx,
+      );
+    },
+  });
+  return Object.assign(tool, { spawnableTypes: types });
+}
+
+function describeAgentTool(available: readonly AgentDefinition[]): string {
+  const list = available
+    .map((definition) => `- ${definition.name}: ${clip(definition.description, 1000)}`)
+    .join('\n');
+  return `Starts a sub-agent to carry out a task on its own and returns its final report.
+
+The agent starts with a fresh conversation and only the tools its type allows; it sees nothing of yours, so the prompt must say everything it needs. Only its final message comes back to you, which keeps your context small: use it for searches across many files, self-contained side tasks, and work you can hand off. Start several agents in one message to run them in parallel. Do not use it for a single file read or a one-line search; call those tools yourself.
+
+Agent types (subagent_type):
+${list || '(none)'}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function failure(output: string) {
+  return { output, isError: true };
+}

@@ -1,0 +1,59 @@
+// Which tools a sub-agent gets: its parent's, narrowed by its definition's allow and deny
+// lists. The one rule that matters: nothing its parent lacks, at any depth.
+import { type PermissionRule, parsePermissionRule } from '../permissions/permission-rule.js';
+import { readOnlyBashTool } from '../tools/bash.js';
+import type { Tool } from '../tools/tool.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { parseToolRule } from './normalize-tools.js';
+
+export interface ChildTools {
+  /** The parent's plain tools (no Agent or delegate tools) this child may use. */
+  tools: Tool[];
+  /** `Tool(specifier)` entries of `disallowedTools`: calls the child's permissions deny. */
+  denyRules: PermissionRule[];
+  /** Whether the definition lets the child start agents of its own (`Agent` not taken away). */
+  mayUseAgent: boolean;
+}
+
+/** Tools that start agents; the runtime builds them per agent rather than passing them down. */
+export function isSpawnTool(tool: Pick<Tool, 'name'>): boolean {
+  return tool.name === 'Agent' || tool.name.startsWith('delegate_to_');
+}
+
+export function childTools(parentTools: readonly Tool[], definition: AgentDefinition): ChildTools {
+  const allow = definition.tools?.map(parseRule);
+  const deny = (definition.disallowedTools ?? []).map(parseRule);
+  const denyRules = (definition.disallowedTools ?? [])
+    .filter((_, index) => deny[index]?.specifier !== undefined)
+    .map((rule) => parsePermissionRule(rule, `agent ${definition.name}: disallowedTools`));
+  const allowed = (name: string) =>
+    allow === undefined || allow.some((rule) => matchesName(rule.toolName, name));
+  const denied = (name: string) =>
+    deny.some((rule) => rule.specifier === undefined && matchesName(rule.toolName, name));
+  const granted = (name: string) => allowed(name) && !denied(name);
+
+  let tools = parentTools.filter((tool) => !isSpawnTool(tool) && granted(tool.name));
+  if (definition.readOnly) tools = tools.flatMap(readOnlyVersion);
+  return { tools, denyRules, mayUseAgent: granted('Agent') };
+}
+
+/** A read-only agent keeps what changes nothing; Bash stays, limited to read-only commands. */
+function readOnlyVersion(tool: Tool): Tool[] {
+  if (tool.name === 'Bash') return [readOnlyBashTool];
+  return tool.isReadOnly === true ? [tool] : [];
+}
+
+function parseRule(rule: string): { toolName: string; specifier?: string } {
+  return parseToolRule(rule) ?? { toolName: rule };
+}
+
+/** `Read` matches Read; `mcp__fs__*` matches every tool of server fs. */
+export function matchesName(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
+  const source = pattern.split('*').map(escapeRegExp).join('.*');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,75 @@
+// Runs one sub-agent for an Agent or delegate call: take a slot, run the loop again with the
+// child's context, pass its events up, and hand the parent only the final text.
+
+import { agentLoop } from '../loop/agent-loop.js';
+import type { RunResult } from '../loop/events.js';
+import { messageOf } from '../model/retry-policy.js';
+import type { ToolContext, ToolOutput } from '../tools/tool.js';
+import { createSubagentContext, type SubagentRequest } from './subagent-context.js';
+import type { SubagentRuntime } from './subagent-runtime.js';
+
+export async function runSubagent(
+  runtime: SubagentRuntime,
+  request: SubagentRequest,
+  ctx: ToolContext,
+): Promise<ToolOutput> {
+  const type = request.definition.name;
+  if (ctx.agent.depth >= runtime.maxDepth) {
+    return failure(
+      `Sub-agents may nest ${runtime.maxDepth} levels deep; this one would be deeper.`,
+    );
+  }
+  return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
+    let options: Awaited<ReturnType<typeof createSubagentContext>>;
+    try {
+      options = await createSubagentContext(runtime, request, ctx);
+    } catch (error) {
+      return failure(`The ${type} agent could not start: ${messageOf(error)}`);
+    }
+    await runtime.slots.acquire(options.agentId, ctx.signal);
+    try {
+      let result: RunResult | undefined;
+      for await (const event of agentLoop({ prompt: request.prompt, options })) {
+        ctx.emit(event);
+        if (event.type === 'result' && event.agentId === options.agentId) result = event;
+      }
+      // The parent is being cancelled too: let its loop see that, not a child failure.
+      ctx.run.cancelSignal?.throwIfAborted();
+      return outputFor(result!, runtime);
+    } finally {
+      runtime.slots.release(options.agentId);
+    }
+  });
+}
+
+/** What the parent model reads: the child's final text, cut to size, with a note if it stopped early. */
+function outputFor(result: RunResult, runtime: SubagentRuntime): ToolOutput {
+  const type = result.agentType;
+  const text = truncate(result.result, runtime.resultMaxChars, () => {
+    const transcript = runtime.transcriptPathFor(result.agentId);
+    return transcript
+      ? `the transcript ${transcript}`
+      : `the transcript of agent ${result.agentId}`;
+  });
+  switch (result.status) {
+    case 'completed':
+      return text || `(The ${type} agent finished without a final message.)`;
+    case 'max_turns':
+    case 'budget':
+      return `${text}\n\n[Note: the ${type} agent was stopped early: ${result.error} The text above is the report it gave then.]`;
+    default: {
+      const what = result.status === 'cancelled' ? 'was cancelled' : 'failed';
+      const last = text ? `\n\nIts last message:\n${text}` : '';
+      return failure(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
+    }
+  }
+}
+
+function truncate(text: string, max: number, where: () => string): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where()}.]`;
+}
+
+function failure(output: string) {
+  return { output, isError: true };
+}

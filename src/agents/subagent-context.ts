@@ -1,0 +1,145 @@
+// What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
+// fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
+// state, the shared permission decisions, the parent's cwd, and its model or its own.
+import { randomUUID } from 'node:crypto';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { AgentLoopOptions } from '../loop/agent-loop.js';
+import type { Message } from '../loop/messages.js';
+import { resolveModel } from '../model/resolve-model.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { childTools } from './child-tools.js';
+import { withEnvironment } from './environment-prompt.js';
+import { isModelAlias, type ModelAlias } from './model-alias.js';
+import type { SubagentRuntime } from './subagent-runtime.js';
+
+/** A child's turns unless its definition says otherwise. */
+export const DEFAULT_CHILD_MAX_TURNS = 20;
+
+/** The Claude model each alias means when the session runs on Anthropic. */
+const ALIAS_MODELS: Record<ModelAlias, string> = {
+  sonnet: 'anthropic:claude-sonnet-4-5',
+  opus: 'anthropic:claude-opus-4-5',
+  haiku: 'anthropic:claude-haiku-4-5',
+};
+
+export interface SubagentRequest {
+  definition: AgentDefinition;
+  prompt: string;
+  description: string;
+  /** From the Agent call; wins over the definition's model. */
+  model?: string;
+  forkContext: boolean;
+  /** From a delegate call's task spec. */
+  timeBudgetMs?: number;
+}
+
+export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
+
+export async function createSubagentContext(
+  runtime: SubagentRuntime,
+  request: SubagentRequest,
+  ctx: ToolContext,
+): Promise<SubagentOptions> {
+  const { run } = ctx;
+  const { definition } = request;
+  const depth = ctx.agent.depth + 1;
+  const narrowed = childTools(run.tools, definition);
+  const tools = [
+    ...narrowed.tools,
+    ...runtime.spawnTools({
+      depth,
+      definition,
+      parentTools: run.tools,
+      mayUseAgent: narrowed.mayUseAgent,
+    }),
+  ];
+  const systemPrompt = withEnvironment(definition.prompt, { cwd: ctx.cwd });
+  const inherited = run.options;
+  return {
+    retry: inherited.retry,
+    toolTimeoutMs: inherited.toolTimeoutMs,
+    maxOutputTokens: inherited.maxOutputTokens,
+    providerOptions: inherited.providerOptions,
+    baseUrl: inherited.baseUrl,
+    graceTurn: inherited.graceTurn,
+    model: await childModel(runtime, request, ctx),
+    systemPrompt,
+    tools,
+    messages: request.forkContext ? forkMessages(run.messages, systemPrompt) : undefined,
+    cwd: ctx.cwd,
+    allowedDirs: ctx.allowedDirs,
+    // At least one turn, so a child started on its parent's last turn can still answer.
+    maxTurns: Math.max(1, Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft)),
+    budget: run.budget.child({
+      timeMs: minDefined(definition.timeBudgetMs, request.timeBudgetMs),
+      tokens: definition.tokenBudget,
+    }),
+    signal: run.cancelSignal,
+    permissions: run.permissions?.derive
+      ? run.permissions.derive({ mode: definition.permissionMode, deny: narrowed.denyRules })
+      : run.permissions,
+    fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
+    agentId: `agent_${randomUUID().slice(0, 8)}`,
+    parentId: ctx.agent.agentId,
+    depth,
+    agentType: definition.name,
+    description: request.description,
+  };
+}
+
+/**
+ * The parent's conversation for a forked child, behind the child's own system prompt: every
+ * tool call still waiting for its result (the call starting this child among them) is left
+ * out, since a provider refuses a call without a result.
+ */
+export function forkMessages(messages: readonly Message[], systemPrompt: string): Message[] {
+  const answered = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'tool') for (const part of message.content) answered.add(part.toolCallId);
+  }
+  const forked: Message[] = [{ role: 'system', content: systemPrompt }];
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    if (message.role !== 'assistant') {
+      forked.push(message);
+      continue;
+    }
+    const content = message.content.filter(
+      (part) => part.type === 'text' || answered.has(part.toolCallId),
+    );
+    if (content.length > 0) forked.push({ role: 'assistant', content });
+  }
+  return forked;
+}
+
+/**
+ * `inherit` (or nothing) is the parent's model object itself; an alias means a Claude model,
+ * so it is the parent's model unless the session runs on Anthropic; anything else is a spec.
+ */
+async function childModel(
+  runtime: SubagentRuntime,
+  request: SubagentRequest,
+  ctx: ToolContext,
+): Promise<LanguageModelV4> {
+  const parent = ctx.run.model;
+  const wanted = request.model ?? request.definition.model;
+  if (!wanted || wanted === 'inherit') return parent;
+  let spec = wanted;
+  if (isModelAlias(wanted)) {
+    if (!parent.provider.startsWith('anthropic')) return parent;
+    spec = ALIAS_MODELS[wanted];
+  }
+  let model = runtime.models.get(spec);
+  if (!model) {
+    const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;
+    model = resolveModel(spec, { baseUrl: ctx.run.options.baseUrl, source });
+    runtime.models.set(spec, model);
+  }
+  return model;
+}
+
+function minDefined(...values: Array<number | undefined>): number | undefined {
+  const defined = values.filter((value): value is number => value !== undefined);
+  return defined.length > 0 ? Math.min(...defined) : undefined;
+}

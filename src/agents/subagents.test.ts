@@ -1,0 +1,566 @@
+// Sub-agents, end to end through query() and the scripted model: what a child sees, what it
+// may use, how budgets and cancellation cross the tree, and what the parent gets back.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AgentEvent, AgentEventOf, RunResult } from '../loop/events.js';
+import type { ScriptedModel } from '../model/scripted-model.js';
+import { scriptedModel } from '../model/scripted-model.js';
+import type { ScriptTurn } from '../model/scripted-script.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { type QueryOptions, query } from '../query.js';
+import { TranscriptWriter } from '../session/transcript-writer.js';
+import { makeTempDir } from '../tools/test-context.js';
+import { defineTool, FatalToolError } from '../tools/tool.js';
+
+const echo = defineTool({
+  name: 'Echo',
+  description: 'returns its text',
+  inputSchema: z.object({ text: z.string() }),
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  async call({ text }) {
+    return `echo: ${text}`;
+  },
+});
+
+const agentCall = (prompt: string, extra: Record<string, unknown> = {}) => ({
+  name: 'Agent',
+  input: { description: prompt.slice(0, 20), prompt, ...extra },
+});
+
+interface Tree {
+  result: RunResult;
+  events: AgentEvent[];
+  model: ScriptedModel;
+  /** Each agent's final result event, by agent type and start order. */
+  results: AgentEventOf<'result'>[];
+}
+
+async function runTree(
+  turns: ScriptTurn[],
+  options: Partial<QueryOptions> = {},
+  prompt = 'PARENT-SECRET task for the main agent',
+): Promise<Tree> {
+  const model = scriptedModel(turns);
+  const events: AgentEvent[] = [];
+  const generator = query({
+    prompt,
+    options: {
+      model,
+      tools: [echo],
+      cwd: await makeTempDir(),
+      retry: { initialDelayMs: 1, maxDelayMs: 5 },
+      ...options,
+    },
+  });
+  let step = await generator.next();
+  while (!step.done) {
+    events.push(step.value);
+    step = await generator.next();
+  }
+  const results = events.filter(
+    (event): event is AgentEventOf<'result'> => event.type === 'result',
+  );
+  return { result: step.value, events, model, results };
+}
+
+/** The text of every message the model was sent in one call. */
+const promptText = (call: LanguageModelV4CallOptions | undefined) => JSON.stringify(call?.prompt);
+const offeredTools = (call: LanguageModelV4CallOptions | undefined) =>
+  (call?.tools ?? []).map((tool) => tool.name).sort();
+const callFor = (model: ScriptedModel, text: string) =>
+  model.calls.find((call) => {
+    const last = call.prompt.findLast((message) => message.role === 'user');
+    return JSON.stringify(last).includes(text);
+  });
+const toolOutputs = (result: RunResult) =>
+  result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
+
+describe('a sub-agent', () => {
+  it('starts with a fresh conversation: nothing of its parent reaches its model (depth 1 and 2)', async () => {
+    const { result, model, results } = await runTree([
+      { toolCalls: [agentCall('LEVEL-ONE find the config')] },
+      { match: { prompt: 'LEVEL-ONE' }, toolCalls: [agentCall('LEVEL-TWO look deeper')] },
+      { match: { prompt: 'LEVEL-TWO' }, text: 'deep answer' },
+      { match: { lastToolResult: 'deep answer' }, text: 'child answer: deep answer' },
+      { match: { lastToolResult: 'child answer' }, text: 'all done' },
+    ]);
+    expect(result).toMatchObject({ status: 'completed', result: 'all done' });
+    for (const [marker, depth] of [
+      ['LEVEL-ONE', 1],
+      ['LEVEL-TWO', 2],
+    ] as const) {
+      const call = callFor(model, marker)!;
+      const roles = call.prompt.map((message) => message.role);
+      expect(roles).toEqual(['system', 'user']);
+      expect(promptText(call)).not.toContain('PARENT-SECRET');
+      expect(results.find((event) => event.depth === depth)?.status).toBe('completed');
+    }
+    expect(promptText(callFor(model, 'LEVEL-TWO'))).not.toContain('LEVEL-ONE');
+    expect(toolOutputs(result)[0]?.output).toBe('child answer: deep answer');
+  });
+
+  it('with forkContext, starts from its parent conversation minus the unanswered call', async () => {
+    const { model } = await runTree([
+      {
+        text: 'Let me check.',
+        toolCalls: [{ name: 'Echo', input: { text: 'PARENT-TOOL-RESULT' } }],
+      },
+      { toolCalls: [agentCall('FORKED continue from here', { forkContext: true })] },
+      { match: { prompt: 'FORKED' }, text: 'I saw the echo' },
+      { text: 'done' },
+    ]);
+    const call = callFor(model, 'FORKED')!;
+    const text = promptText(call);
+    expect(text).toContain('PARENT-SECRET');
+    expect(text).toContain('PARENT-TOOL-RESULT');
+    const toolCallIds = call.prompt.flatMap((message) =>
+      message.role === 'assistant'
+        ? message.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []))
+        : [],
+    );
+    expect(toolCallIds).toEqual(['Echo']);
+    expect(call.prompt[0]?.role).toBe('system');
+    expect(call.prompt.filter((message) => message.role === 'system')).toHaveLength(1);
+  });
+
+  it('reports its events up the parent stream, tagged with its id, parent and depth', async () => {
+    const { events, results } = await runTree([
+      { toolCalls: [agentCall('CHILD task')] },
+      { match: { prompt: 'CHILD' }, toolCalls: [{ name: 'Echo', input: { text: 'x' } }] },
+      { match: { lastToolResult: 'echo: x' }, text: 'child done' },
+      { text: 'main done' },
+    ]);
+    const [main] = results.filter((event) => event.depth === 0);
+    const [child] = results.filter((event) => event.depth === 1);
+    expect(child).toMatchObject({ parentId: main?.agentId, agentType: 'general-purpose' });
+    const childEvents = events.filter((event) => event.agentId === child?.agentId);
+    expect(childEvents.map((event) => event.type)).toContain('tool_start');
+    expect(
+      childEvents.every((event) => event.depth === 1 && event.parentId === main?.agentId),
+    ).toBe(true);
+    const childStart = events.findIndex((event) => event.type === 'run_start' && event.depth === 1);
+    const mainToolEnd = events.findIndex((event) => event.type === 'tool_end' && event.depth === 0);
+    expect(childStart).toBeLessThan(mainToolEnd);
+  });
+});
+
+describe('tools of a sub-agent', () => {
+  it('are its parent tools narrowed by the definition, never more', async () => {
+    const { model } = await runTree(
+      [
+        { toolCalls: [agentCall('NARROW task', { subagent_type: 'narrow' })] },
+        { match: { prompt: 'NARROW' }, text: 'ok' },
+        { text: 'done' },
+      ],
+      {
+        agents: {
+          narrow: { description: 'reads only', prompt: 'p', tools: ['Read', 'Echo', 'Write'] },
+        },
+        tools: [echo],
+      },
+    );
+    expect(offeredTools(callFor(model, 'NARROW'))).toEqual(['Echo']);
+  });
+
+  it('drop Agent at the depth limit, so a child there cannot start one', async () => {
+    const { model, results } = await runTree(
+      [
+        { toolCalls: [agentCall('DEPTH-ONE')] },
+        { match: { prompt: 'DEPTH-ONE' }, toolCalls: [agentCall('DEPTH-TWO')] },
+        { match: { lastToolResult: 'Unknown tool' }, text: 'could not go deeper' },
+        { text: 'main done' },
+      ],
+      { maxDepth: 1 },
+    );
+    expect(offeredTools(model.calls[0])).toContain('Agent');
+    expect(offeredTools(callFor(model, 'DEPTH-ONE'))).not.toContain('Agent');
+    expect(results.some((event) => event.depth === 2)).toBe(false);
+    const child = results.find((event) => event.depth === 1)!;
+    const denied = toolOutputs(child)[0];
+    expect(denied).toMatchObject({ isError: true });
+    expect(denied?.output).toMatch(/Unknown tool "Agent"/);
+  });
+
+  it('of a read-only agent swap Bash for read-only Bash and leave out writes', async () => {
+    const cwd = await makeTempDir();
+    const { model, results } = await runTree(
+      [
+        { toolCalls: [agentCall('EXPLORE task', { subagent_type: 'Explore' })] },
+        {
+          match: { prompt: 'EXPLORE' },
+          toolCalls: [{ name: 'Bash', input: { command: 'touch created-by-explore' } }],
+        },
+        { match: { prompt: 'EXPLORE' }, text: 'could not delete' },
+        { text: 'done' },
+      ],
+      { cwd, tools: undefined, permissions: createPermissionPolicy({ mode: 'bypassPermissions' }) },
+    );
+    expect(offeredTools(callFor(model, 'EXPLORE'))).toEqual(['Bash', 'Glob', 'Grep', 'Read']);
+    const explore = results.find((event) => event.agentType === 'explore')!;
+    expect(toolOutputs(explore)[0]).toMatchObject({ isError: true });
+    expect(existsSync(join(cwd, 'created-by-explore'))).toBe(false);
+  });
+
+  it('limit the types Agent(a) may start', async () => {
+    const { results } = await runTree(
+      [
+        { toolCalls: [agentCall('LEAD task', { subagent_type: 'lead' })] },
+        {
+          match: { prompt: 'LEAD' },
+          toolCalls: [agentCall('ANY task', { subagent_type: 'general-purpose' })],
+        },
+        { match: { lastToolResult: 'Unknown agent type' }, text: 'not allowed' },
+        { text: 'done' },
+      ],
+      { agents: { lead: { description: 'leads', prompt: 'p', tools: ['Agent(explore)'] } } },
+    );
+    const lead = results.find((event) => event.agentType === 'lead')!;
+    expect(toolOutputs(lead)[0]?.output).toBe(
+      'Unknown agent type "general-purpose". Available types: explore.',
+    );
+  });
+});
+
+describe('delegate_to tools', () => {
+  it('are synthesized from a definition agents list and run the target with the task spec', async () => {
+    const { model, result } = await runTree(
+      [
+        {
+          toolCalls: [
+            {
+              name: 'delegate_to_researcher',
+              input: {
+                instructions: 'DELEGATED find the owner',
+                payload: { service: 'billing' },
+                expected_output: 'a name',
+              },
+            },
+          ],
+        },
+        { match: { prompt: 'DELEGATED' }, text: 'Ada' },
+        { text: 'The owner is Ada.' },
+      ],
+      {
+        agent: 'triage',
+        agents: {
+          triage: { description: 'triages', prompt: 'TRIAGE-PROMPT', agents: ['researcher'] },
+          researcher: { description: 'finds facts', prompt: 'RESEARCHER-PROMPT' },
+        },
+      },
+    );
+    expect(result.result).toBe('The owner is Ada.');
+    expect(offeredTools(model.calls[0])).toEqual(['Agent', 'Echo', 'delegate_to_researcher']);
+    expect(promptText(model.calls[0])).toContain('TRIAGE-PROMPT');
+    const delegated = callFor(model, 'DELEGATED')!;
+    expect(promptText(delegated)).toContain('RESEARCHER-PROMPT');
+    expect(promptText(delegated)).toContain('\\"service\\": \\"billing\\"');
+    expect(promptText(delegated)).toContain('Expected output: a name');
+  });
+});
+
+describe('budgets across the tree', () => {
+  const loop: ScriptTurn = { toolCalls: [{ name: 'Echo', input: { text: 'again' } }] };
+
+  it('stop a child at its turn cap with a grace turn; the parent gets its report with a note', async () => {
+    const { result, results } = await runTree(
+      [
+        { toolCalls: [agentCall('CAPPED task', { subagent_type: 'capped' })] },
+        { ...loop, match: { prompt: 'CAPPED' } },
+        { ...loop, match: { prompt: 'CAPPED' } },
+        { match: { prompt: 'cannot call tools' }, text: 'partial report' },
+        { text: 'done' },
+      ],
+      { agents: { capped: { description: 'c', prompt: 'p', maxTurns: 2 } } },
+    );
+    expect(results.find((event) => event.depth === 1)).toMatchObject({
+      status: 'max_turns',
+      numTurns: 3,
+    });
+    const [output] = toolOutputs(result);
+    expect(output?.isError).toBe(false);
+    expect(output?.output).toMatch(/^partial report\n\n\[Note: the capped agent was stopped early/);
+    expect(result.status).toBe('completed');
+  });
+
+  it('give a child at most the turns its parent has left', async () => {
+    const { results } = await runTree(
+      [
+        { toolCalls: [agentCall('SHORT task')] },
+        { ...loop, match: { prompt: 'SHORT' } },
+        { match: { prompt: 'cannot call tools' }, text: 'child report' },
+        { text: 'main report' },
+      ],
+      { maxTurns: 2 },
+    );
+    expect(results.find((event) => event.depth === 1)).toMatchObject({ status: 'max_turns' });
+  });
+
+  it('count what a child spends against its parent: the token budget ends both', async () => {
+    const big = { usage: { input: 400, output: 100 } };
+    const { result, results } = await runTree(
+      [
+        { ...big, toolCalls: [agentCall('SPENDER task')] },
+        { ...big, ...loop, match: { prompt: 'SPENDER' } },
+        { ...big, ...loop, match: { prompt: 'SPENDER' } },
+        { match: { prompt: 'token budget' }, text: 'child out of tokens' },
+        { text: 'main out of tokens' },
+      ],
+      { tokenBudget: 1200 },
+    );
+    expect(results.find((event) => event.depth === 1)).toMatchObject({ status: 'budget' });
+    expect(result).toMatchObject({ status: 'budget', result: 'main out of tokens' });
+  });
+
+  it('end a child on its own time budget while the parent carries on', async () => {
+    const { result, results } = await runTree(
+      [
+        { toolCalls: [agentCall('SLOW task', { subagent_type: 'slow' })] },
+        { match: { prompt: 'SLOW' }, text: 'too late', delayMs: 10_000 },
+        { match: { prompt: 'cannot call tools' }, text: 'ran out of time' },
+        { text: 'main finished anyway' },
+      ],
+      { agents: { slow: { description: 's', prompt: 'p', timeBudgetMs: 50 } } },
+    );
+    expect(results.find((event) => event.depth === 1)).toMatchObject({ status: 'budget' });
+    expect(result).toMatchObject({ status: 'completed', result: 'main finished anyway' });
+  });
+
+  it('bound the whole tree by the run time budget', async () => {
+    const { result, results } = await runTree(
+      [
+        { toolCalls: [agentCall('LONG task')] },
+        { match: { prompt: 'LONG' }, toolCalls: [agentCall('LONGER task')] },
+        { match: { prompt: 'LONGER' }, text: 'never', delayMs: 10_000 },
+        { match: { prompt: 'cannot call tools' }, text: 'report' },
+        { match: { prompt: 'cannot call tools' }, text: 'report' },
+        { match: { prompt: 'cannot call tools' }, text: 'report' },
+      ],
+      { timeBudgetMs: 100 },
+    );
+    expect(results.map((event) => [event.depth, event.status])).toEqual([
+      [2, 'budget'],
+      [1, 'budget'],
+      [0, 'budget'],
+    ]);
+    expect(result.status).toBe('budget');
+  });
+
+  it('count cost against the tree when the price is known', async () => {
+    const priced = (model: ScriptedModel): LanguageModelV4 => ({
+      specificationVersion: 'v4',
+      provider: 'anthropic.messages',
+      modelId: 'claude-sonnet-4-5',
+      supportedUrls: {},
+      doGenerate: (options) => model.doGenerate(options),
+      doStream: (options) => model.doStream(options),
+    });
+    const million = { usage: { input: 1_000_000, output: 0 } };
+    const model = scriptedModel([
+      { ...million, toolCalls: [agentCall('PRICY task')] },
+      { ...million, ...loop, match: { prompt: 'PRICY' } },
+      { match: { prompt: 'cannot call tools' }, text: 'child stopped' },
+      { match: { prompt: 'cannot call tools' }, text: 'main stopped' },
+    ]);
+    const events: AgentEvent[] = [];
+    for await (const event of query({
+      prompt: 'go',
+      options: { model: priced(model), tools: [echo], costBudgetUsd: 5 },
+    })) {
+      events.push(event);
+    }
+    const results = events.filter(
+      (event): event is AgentEventOf<'result'> => event.type === 'result',
+    );
+    expect(results.map((event) => [event.depth, event.status])).toEqual([
+      [1, 'budget'],
+      [0, 'budget'],
+    ]);
+    expect(results.at(-1)?.costUsd).toBeGreaterThan(3);
+  });
+});
+
+describe('cancellation', () => {
+  it('of the parent cancels the whole subtree', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const { result, results } = await runTree(
+      [
+        { toolCalls: [agentCall('A task')] },
+        { match: { prompt: 'A task' }, toolCalls: [agentCall('B task')] },
+        { match: { prompt: 'B task' }, text: 'never', delayMs: 10_000 },
+      ],
+      { signal: controller.signal },
+    );
+    expect(results.map((event) => [event.depth, event.status])).toEqual([
+      [2, 'cancelled'],
+      [1, 'cancelled'],
+      [0, 'cancelled'],
+    ]);
+    expect(result.status).toBe('cancelled');
+  });
+});
+
+describe('running sub-agents in parallel', () => {
+  const fanOut = (count: number) => [
+    { toolCalls: Array.from({ length: count }, (_, index) => agentCall(`WORKER-${index}`)) },
+    ...Array.from({ length: count }, (_, index) => ({
+      match: { prompt: `WORKER-${index}` },
+      text: `result ${index}`,
+      delayMs: 30,
+    })),
+    { text: 'merged' },
+  ];
+
+  /** The most depth-1 agents that were running at the same time, from the event stream. */
+  function maxOverlap(events: AgentEvent[]): number {
+    let running = 0;
+    let most = 0;
+    for (const event of events) {
+      if (event.depth !== 1) continue;
+      if (event.type === 'run_start') most = Math.max(most, ++running);
+      if (event.type === 'result') running--;
+    }
+    return most;
+  }
+
+  it('overlaps the calls of one message and returns results in call order', async () => {
+    const { result, events } = await runTree(fanOut(4));
+    expect(maxOverlap(events)).toBe(4);
+    expect(toolOutputs(result).map((part) => part.output)).toEqual([
+      'result 0',
+      'result 1',
+      'result 2',
+      'result 3',
+    ]);
+  });
+
+  it('never runs more than maxParallel at once; the rest wait their turn', async () => {
+    const { result, events } = await runTree(fanOut(5), { maxParallel: 2 });
+    expect(maxOverlap(events)).toBe(2);
+    expect(result.result).toBe('merged');
+    expect(toolOutputs(result)).toHaveLength(5);
+  });
+
+  it('cannot deadlock a deep tree on the cap: a waiting parent lends its slot', async () => {
+    const { result } = await runTree(
+      [
+        { toolCalls: [agentCall('UPPER-1'), agentCall('UPPER-2')] },
+        { match: { prompt: 'UPPER-1' }, toolCalls: [agentCall('LOWER-1')] },
+        { match: { prompt: 'UPPER-2' }, toolCalls: [agentCall('LOWER-2')] },
+        { match: { prompt: 'LOWER-1' }, text: 'l1' },
+        { match: { prompt: 'LOWER-2' }, text: 'l2' },
+        { match: { lastToolResult: 'l1' }, text: 'u1' },
+        { match: { lastToolResult: 'l2' }, text: 'u2' },
+        { text: 'top' },
+      ],
+      { maxParallel: 1 },
+    );
+    expect(result.result).toBe('top');
+  });
+});
+
+describe('what the parent gets back', () => {
+  it('a long result truncated, with the full text in the child sidechain transcript', async () => {
+    const sessionDir = await makeTempDir();
+    const long = `${'word '.repeat(100)}END-OF-TEXT`;
+    const transcript = new TranscriptWriter({ sessionDir, sessionId: 's1', mainAgentId: 'main' });
+    const model = scriptedModel([
+      { toolCalls: [agentCall('LONG-WRITER')] },
+      { match: { prompt: 'LONG-WRITER' }, text: long },
+      { text: 'done' },
+    ]);
+    let result: RunResult | undefined;
+    for await (const event of query({
+      prompt: 'go',
+      options: {
+        model,
+        tools: [],
+        agentId: 'main',
+        resultMaxChars: 100,
+        transcriptPathFor: (agentId) => transcript.pathFor(agentId),
+      },
+    })) {
+      transcript.write(event);
+      if (event.type === 'result' && event.depth === 0) result = event;
+    }
+    transcript.close();
+    const output = toolOutputs(result!)[0]!.output;
+    expect(output.startsWith(long.slice(0, 100))).toBe(true);
+    expect(output).not.toContain('END-OF-TEXT');
+    const path = /The full text is in the transcript (\S+)\.\]$/.exec(output)?.[1];
+    expect(path).toMatch(join(sessionDir, 's1', 'agents', 'agent_'));
+    expect(await readFile(path!, 'utf8')).toContain('END-OF-TEXT');
+  });
+
+  it.each<[string, ScriptTurn[], Partial<QueryOptions>, RegExp]>([
+    [
+      'an unknown agent type lists the valid ones',
+      [{ toolCalls: [agentCall('x', { subagent_type: 'nope' })] }],
+      {},
+      /Unknown agent type "nope". Available types: explore, general-purpose, plan/,
+    ],
+    [
+      'a model error in the child',
+      [
+        { toolCalls: [agentCall('BROKEN')] },
+        { match: { prompt: 'BROKEN' }, error: { status: 400, message: 'bad request body' } },
+      ],
+      {},
+      /The general-purpose agent failed: .*bad request body/,
+    ],
+    [
+      'a child whose model cannot be resolved',
+      [{ toolCalls: [agentCall('x', { model: 'gemini:pro' })] }],
+      {},
+      /could not start: Agent model gemini:pro: unknown provider "gemini"/,
+    ],
+    [
+      'a fatal tool error in the child',
+      [
+        { toolCalls: [agentCall('FATAL')] },
+        { match: { prompt: 'FATAL' }, toolCalls: [{ name: 'Guard', input: {} }] },
+      ],
+      {
+        tools: [
+          defineTool({
+            name: 'Guard',
+            description: 'refuses',
+            inputSchema: z.object({}),
+            isReadOnly: true,
+            isConcurrencySafe: true,
+            async call() {
+              throw new FatalToolError('credential found in output');
+            },
+          }),
+        ],
+      },
+      /The general-purpose agent failed: credential found in output/,
+    ],
+    [
+      'run_in_background, which is not available yet',
+      [{ toolCalls: [agentCall('x', { run_in_background: true })] }],
+      {},
+      /run_in_background is not available yet/,
+    ],
+    [
+      'isolation: worktree, which is not available yet',
+      [{ toolCalls: [agentCall('x', { isolation: 'worktree' })] }],
+      {},
+      /isolation: "worktree" is not available yet/,
+    ],
+  ])('an error result the parent recovers from: %s', async (_, turns, options, message) => {
+    const { result } = await runTree(
+      [...turns, { match: { lastToolResult: '/./' }, text: 'recovered' }],
+      options,
+    );
+    const [output] = toolOutputs(result);
+    expect(output?.isError).toBe(true);
+    expect(output?.output).toMatch(message);
+    expect(result).toMatchObject({ status: 'completed', result: 'recovered' });
+  });
+});

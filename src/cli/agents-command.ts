@@ -1,0 +1,19 @@
+// `warren agents [--json]`: every definition warren can see, where it came from, and what the
+// loader had to fix or could not use. A broken file is a listed error, never a crash.
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { agentsListing, formatAgentsListing } from '../agents/agents-command.js';
+import { loadAgentDefinitions } from '../agents/load-agent-definitions.js';
+import type { AgentsArgs } from './cli-args.js';
+import type { CliIo } from './print-mode.js';
+
+export async function runAgentsCommand(args: AgentsArgs, io: CliIo): Promise<number> {
+  const cwd = resolve(args.cwd ?? process.cwd());
+  const listing = agentsListing(await loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }));
+  io.stdout(
+    args.json
+      ? `${JSON.stringify(listing, null, 2)}\n`
+      : formatAgentsListing(listing, { cwd, homeDir: homedir() }),
+  );
+  return 0;
+}

@@ -1,0 +1,83 @@
+// query(): the agent loop with sub-agents wired in. It adds the Agent tool (and a definition's
+// delegate_to_<name> tools) to the main agent; every sub-agent then runs agentLoop() again.
+import type { AgentDefinition, AgentDefinitionInput } from './agents/agent-definition.js';
+import { childTools } from './agents/child-tools.js';
+import { withEnvironment } from './agents/environment-prompt.js';
+import { resolveAgentDefinitions } from './agents/load-agent-definitions.js';
+import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
+import { ConfigError } from './config-error.js';
+import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
+import type { AgentEvent, RunResult } from './loop/events.js';
+import { builtinTools } from './tools/builtin-tools.js';
+
+export interface QueryOptions extends AgentLoopOptions, Omit<SubagentSettings, 'definitions'> {
+  /**
+   * Sub-agent definitions by name, on top of the built-in `general-purpose`, `explore` and
+   * `plan` (as the Claude Agent SDK's `agents` option). Default tools: the built-ins.
+   */
+  agents?: Readonly<Record<string, AgentDefinitionInput>>;
+  /** Already resolved definitions (from `loadAgentDefinitions`); used instead of `agents`. */
+  definitions?: ReadonlyMap<string, AgentDefinition>;
+  /** Run the main agent as this definition: its prompt, tools, model, turns and delegates. */
+  agent?: string;
+}
+
+export interface QueryParams {
+  prompt: string;
+  options: QueryOptions;
+}
+
+/**
+ * Runs an agent, and the sub-agents it starts, to the end. Yields every event of the tree as
+ * it happens (children's events carry their own `agentId`, `parentId` and `depth`); returns
+ * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
+ */
+export async function* query({
+  prompt,
+  options,
+}: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
+  const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
+  const runtime = new SubagentRuntime({ ...options, definitions });
+  return yield* agentLoop({ prompt, options: mainAgentOptions(options, runtime) });
+}
+
+function mainAgentOptions(options: QueryOptions, runtime: SubagentRuntime): AgentLoopOptions {
+  const tools = options.tools ?? builtinTools();
+  const cwd = options.cwd ?? process.cwd();
+  if (options.agent === undefined) {
+    const spawn = runtime.spawnTools({
+      depth: 0,
+      definition: undefined,
+      parentTools: 'root',
+      mayUseAgent: true,
+    });
+    return { ...options, cwd, tools: [...tools, ...spawn] };
+  }
+  const definition = runtime.findDefinition(options.agent);
+  if (!definition) {
+    const names = [...runtime.definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
+  }
+  const narrowed = childTools(tools, definition);
+  const spawn = runtime.spawnTools({
+    depth: 0,
+    definition,
+    parentTools: 'root',
+    mayUseAgent: narrowed.mayUseAgent,
+  });
+  const mainTools = [...narrowed.tools, ...spawn];
+  return {
+    ...options,
+    cwd,
+    tools: mainTools,
+    permissions: options.permissions?.derive
+      ? options.permissions.derive({ mode: definition.permissionMode, deny: narrowed.denyRules })
+      : options.permissions,
+    systemPrompt: withEnvironment(definition.prompt, { cwd }),
+    maxTurns: options.maxTurns ?? definition.maxTurns,
+    timeBudgetMs: options.timeBudgetMs ?? definition.timeBudgetMs,
+    tokenBudget: options.tokenBudget ?? definition.tokenBudget,
+    agentType: definition.name,
+    description: options.description ?? definition.description,
+  };
+}
