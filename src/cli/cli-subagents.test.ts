@@ -1,0 +1,197 @@
+// Sub-agents through the `warren` command: the agent tree in stream-json and the JSON result,
+// definition files, and `warren agents`. Runs the built CLI (`npm test` builds first).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { makeTempDir } from '../tools/test-context.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/warren.js');
+const CORPUS = resolve(ROOT, '../shared/corpus/agents');
+
+let server: MockLlmServer;
+let home: string;
+let project: string;
+
+beforeEach(async () => {
+  server = await startMockLlmServer();
+  home = await makeTempDir('warren-home-');
+  project = await makeTempDir('warren-project-');
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function warren(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const against = (...extra: string[]) => [
+  '--model',
+  'openai-compatible:test-model',
+  '--base-url',
+  `${server.url}/v1`,
+  '--session-dir',
+  join(home, 'sessions'),
+  ...extra,
+];
+
+const chatRequests = () => server.requests.filter((request) => request.api !== undefined);
+const toolNames = (index: number) =>
+  (
+    (chatRequests()[index]?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []
+  ).map((tool) => tool.function.name);
+
+describe('warren -p with sub-agents', () => {
+  beforeEach(() => {
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Agent', input: { description: 'find notes', prompt: 'Find the notes file.' } },
+        ],
+      },
+      { text: 'The notes are in notes.txt.' },
+      { text: 'A child found notes.txt.' },
+    );
+  });
+
+  it('streams the child as agent_start and agent_end lines tagged with its parent and depth', async () => {
+    const run = await warren([
+      '-p',
+      'where are the notes?',
+      ...against('--output-format', 'stream-json'),
+    ]);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const init = lines[0];
+    const start = lines.find((line) => line.type === 'agent_start');
+    const end = lines.find((line) => line.type === 'agent_end');
+    expect(start).toMatchObject({
+      parent_id: init.agent_id,
+      depth: 1,
+      agent_type: 'general-purpose',
+    });
+    expect(end).toMatchObject({
+      agent_id: start.agent_id,
+      status: 'completed',
+      result: 'The notes are in notes.txt.',
+    });
+    const childAssistant = lines.find((line) => line.type === 'assistant' && line.depth === 1);
+    expect(childAssistant.agent_id).toBe(start.agent_id);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'A child found notes.txt.' });
+  });
+
+  it('reports the whole tree in the JSON result, each agent with its own transcript', async () => {
+    const run = await warren(['-p', 'where are the notes?', ...against('--output-format', 'json')]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.agents).toHaveLength(2);
+    const [main, child] = result.agents;
+    expect(main).toMatchObject({ agent_type: 'main', depth: 0, parent_id: null, tool_calls: 1 });
+    expect(child).toMatchObject({
+      agent_type: 'general-purpose',
+      description: 'find notes',
+      depth: 1,
+      parent_id: main.agent_id,
+      status: 'completed',
+      num_turns: 1,
+    });
+    expect(child.transcript).toBe(
+      join(home, 'sessions', result.session_id, 'agents', `${child.agent_id}.jsonl`),
+    );
+    expect(await readFile(child.transcript, 'utf8')).toContain('The notes are in notes.txt.');
+    const totalOutput = result.usage.output_tokens;
+    expect(totalOutput).toBe(main.usage.output_tokens + child.usage.output_tokens);
+  });
+});
+
+describe('definition files', () => {
+  it('runs the main agent as a project definition with --agent, with only its tools', async () => {
+    await mkdir(join(project, '.claude/agents'), { recursive: true });
+    await writeFile(
+      join(project, '.claude/agents/reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou are REVIEWER-PROMPT.\n',
+    );
+    server.enqueue({ text: 'Looks fine.' });
+    const run = await warren([
+      '-p',
+      'review',
+      ...against('--agent', 'reviewer', '--output-format', 'json'),
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).agents[0]).toMatchObject({ agent_type: 'reviewer' });
+    expect(JSON.stringify(chatRequests()[0]?.body)).toContain('REVIEWER-PROMPT');
+    expect(toolNames(0).sort()).toEqual(['Grep', 'Read']);
+  });
+
+  it('offers no Agent tool with --max-depth 0', async () => {
+    server.enqueue({ text: 'ok' });
+    await warren(['-p', 'hi', ...against('--max-depth', '0')]);
+    expect(toolNames(0)).not.toContain('Agent');
+  });
+
+  it('names the valid agents when --agent names none of them', async () => {
+    const run = await warren(['-p', 'x', ...against('--agent', 'nobody')]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^warren: --agent nobody: no such agent \(use one of: .*general-purpose/,
+    );
+  });
+});
+
+describe('warren agents', () => {
+  it('lists definitions with their source and the warnings of a messy file', async () => {
+    await mkdir(join(project, '.warren/agents'), { recursive: true });
+    await writeFile(
+      join(project, '.warren/agents/helper.md'),
+      '---\ndescription: Use when: things break\ntools: Read, WebSearch\n---\nHelp.\n',
+    );
+    const run = await warren(['agents', '--json']);
+    expect(run.code).toBe(0);
+    const listing = JSON.parse(run.stdout);
+    const helper = listing.agents.find((agent: { name: string }) => agent.name === 'helper');
+    expect(helper).toMatchObject({ status: 'ok', tools: ['Read'], source: { kind: 'project' } });
+    expect(JSON.stringify(helper.warnings)).toMatch(/WebSearch/);
+    const text = await warren(['agents']);
+    expect(text.stdout).toMatch(/helper\s+project \.warren\/agents\/helper\.md/);
+    expect(text.stdout).toMatch(/helper\.md:3: `tools`: dropped `WebSearch`/);
+  });
+
+  it.skipIf(!existsSync(CORPUS))(
+    'loads every file of the shared corpus without a crash (skipped without ../shared)',
+    async () => {
+      const run = await warren(['agents', '--json', '--agents-dir', CORPUS]);
+      expect(run.code).toBe(0);
+      const listing = JSON.parse(run.stdout);
+      const corpusEntries = listing.agents.filter(
+        (agent: { source: { path?: string } }) =>
+          agent.source.path?.startsWith(CORPUS) && !agent.source.path.endsWith('SOURCES.md'),
+      );
+      expect(corpusEntries).toHaveLength(976);
+      expect(corpusEntries.filter((agent: { status: string }) => agent.status === 'error')).toEqual(
+        [],
+      );
+    },
+  );
+});

@@ -1,0 +1,77 @@
+// The library as a user writes against it: everything from the public entry points.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AgentEvent, defineTool, query, type RunResult } from './index.js';
+import { scriptedModel } from './testing.js';
+
+describe('the public API', () => {
+  it('runs query() with custom tools and programmatic agent definitions', async () => {
+    const weather = defineTool({
+      name: 'Weather',
+      description: 'Current weather in a city.',
+      inputSchema: z.object({ city: z.string() }),
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      async call({ city }) {
+        return `${city}: 21°C, clear`;
+      },
+    });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          {
+            name: 'Agent',
+            input: {
+              description: 'check weather',
+              prompt: 'WEATHER-TASK Oslo',
+              subagent_type: 'forecaster',
+            },
+          },
+        ],
+      },
+      {
+        match: { prompt: 'WEATHER-TASK' },
+        toolCalls: [{ name: 'Weather', input: { city: 'Oslo' } }],
+      },
+      { match: { lastToolResult: '21°C' }, text: 'Oslo is 21°C and clear.' },
+      { text: 'It is a fine day in Oslo.' },
+    ]);
+
+    const events: AgentEvent[] = [];
+    let result: RunResult | undefined;
+    for await (const event of query({
+      prompt: 'Is it a nice day in Oslo?',
+      options: {
+        model,
+        tools: [weather],
+        agents: {
+          forecaster: {
+            description: 'Answers weather questions.',
+            prompt: 'You are a forecaster.',
+            tools: ['Weather'],
+            maxTurns: 3,
+          },
+        },
+      },
+    })) {
+      events.push(event);
+      if (event.type === 'result' && event.depth === 0) result = event;
+    }
+
+    expect(result).toMatchObject({ status: 'completed', result: 'It is a fine day in Oslo.' });
+    const child = events.find((event) => event.type === 'run_start' && event.depth === 1);
+    expect(child).toMatchObject({ agentType: 'forecaster', tools: ['Weather'] });
+    model.assertComplete();
+  });
+
+  it('rejects a programmatic definition that cannot be used, naming it', async () => {
+    const run = query({
+      prompt: 'x',
+      options: {
+        model: scriptedModel([{ text: 'x' }]),
+        agents: { broken: { description: 'no prompt' } as never },
+      },
+    });
+    await expect(run.next()).rejects.toThrow(/agents\.broken/);
+  });
+});

@@ -1,0 +1,75 @@
+// warren's public API: the loop with sub-agents, the types at its boundaries, the built-in
+// tools and the pieces a host program assembles a run from. Testing helpers: `warren/testing`.
+
+export type { AgentDefinition, AgentDefinitionInput } from './agents/agent-definition.js';
+export { builtinAgents } from './agents/builtin-agents.js';
+export { defineAgent } from './agents/define-agent.js';
+export {
+  type AgentDefinitionsResult,
+  type LoadAgentDefinitionsOptions,
+  loadAgentDefinitions,
+  resolveAgentDefinitions,
+} from './agents/load-agent-definitions.js';
+export { ConfigError } from './config-error.js';
+export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
+export { Budget, type BudgetKind, type BudgetLimits } from './loop/budget.js';
+export type {
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  AgentRef,
+  AgentStatus,
+  ResultSubtype,
+  RunResult,
+} from './loop/events.js';
+export type {
+  AssistantMessage,
+  Message,
+  SystemMessage,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultPart,
+  UserMessage,
+} from './loop/messages.js';
+export type { RunContext } from './loop/run-context.js';
+export { addUsage, emptyUsage, type Usage } from './loop/usage.js';
+export { resolveModel } from './model/resolve-model.js';
+export type { RetryOptions } from './model/retry-policy.js';
+export {
+  type CanUseTool,
+  createPermissionPolicy,
+  type PermissionPolicyOptions,
+  type RulePermissionPolicy,
+} from './permissions/create-permission-policy.js';
+export { DecisionStore } from './permissions/decision-store.js';
+export type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionPolicy,
+  PermissionRequest,
+} from './permissions/permission-policy.js';
+export { parsePermissionRule, parseRuleList } from './permissions/permission-rule.js';
+export { type QueryOptions, type QueryParams, query } from './query.js';
+export { loadSession, readTranscript } from './session/read-transcript.js';
+export { TranscriptWriter } from './session/transcript-writer.js';
+export { type AgentSummary, AgentTree } from './telemetry/agent-tree.js';
+export {
+  bashTool,
+  builtinTools,
+  editTool,
+  globTool,
+  grepTool,
+  readOnlyBashTool,
+  readTool,
+  writeTool,
+} from './tools/builtin-tools.js';
+export { FileStateCache } from './tools/file-state.js';
+export { isReadOnlyCommand } from './tools/read-only-command.js';
+export {
+  defineTool,
+  FatalToolError,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from './tools/tool.js';
