@@ -7,6 +7,11 @@ if (major < 22) {
   );
   process.exit(2);
 }
+// A reader that stops early (`warren … | head -1`) closes the pipe: that ends the output, quietly.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 const { main, processIo } = await import('../dist/cli/main.js');
 const code = await main(process.argv.slice(2), processIo);
 // Let stdout drain before leaving: a JSON result piped to another program must arrive whole.

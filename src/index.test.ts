@@ -1,8 +1,11 @@
 // The library as a user writes against it: everything from the public entry points.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentEvent, defineTool, query, type RunResult } from './index.js';
 import { scriptedModel } from './testing.js';
+import { makeTempDir } from './tools/test-context.js';
 
 describe('the public API', () => {
   it('runs query() with custom tools and programmatic agent definitions', async () => {
@@ -62,6 +65,22 @@ describe('the public API', () => {
     const child = events.find((event) => event.type === 'run_start' && event.depth === 1);
     expect(child).toMatchObject({ agentType: 'forecaster', tools: ['Weather'] });
     model.assertComplete();
+  });
+
+  it('denies calls that would need permission when no policy is given', async () => {
+    const cwd = await makeTempDir();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'Write', input: { file_path: 'x.txt', content: 'hi' } }] },
+      { text: 'could not write' },
+    ]);
+    let result: RunResult | undefined;
+    for await (const event of query({ prompt: 'write', options: { model, cwd } })) {
+      if (event.type === 'result') result = event;
+    }
+    const denial = result?.messages.find((message) => message.role === 'tool');
+    expect(denial?.content[0]).toMatchObject({ isError: true });
+    expect(denial?.content[0]?.output).toMatch(/Permission to use Write/);
+    expect(existsSync(join(cwd, 'x.txt'))).toBe(false);
   });
 
   it('rejects a programmatic definition that cannot be used, naming it', async () => {

@@ -8,6 +8,7 @@ import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtim
 import { ConfigError } from './config-error.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
 import type { AgentEvent, RunResult } from './loop/events.js';
+import { createPermissionPolicy } from './permissions/create-permission-policy.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions extends AgentLoopOptions, Omit<SubagentSettings, 'definitions'> {
@@ -31,6 +32,8 @@ export interface QueryParams {
  * Runs an agent, and the sub-agents it starts, to the end. Yields every event of the tree as
  * it happens (children's events carry their own `agentId`, `parentId` and `depth`); returns
  * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
+ * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
+ * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
  */
 export async function* query({
   prompt,
@@ -38,7 +41,12 @@ export async function* query({
 }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
   const runtime = new SubagentRuntime({ ...options, definitions });
-  return yield* agentLoop({ prompt, options: mainAgentOptions(options, runtime) });
+  // Without a policy, read-only calls run and the rest are denied, as in print mode.
+  const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
+  return yield* agentLoop({
+    prompt,
+    options: mainAgentOptions({ ...options, permissions }, runtime),
+  });
 }
 
 function mainAgentOptions(options: QueryOptions, runtime: SubagentRuntime): AgentLoopOptions {

@@ -4,7 +4,7 @@
 import { agentLoop } from '../loop/agent-loop.js';
 import type { RunResult } from '../loop/events.js';
 import { messageOf } from '../model/retry-policy.js';
-import type { ToolContext, ToolOutput } from '../tools/tool.js';
+import { FatalToolError, type ToolContext, type ToolOutput } from '../tools/tool.js';
 import { createSubagentContext, type SubagentRequest } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -35,6 +35,7 @@ export async function runSubagent(
       }
       // The parent is being cancelled too: let its loop see that, not a child failure.
       ctx.run.cancelSignal?.throwIfAborted();
+      if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
       return outputFor(result!, runtime);
     } finally {
       runtime.slots.release(options.agentId);

@@ -384,6 +384,38 @@ describe('budgets across the tree', () => {
   });
 });
 
+describe('a hard failure', () => {
+  it('in a grandchild ends every agent up to the root instead of becoming a result', async () => {
+    const guard = defineTool({
+      name: 'Guard',
+      description: 'refuses',
+      inputSchema: z.object({}),
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      async call() {
+        throw new FatalToolError('credential found in output');
+      },
+    });
+    const { result, results } = await runTree(
+      [
+        { toolCalls: [agentCall('UPPER')] },
+        { match: { prompt: 'UPPER' }, toolCalls: [agentCall('LOWER')] },
+        { match: { prompt: 'LOWER' }, toolCalls: [{ name: 'Guard', input: {} }] },
+        { text: 'never reached' },
+      ],
+      { tools: [guard] },
+    );
+    expect(results.map((event) => [event.depth, event.status])).toEqual([
+      [2, 'failed'],
+      [1, 'failed'],
+      [0, 'failed'],
+    ]);
+    expect(result.error).toBe(
+      'general-purpose agent: general-purpose agent: credential found in output',
+    );
+  });
+});
+
 describe('cancellation', () => {
   it('of the parent cancels the whole subtree', async () => {
     const controller = new AbortController();
@@ -518,28 +550,6 @@ describe('what the parent gets back', () => {
       [{ toolCalls: [agentCall('x', { model: 'gemini:pro' })] }],
       {},
       /could not start: Agent model gemini:pro: unknown provider "gemini"/,
-    ],
-    [
-      'a fatal tool error in the child',
-      [
-        { toolCalls: [agentCall('FATAL')] },
-        { match: { prompt: 'FATAL' }, toolCalls: [{ name: 'Guard', input: {} }] },
-      ],
-      {
-        tools: [
-          defineTool({
-            name: 'Guard',
-            description: 'refuses',
-            inputSchema: z.object({}),
-            isReadOnly: true,
-            isConcurrencySafe: true,
-            async call() {
-              throw new FatalToolError('credential found in output');
-            },
-          }),
-        ],
-      },
-      /The general-purpose agent failed: credential found in output/,
     ],
     [
       'run_in_background, which is not available yet',

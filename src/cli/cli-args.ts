@@ -91,8 +91,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (!values.print) {
     if (positionals.length === 0) return { command: 'interactive' };
     throw new ConfigError(
-      'warren',
-      `unexpected argument "${positionals[0]}"`,
+      `"${positionals[0]}"`,
+      'is not a command',
       'to run a prompt to the end, use -p "<prompt>"',
     );
   }
@@ -186,8 +186,10 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --mcp-config <file>               MCP servers (not supported yet: the flag is refused)
   --cwd <dir>                       working directory (default: the current one)
-  --session-dir <dir>               where transcripts go (default ~/.warren/sessions)
+  --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
+                                    ~/.warren/sessions)
   --resume <session-id>             continue a session
   --verbose                         with text output: report progress on stderr
 

@@ -58,7 +58,7 @@ const against = (...extra: string[]) => [
 const chatRequests = () => server.requests.filter((request) => request.api !== undefined);
 const toolNames = (index: number) =>
   (
-    (chatRequests()[index]?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []
+    (chatRequests()[index]!.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []
   ).map((tool) => tool.function.name);
 
 describe('warren -p with sub-agents', () => {

@@ -403,6 +403,25 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
   });
 });
 
+it('stops quietly when the reader closes the pipe early', async () => {
+  server.enqueue({ toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] }, { text: 'done' });
+  const child = spawn(
+    process.execPath,
+    [BIN, '-p', 'x', ...against('--output-format', 'stream-json')],
+    {
+      env: { PATH: process.env.PATH, HOME: home },
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+});
+
 it('prints help and version', async () => {
   const help = await warren(['--help']);
   expect(help.code).toBe(0);

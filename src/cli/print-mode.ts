@@ -2,6 +2,7 @@
 // chosen output, and turn the result into an exit code. The loop itself knows none of this.
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../agents/load-agent-definitions.js';
 import { isModelAlias } from '../agents/model-alias.js';
@@ -66,7 +67,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const model = await resolveModel(modelSpec, { baseUrl: args.baseUrl });
   await checkReachable(modelSpec, { baseUrl: args.baseUrl });
 
-  const settings = await loadPermissionSettings({ projectDir: cwd });
+  const settings = await loadPermissionSettings({ projectDir: cwd, homeDir: homedir() });
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const permissions = createPermissionPolicy({
@@ -75,6 +76,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
   });
 
+  const systemPrompt = mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   let sessionId = newSessionId();
   let history: Message[] = [];
@@ -82,7 +84,10 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     const session = loadSession({ sessionDir, sessionId: args.resume });
     for (const warning of session.warnings) io.stderr(`warren: warning: ${warning}\n`);
     sessionId = args.resume;
-    history = session.messages;
+    // The conversation goes on; the environment (cwd, date) in its system prompt is today's.
+    history = session.messages.map((message) =>
+      message.role === 'system' ? { role: 'system', content: systemPrompt } : message,
+    );
   }
 
   const tools = builtinTools();
@@ -100,7 +105,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
       options: {
         model,
         baseUrl: args.baseUrl,
-        systemPrompt: mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 }),
+        systemPrompt,
         tools,
         definitions,
         agent: args.agent,

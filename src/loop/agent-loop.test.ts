@@ -408,6 +408,12 @@ describe('agentLoop()', () => {
     });
   });
 
+  it('never reports an earlier reply of a resumed conversation as its result', async () => {
+    const first = await run([{ text: 'OLD ANSWER' }], {}, 'one');
+    const { result } = await run([{ error: { status: 400 } }], { messages: first.result.messages });
+    expect(result).toMatchObject({ status: 'failed', result: '' });
+  });
+
   it('continues an earlier conversation given as messages', async () => {
     const first = await run([{ text: 'The secret is 7.' }], { systemPrompt: 'sys' }, 'remember');
     const { result, model } = await run(

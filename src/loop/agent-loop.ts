@@ -8,7 +8,7 @@ import { DEFAULT_RETRY, messageOf, type RetryOptions } from '../model/retry-poli
 import { type ModelTurn, streamModelTurn } from '../model/stream-model-turn.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
-import type { Tool } from '../tools/tool.js';
+import { FatalToolError, type Tool } from '../tools/tool.js';
 import { Budget, type BudgetKind, describeBudget } from './budget.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentRef, AgentStatus, ResultSubtype, RunResult } from './events.js';
@@ -133,12 +133,15 @@ export async function* agentLoop({
     : undefined;
 
   const messages: Message[] = [...(options.messages ?? [])];
+  /** Where this run's messages start; a resumed conversation's old replies are not its result. */
+  const firstOwnMessage = messages.length;
   const usage = emptyUsage();
   let costUsd: number | null = price ? 0 : null;
   let numTurns = 0;
   let toolCalls = 0;
   let stop: Stop | undefined;
   let failure: string | undefined;
+  let fatal = false;
 
   const event = (fields: DistributiveOmit<AgentEvent, keyof AgentRef>) =>
     ({ ...ref, ...fields }) as AgentEvent;
@@ -246,6 +249,7 @@ export async function* agentLoop({
   } catch (error) {
     stop = stopFromError(error, options.signal, budgetTimer.signal, budget);
     if (!stop) {
+      fatal = FatalToolError.isInstance(error);
       failure =
         describeModelError(error, { spec: name, baseUrl: options.baseUrl }) ?? messageOf(error);
     }
@@ -258,7 +262,9 @@ export async function* agentLoop({
   clearTimeout(windDownTimer);
 
   const status: AgentStatus = failure ? 'failed' : (stop?.status ?? 'completed');
-  const lastReply = messages.findLast((message) => message.role === 'assistant');
+  const lastReply = messages
+    .slice(firstOwnMessage)
+    .findLast((message) => message.role === 'assistant');
   const result: RunResult = {
     ...ref,
     subtype: SUBTYPES[status],
@@ -266,6 +272,7 @@ export async function* agentLoop({
     isError: status !== 'completed',
     result: lastReply ? textOf(lastReply) : '',
     ...((failure ?? stop?.reason) ? { error: failure ?? stop?.reason } : {}),
+    ...(fatal ? { fatal } : {}),
     agentType,
     description,
     numTurns,

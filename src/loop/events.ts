@@ -28,6 +28,8 @@ export interface RunResult extends AgentRef {
   result: string;
   /** Why the run did not succeed, for people; absent on success. */
   error?: string;
+  /** A FatalToolError ended the run; it ends every ancestor too instead of becoming a result. */
+  fatal?: boolean;
   agentType: string;
   description: string;
   numTurns: number;

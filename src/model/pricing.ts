@@ -42,7 +42,11 @@ const PRICES: Array<[prefix: string, price: ModelPrice]> = (
     ['openai:gpt-4o-mini', openai(0.15, 0.6)],
     ['openai:gpt-4o', openai(2.5, 10)],
     ['openai:o4-mini', openai(1.1, 4.4, 0.275)],
+    ['openai:o3-mini', openai(1.1, 4.4, 0.55)],
+    ['openai:o3-pro', openai(20, 80, 20)],
     ['openai:o3', openai(2, 8, 0.5)],
+    ['openai:o1-mini', openai(1.1, 4.4, 0.55)],
+    ['openai:o1', openai(15, 60, 7.5)],
   ] satisfies Array<[string, ModelPrice]>
 ).sort((a, b) => b[0].length - a[0].length);
 

@@ -62,7 +62,7 @@ export function retryAfterMs(error: unknown, now = Date.now()): number | undefin
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Exponential backoff with full jitter, unless the server named its own wait. */
+/** Exponential backoff, jittered between half and all of the ceiling, unless the server named its own wait. */
 export function retryDelayMs(
   error: unknown,
   attempt: number,

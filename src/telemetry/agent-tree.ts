@@ -60,6 +60,7 @@ export class AgentTree {
       agent.toolCalls++;
     } else if (event.type === 'result') {
       agent.status = event.status;
+      agent.costUsd = event.costUsd;
       agent.numTurns = event.numTurns;
       agent.toolCalls = event.toolCalls;
       agent.durationMs = event.durationMs;
@@ -81,11 +82,12 @@ export class AgentTree {
     return total;
   }
 
-  /** Null unless some agent's model has a known price. */
+  /** Null when the price of some agent's model is unknown: a partial sum would mislead. */
   totalCostUsd(): number | null {
-    let total: number | null = null;
+    let total = 0;
     for (const agent of this.#agents.values()) {
-      if (agent.costUsd !== null) total = (total ?? 0) + agent.costUsd;
+      if (agent.costUsd === null) return null;
+      total += agent.costUsd;
     }
     return total;
   }
