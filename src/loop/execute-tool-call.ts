@@ -72,6 +72,7 @@ async function runTool(
       tool,
       input,
       cwd: env.context.cwd,
+      allowedDirs: env.context.allowedDirs,
       agent: env.context.agent,
       signal: env.signal,
     });

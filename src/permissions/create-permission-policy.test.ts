@@ -59,6 +59,7 @@ function request(tool: Tool, input: FakeInput, signal = new AbortController().si
     tool,
     input,
     cwd,
+    allowedDirs: [cwd],
     agent: { agentId: 'main', parentId: null, depth: 0, agentType: 'main' },
     signal,
   };

@@ -164,7 +164,8 @@ async function decide(
     );
   }
   if (isAllowedByRules(policy.allow, target)) return ALLOW;
-  if (policy.mode === 'bypassPermissions' || isReadOnlyCall(tool, input)) return ALLOW;
+  const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
+  if (policy.mode === 'bypassPermissions' || readOnly) return ALLOW;
   if (policy.mode === 'plan') {
     return deny(
       `${call} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,

@@ -9,6 +9,8 @@ export interface PermissionRequest {
   tool: Tool;
   input: unknown;
   cwd: string;
+  /** Directories the agent's file tools may touch; reading outside them needs asking. */
+  allowedDirs: readonly string[];
   agent: AgentRef & { agentType: string };
   signal: AbortSignal;
 }

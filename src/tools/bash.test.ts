@@ -148,9 +148,23 @@ describe('Bash', () => {
     expect(await readFile(path.join(dir, 'ran.txt')).catch(() => 'absent')).toBe('absent');
   });
 
+  it('does not count reading outside the allowed directories as read-only', () => {
+    const scope = { cwd: dir, allowedDirs: [dir] };
+    expect(
+      isReadOnlyCall(bashTool, { command: `cat ${path.join(dir, 'a.txt')} src/b.ts` }, scope),
+    ).toBe(true);
+    expect(isReadOnlyCall(bashTool, { command: 'cat /etc/hostname' }, scope)).toBe(false);
+    expect(isReadOnlyCall(bashTool, { command: 'ls ../..' }, scope)).toBe(false);
+    expect(isReadOnlyCall(bashTool, { command: 'cat ~/.ssh/id_rsa' }, scope)).toBe(false);
+    expect(isReadOnlyCall(bashTool, { command: 'echo $OPENAI_API_KEY' }, scope)).toBe(false);
+    expect(isReadOnlyCall(bashTool, { command: 'grep --file=/etc/passwd x' }, scope)).toBe(false);
+    expect(isReadOnlyCall(bashTool, { command: 'printenv' }, scope)).toBe(false);
+  });
+
   it('counts as read-only only for clearly read-only commands, and is matched by its command', () => {
-    expect(isReadOnlyCall(bashTool, { command: 'git status && ls -la' })).toBe(true);
-    expect(isReadOnlyCall(bashTool, { command: 'rm -rf build' })).toBe(false);
+    const scope = { cwd: dir, allowedDirs: [dir] };
+    expect(isReadOnlyCall(bashTool, { command: 'git status && ls -la' }, scope)).toBe(true);
+    expect(isReadOnlyCall(bashTool, { command: 'rm -rf build' }, scope)).toBe(false);
     expect(bashTool.isConcurrencySafe).toBe(false);
     expect(bashTool.permissionSubject?.({ command: 'npm test' }, { cwd: dir })).toBe('npm test');
   });

@@ -42,7 +42,7 @@ export const bashTool = defineTool({
   name: 'Bash',
   description: ['Runs a bash command and returns its output.', '', ...usage].join('\n'),
   inputSchema,
-  isReadOnly: (input) => isReadOnlyCommand(input.command),
+  isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
   isConcurrencySafe: false,
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
   timeoutMs: MAX_TIMEOUT_MS + 2 * KILL_GRACE_MS + 5_000,
@@ -65,7 +65,7 @@ export const readOnlyBashTool = defineTool({
   timeoutMs: bashTool.timeoutMs,
   permissionSubject: (input) => input.command,
   async call(input, ctx) {
-    const verdict = checkReadOnlyCommand(input.command);
+    const verdict = checkReadOnlyCommand(input.command, ctx);
     if (!verdict.readOnly) {
       return {
         output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command.`,

@@ -5,23 +5,54 @@
 // It trusts the repository's own configuration: `git diff` runs a diff driver from .git/config.
 // Writing that file needs Write/Edit permission first, so this check is not the line of defence.
 
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { isInside } from './allowed-path.js';
+
 export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; reason: string };
 
+/** Where a command may look: with it, reading outside the allowed directories is not read-only. */
+export interface PathScope {
+  cwd: string;
+  allowedDirs: readonly string[];
+}
+
 /** True only for commands that clearly change nothing: `ls`, `cat x | head`, `git status`, … */
-export function isReadOnlyCommand(command: string): boolean {
-  return checkReadOnlyCommand(command).readOnly;
+export function isReadOnlyCommand(command: string, scope?: PathScope): boolean {
+  return checkReadOnlyCommand(command, scope).readOnly;
 }
 
 /** Like `isReadOnlyCommand`, with the reason when the answer is no. */
-export function checkReadOnlyCommand(command: string): ReadOnlyVerdict {
+export function checkReadOnlyCommand(command: string, scope?: PathScope): ReadOnlyVerdict {
   const parsed = parseCommandList(command);
   if ('reason' in parsed) return { readOnly: false, reason: parsed.reason };
   if (parsed.commands.length === 0) return { readOnly: false, reason: 'the command is empty' };
   for (const words of parsed.commands) {
-    const reason = simpleCommandProblem(words);
+    const reason =
+      simpleCommandProblem(words) ?? (scope && outsideScopeProblem(words.slice(1), scope));
     if (reason !== undefined) return { readOnly: false, reason };
   }
   return { readOnly: true };
+}
+
+/**
+ * Arguments are read as paths from cwd (options' `=value` too): a command that would read
+ * outside the allowed directories, or whose arguments depend on variables, is not approved
+ * without asking. Conservative: a pattern that looks like an absolute path counts as one.
+ */
+function outsideScopeProblem(args: readonly Word[], scope: PathScope): string | undefined {
+  for (const arg of args) {
+    if (arg.text.includes('$'))
+      return `${arg.text} depends on a variable, so what it reads is unknown`;
+    const value = arg.text.startsWith('-') ? arg.text.split('=').slice(1).join('=') : arg.text;
+    if (value === '') continue;
+    const expanded = value === '~' || value.startsWith('~/') ? homedir() + value.slice(1) : value;
+    const target = path.resolve(scope.cwd, expanded);
+    if (!scope.allowedDirs.some((dir) => isInside(target, dir))) {
+      return `it reads ${arg.text}, outside the allowed directories`;
+    }
+  }
+  return undefined;
 }
 
 interface Word {
@@ -191,7 +222,7 @@ function optionMatches(arg: string, option: string): boolean {
 const READ_ONLY_PROGRAMS = new Map<string, ArgumentCheck>([
   ...[
     'basename cat cd cksum cmp column comm cut df diff dirname du echo egrep false fgrep grep head',
-    'id jq ls md5sum nl nproc printenv printf pwd readlink realpath rev seq sha1sum sha256sum',
+    'id jq ls md5sum nl nproc printf pwd readlink realpath rev seq sha1sum sha256sum',
     'sha512sum stat strings tac tail test tr true type uname wc which whoami',
   ]
     .join(' ')

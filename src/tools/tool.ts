@@ -36,8 +36,13 @@ export interface Tool<Input = unknown> {
   /** Shown to the model: when to use the tool and what it returns. */
   description: string;
   inputSchema: z.ZodType<Input>;
-  /** Changes nothing outside the agent; allowed without asking in `default` and `plan` modes. */
-  isReadOnly: boolean | ((input: Input) => boolean);
+  /**
+   * Changes nothing and reads only inside the allowed directories; allowed without asking in
+   * `default` and `plan` modes.
+   */
+  isReadOnly:
+    | boolean
+    | ((input: Input, scope: Pick<ToolContext, 'cwd' | 'allowedDirs'>) => boolean);
   /** May run at the same time as other calls of the same assistant message. */
   isConcurrencySafe: boolean;
   /** Longest a call may run before it is aborted and reported as timed out. */
@@ -74,6 +79,10 @@ export class FatalToolError extends Error {
   }
 }
 
-export function isReadOnlyCall<Input>(tool: Tool<Input>, input: Input): boolean {
-  return typeof tool.isReadOnly === 'function' ? tool.isReadOnly(input) : tool.isReadOnly;
+export function isReadOnlyCall<Input>(
+  tool: Tool<Input>,
+  input: Input,
+  scope: Pick<ToolContext, 'cwd' | 'allowedDirs'>,
+): boolean {
+  return typeof tool.isReadOnly === 'function' ? tool.isReadOnly(input, scope) : tool.isReadOnly;
 }
