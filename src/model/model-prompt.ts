@@ -31,8 +31,18 @@ export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionToo
   });
 }
 
+/** Messages never change once in a conversation, so each is converted once, not every turn. */
+const messageCache = new WeakMap<Message, LanguageModelV4Message>();
+
 export function toModelPrompt(messages: readonly Message[]): LanguageModelV4Prompt {
-  return messages.map(toModelMessage);
+  return messages.map((message) => {
+    let converted = messageCache.get(message);
+    if (!converted) {
+      converted = toModelMessage(message);
+      messageCache.set(message, converted);
+    }
+    return converted;
+  });
 }
 
 function toModelMessage(message: Message): LanguageModelV4Message {

@@ -1,0 +1,306 @@
+// Turns raw worker samples into medians per cell, and the cells into the table the driver
+// prints: one row per metric, one column per adapter, each adapter's ratio to the raw-fetch
+// baseline of the same run, and whether it meets its target.
+import { idealMs } from './scenarios.mjs';
+
+export const median = (values) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const min = (values) => {
+  const finite = values.filter(Number.isFinite);
+  return finite.length > 0 ? Math.min(...finite) : null;
+};
+
+/** Medians (and the minima that matter) of one cell's samples. */
+export function summariseCell(scenario, samples) {
+  const medianOf = (pick) => median(samples.map(pick));
+  if (scenario.job === 'explore') {
+    return {
+      samples: samples.length,
+      contextRatio: medianOf((s) => s.contextRatio),
+      singleParentTokens: medianOf((s) => s.single.parentTokens),
+      delegatedParentTokens: medianOf((s) => s.delegated.parentTokens),
+      singleTotalTokens: medianOf((s) => s.single.totalMessageTokens),
+      delegatedTotalTokens: medianOf((s) => s.delegated.totalMessageTokens),
+      singleWallMs: medianOf((s) => s.single.wallMs),
+      delegatedWallMs: medianOf((s) => s.delegated.wallMs),
+    };
+  }
+  if (scenario.job === 'cli') {
+    return {
+      samples: samples.length,
+      modelsGetMs: medianOf((s) => s.modelsGetMs),
+      firstRequestMs: medianOf((s) => s.firstRequestMs),
+      firstRequestMinMs: min(samples.map((s) => s.firstRequestMs)),
+      exitMs: medianOf((s) => s.exitMs),
+    };
+  }
+  const ideal = idealMs(scenario);
+  return {
+    samples: samples.length,
+    wallMs: medianOf((s) => s.wallMs),
+    usPerRequest: medianOf((s) => (s.wallMs * 1000) / s.requests),
+    usPerRequestMin: min(samples.map((s) => (s.wallMs * 1000) / s.requests)),
+    cpuUsPerRequest: medianOf((s) => (s.cpuMs * 1000) / s.requests),
+    ratioToIdeal: ideal > 0 ? medianOf((s) => s.wallMs / ideal) : null,
+    maxInFlight: medianOf((s) => s.maxInFlight),
+    connections: medianOf((s) => s.connections),
+    maxInFlightMin: min(samples.map((s) => s.maxInFlight)),
+    childLaunchSpreadMs: medianOf((s) => s.childLaunchSpreadMs),
+    peakRssMiB: medianOf((s) => s.peakRssMiB),
+    peakHeapMiB: medianOf((s) => s.peakHeapMiB ?? Number.NaN),
+    rssGrowthMiB: medianOf((s) =>
+      s.peakRssMiB === null ? Number.NaN : s.peakRssMiB - s.rssBeforeMiB,
+    ),
+    serverCpuUsPerRequest: medianOf((s) => (s.serverCpuMs * 1000) / s.requests),
+  };
+}
+
+/**
+ * The rows of the table. `target`: `vsBaseline` (value ÷ baseline's at most this), `atMost`
+ * (the value itself), `equals` (the value must be exactly this, e.g. all N in flight).
+ */
+function rows(sc) {
+  const fixed = (digits) => (v) => v.toFixed(digits);
+  const percent = (v) => `${(100 * v).toFixed(1)}%`;
+  const turn = `${sc.turn.n}×${sc.turn.k} @${sc.turn.latencyMs} ms`;
+  const fan = `${sc.fanout.n}×${sc.fanout.k} @${sc.fanout.latencyMs} ms`;
+  const scale = `${sc.scale.n}×${sc.scale.k} @${sc.scale.latencyMs} ms`;
+  return [
+    {
+      cell: 'turn.json',
+      label: `turn JSON ${turn}: wall µs/request`,
+      pick: 'usPerRequest',
+      format: fixed(0),
+      target: { vsBaseline: 1.3 },
+    },
+    {
+      cell: 'turn.json',
+      label: 'turn JSON: CPU µs/request',
+      pick: 'cpuUsPerRequest',
+      format: fixed(0),
+    },
+    {
+      cell: 'turn.sse',
+      label: `turn SSE ${turn}: wall µs/request`,
+      pick: 'usPerRequest',
+      format: fixed(0),
+      target: { vsBaseline: 1.5 },
+    },
+    {
+      cell: 'turn.sse',
+      label: 'turn SSE: CPU µs/request',
+      pick: 'cpuUsPerRequest',
+      format: fixed(0),
+    },
+    {
+      cell: 'turn.sse',
+      label: `turn SSE: connections opened for ${2 + sc.turn.n * sc.turn.k} requests`,
+      pick: 'connections',
+      format: fixed(0),
+    },
+    { cell: 'fanout.json', label: `fan-out ${fan}: wall ms`, pick: 'wallMs', format: fixed(0) },
+    {
+      cell: 'fanout.json',
+      label: `fan-out: wall ÷ ideal ${idealMs(sc.fanout)} ms`,
+      pick: 'ratioToIdeal',
+      format: fixed(2),
+      target: { vsBaseline: 1.1 },
+    },
+    {
+      cell: 'fanout.json',
+      label: 'fan-out: max requests in flight (min)',
+      pick: 'maxInFlightMin',
+      format: fixed(0),
+      target: { equals: sc.fanout.n },
+    },
+    {
+      cell: 'fanout.json',
+      label: 'fan-out: child launch spread ms',
+      pick: 'childLaunchSpreadMs',
+      format: fixed(1),
+    },
+    {
+      cell: 'fanout.json',
+      label: 'fan-out: CPU µs/request',
+      pick: 'cpuUsPerRequest',
+      format: fixed(0),
+    },
+    { cell: 'scale.json', label: `scale ${scale}: wall ms`, pick: 'wallMs', format: fixed(0) },
+    {
+      cell: 'scale.json',
+      label: `scale: wall ÷ ideal ${idealMs(sc.scale)} ms`,
+      pick: 'ratioToIdeal',
+      format: fixed(2),
+      target: { vsBaseline: 1.2 },
+    },
+    {
+      cell: 'scale.json',
+      label: 'scale: max requests in flight (min)',
+      pick: 'maxInFlightMin',
+      format: fixed(0),
+      target: { equals: sc.scale.n },
+    },
+    {
+      cell: 'scale.json',
+      label: 'scale: peak RSS MiB',
+      pick: 'peakRssMiB',
+      format: fixed(0),
+      target: { vsBaseline: 1.3 },
+    },
+    { cell: 'scale.json', label: 'scale: RSS growth MiB', pick: 'rssGrowthMiB', format: fixed(0) },
+    { cell: 'scale.json', label: 'scale: peak JS heap MiB', pick: 'peakHeapMiB', format: fixed(0) },
+    {
+      cell: 'scale.json',
+      label: 'scale: CPU µs/request',
+      pick: 'cpuUsPerRequest',
+      format: fixed(0),
+    },
+    {
+      cell: 'context.json',
+      label: 'context: parent tokens, delegated ÷ single',
+      pick: 'contextRatio',
+      format: percent,
+      target: { atMost: 0.1, shown: '10%' },
+    },
+    {
+      cell: 'context.json',
+      label: 'context: parent tokens, single agent',
+      pick: 'singleParentTokens',
+      format: fixed(0),
+    },
+    {
+      cell: 'context.json',
+      label: 'context: parent tokens, delegating',
+      pick: 'delegatedParentTokens',
+      format: fixed(0),
+    },
+    {
+      cell: 'context.json',
+      label: 'context: all requests tokens, single',
+      pick: 'singleTotalTokens',
+      format: fixed(0),
+    },
+    {
+      cell: 'context.json',
+      label: 'context: all requests tokens, delegating',
+      pick: 'delegatedTotalTokens',
+      format: fixed(0),
+    },
+    {
+      cell: 'cli.json',
+      label: 'CLI: spawn → GET /v1/models ms',
+      pick: 'modelsGetMs',
+      format: fixed(0),
+    },
+    {
+      cell: 'cli.json',
+      label: 'CLI: spawn → first model request ms',
+      pick: 'firstRequestMs',
+      format: fixed(0),
+      target: { atMost: 150, shown: '150 ms' },
+    },
+    { cell: 'cli.json', label: 'CLI: spawn → exit ms', pick: 'exitMs', format: fixed(0) },
+    {
+      cell: 'import',
+      label: 'adapter import ms',
+      pick: 'importMs',
+      format: fixed(0),
+      noRatio: true,
+    },
+  ];
+}
+
+function describeTarget(target) {
+  if (target.vsBaseline !== undefined) return `≤ ${target.vsBaseline}× baseline`;
+  if (target.atMost !== undefined) return `≤ ${target.shown}`;
+  return `= ${target.equals}`;
+}
+
+/**
+ * Builds the table. `summary[adapter][cell]` is a summarised cell, `{ failed }` or missing;
+ * `judged` names the adapters the targets apply to. Returns the markdown text and every
+ * target's verdict.
+ */
+export function buildTable({ sc, adapters, judged, summary, footnotes }) {
+  const compared = adapters.filter((name) => name !== 'baseline');
+  const header = ['metric', ...adapters];
+  for (const name of compared) header.push(`${name} ÷ baseline`);
+  header.push('target', ...judged.map((name) => `${name} verdict`));
+
+  const verdicts = [];
+  const lines = [];
+  for (const row of rows(sc)) {
+    const cells = adapters.map((name) => summary[name]?.[row.cell]);
+    if (cells.every((cell) => cell === undefined)) continue;
+    const shown = (cell, name) => {
+      if (cell === undefined) return 'n/a';
+      if (cell.failed) return 'FAIL';
+      const value = cell[row.pick];
+      if (value === null || value === undefined) return '-';
+      return (
+        row.format(value) + (footnotes[name]?.cells.includes(row.cell) ? footnotes[name].mark : '')
+      );
+    };
+    const line = [row.label, ...cells.map((cell, i) => shown(cell, adapters[i]))];
+    const base = summary.baseline?.[row.cell];
+    const baseValue = base && !base.failed ? base[row.pick] : null;
+    const measured = {};
+    for (const name of compared) {
+      const cell = summary[name]?.[row.cell];
+      const value = cell && !cell.failed ? cell[row.pick] : null;
+      const comparable = !row.noRatio && value !== null && value !== undefined && baseValue;
+      measured[name] = { cell, value, ratio: comparable ? value / baseValue : null };
+      line.push(measured[name].ratio === null ? '-' : `${measured[name].ratio.toFixed(2)}×`);
+    }
+    line.push(row.target ? describeTarget(row.target) : '');
+    for (const name of judged) {
+      if (!row.target) {
+        line.push('');
+        continue;
+      }
+      const { value, ratio } = measured[name];
+      const verdict = judge(row.target, measured[name]);
+      line.push(verdict);
+      verdicts.push({
+        adapter: name,
+        metric: row.label,
+        target: describeTarget(row.target),
+        value,
+        ratio,
+        verdict,
+      });
+    }
+    lines.push(line);
+  }
+
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((line) => line[i].length)));
+  const format = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  const notes = Object.values(footnotes).map((note) => `${note.mark} ${note.text}`);
+  return {
+    text: [
+      format(header),
+      rule,
+      ...lines.map(format),
+      ...(notes.length ? ['', ...notes] : []),
+    ].join('\n'),
+    verdicts,
+  };
+}
+
+function judge(target, { cell, value, ratio }) {
+  if (cell === undefined) return 'n/a';
+  if (cell.failed) return 'FAIL';
+  if (target.vsBaseline !== undefined) {
+    if (ratio === null) return 'n/a';
+    return ratio <= target.vsBaseline ? 'met' : 'MISSED';
+  }
+  if (value === null || value === undefined) return 'n/a';
+  if (target.atMost !== undefined) return value <= target.atMost ? 'met' : 'MISSED';
+  return value === target.equals ? 'met' : 'MISSED';
+}

@@ -1,0 +1,65 @@
+// What the benchmark runs: the scenarios with their workloads and repetitions. The targets the
+// report checks them against are in report.mjs, next to the rows they apply to.
+
+const times = (count, cfg) => Array.from({ length: count }, () => ({ ...cfg }));
+
+/**
+ * Scenarios by name. Fan-out-style ones (`job: 'fanout'`) run in one worker process per
+ * repetition and adapter; `explore` runs only for adapters whose meta says `explores`; `cli`
+ * spawns warren's command line from the driver.
+ */
+export function scenarios({ quick }) {
+  return {
+    turn: {
+      title: 'per-turn overhead',
+      job: 'fanout',
+      n: 1,
+      k: 50,
+      latencyMs: 0,
+      modes: ['json', 'sse'],
+      warmup: times(quick ? 4 : 10, { n: 1, k: 50, latencyMs: 0 }),
+      iterations: quick ? 3 : 5,
+      timeoutMs: 120_000,
+    },
+    fanout: {
+      title: 'fan-out',
+      job: 'fanout',
+      n: 100,
+      k: 3,
+      latencyMs: 50,
+      modes: ['json'],
+      warmup: times(2, { n: 100, k: 3, latencyMs: 0 }),
+      iterations: 1,
+      timeoutMs: 120_000,
+    },
+    scale: {
+      title: 'scale',
+      job: 'fanout',
+      n: 1000,
+      k: 2,
+      latencyMs: 200,
+      modes: ['json'],
+      warmup: times(2, { n: 100, k: 2, latencyMs: 0 }),
+      iterations: 1,
+      sampleRss: true,
+      timeoutMs: 240_000,
+    },
+    context: {
+      title: 'context savings',
+      job: 'explore',
+      modes: ['json'],
+      timeoutMs: 120_000,
+    },
+    cli: {
+      title: 'CLI start',
+      job: 'cli',
+      modes: ['json'],
+      runs: quick ? 5 : 11,
+    },
+  };
+}
+
+/** The critical path of a fan-out run with no overhead at all: parent, K child turns, parent. */
+export function idealMs(scenario) {
+  return scenario.latencyMs * (2 + scenario.k);
+}

@@ -1,0 +1,367 @@
+#!/usr/bin/env node
+// `npm run bench`: warren against a raw-fetch baseline in the same run. Starts the mock LLM,
+// runs every adapter through every scenario in fresh worker processes (repetitions interleaved
+// across adapters), prints one table of medians with ratios and targets, writes results.json.
+//
+//   npm run bench                                   full run (5 repetitions, a few minutes)
+//   npm run bench -- --quick                        2 repetitions, shorter warm-up
+//   npm run bench -- --scenarios turn,cli --adapters warren --reps 3 --out /tmp/r.json
+//   npm run bench -- --cpu-prof --scenarios turn    V8 profiles under bench/.tmp/prof/, then
+//                                                   node bench/prof-top.mjs <file.cpuprofile>
+//
+// Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
+// keeps when it delegates reading), cli (warren -p start-up). Profiled timings are slower:
+// never mix them with real runs.
+//
+// Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
+// the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
+// raw-fetch reference, `warren` the library, `provider-loop` a diagnostic (the baseline's loop
+// over warren's AI SDK provider) that splits warren's overhead into provider and loop. The
+// targets apply to warren only. The mock's self-test: node --test bench/mock-llm-selftest.mjs
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureCliStart, writeModuleList } from './lib/cli-start.mjs';
+import { buildTable, median, summariseCell } from './lib/report.mjs';
+import { scenarios } from './lib/scenarios.mjs';
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(BENCH);
+const NODE = process.execPath;
+
+// ------------------------------------------------------------------ options
+const argv = process.argv.slice(2);
+const KNOWN_FLAGS = ['--reps', '--quick', '--scenarios', '--adapters', '--cpu-prof', '--out'];
+for (const arg of argv) {
+  if (arg.startsWith('--') && !KNOWN_FLAGS.includes(arg)) {
+    usageError(`unknown option ${arg}; known: ${KNOWN_FLAGS.join(' ')}`);
+  }
+}
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const quick = argv.includes('--quick');
+const cpuProf = argv.includes('--cpu-prof');
+const reps = Number(option('reps', quick ? 2 : 5));
+if (!(Number.isInteger(reps) && reps >= 1)) usageError('--reps needs a whole number of at least 1');
+// Profiled timings must never replace the real results.json.
+const defaultOut = cpuProf
+  ? path.join(BENCH, '.tmp', 'prof', 'results.json')
+  : path.join(BENCH, 'results.json');
+const out = path.resolve(option('out', defaultOut));
+const SC = scenarios({ quick });
+const scenarioNames = option('scenarios', Object.keys(SC).join(',')).split(',').filter(Boolean);
+for (const name of scenarioNames) {
+  if (!SC[name]) usageError(`--scenarios: unknown scenario ${name}; known: ${Object.keys(SC)}`);
+}
+
+function usageError(message) {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  usageError(`needs Node >= 22, this is ${process.version}: run it as \`npm run bench\``);
+}
+if (!existsSync(path.join(ROOT, 'dist', 'index.js'))) {
+  usageError('dist/ is missing: run `npm run build` first (`npm run bench` does)');
+}
+
+// ------------------------------------------------------------------ adapters
+/** Reads an adapter's `meta` literal without importing it into the driver. */
+function readMeta(file) {
+  const source = readFileSync(file, 'utf8');
+  const literal = /export const meta = (\{[^;]*\});/s.exec(source);
+  if (!literal) throw new Error(`${file} has no \`export const meta = {...};\``);
+  return Function(`return (${literal[1]})`)();
+}
+
+const wanted = option('adapters', '').split(',').filter(Boolean);
+const adapters = readdirSync(path.join(BENCH, 'adapters'))
+  .filter((file) => file.endsWith('.mjs'))
+  .map((file) => ({
+    file: path.join(BENCH, 'adapters', file),
+    meta: readMeta(path.join(BENCH, 'adapters', file)),
+  }))
+  .filter(({ meta }) => wanted.length === 0 || wanted.includes(meta.name))
+  .sort((a, b) =>
+    a.meta.name === 'baseline'
+      ? -1
+      : b.meta.name === 'baseline'
+        ? 1
+        : a.meta.name.localeCompare(b.meta.name),
+  );
+for (const name of wanted) {
+  if (!adapters.some(({ meta }) => meta.name === name))
+    usageError(`--adapters: no adapter ${name}`);
+}
+
+function packageVersion(name) {
+  try {
+    return JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8'))
+      .version;
+  } catch {
+    return 'not installed';
+  }
+}
+
+function projectVersion() {
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  try {
+    const git = (...args) =>
+      execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
+    return {
+      version,
+      commit: git('rev-parse', '--short', 'HEAD'),
+      dirty: git('status', '--porcelain') !== '',
+    };
+  } catch {
+    return { version, commit: null, dirty: null };
+  }
+}
+
+// ------------------------------------------------------------------ processes
+function startMock() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, [path.join(BENCH, 'mock-llm.mjs'), '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const listening = /MOCK_LLM_LISTENING (\S+)/.exec(buffer);
+      if (listening) resolve({ child, url: listening[1] });
+    });
+    child.stderr.on('data', (chunk) => process.stderr.write(`[mock] ${chunk}`));
+    child.on('exit', (code) => reject(new Error(`the mock LLM exited (${code})`)));
+  });
+}
+
+function runWorker(spec, profDir) {
+  return new Promise((resolve) => {
+    const flags = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+    const child = spawn(
+      NODE,
+      [...flags, path.join(BENCH, 'lib', 'worker.mjs'), JSON.stringify(spec)],
+      {
+        cwd: BENCH,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), spec.timeoutMs + 15_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(killer);
+      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      const result = line
+        ? JSON.parse(line.slice('RESULT '.length))
+        : { ok: false, error: `worker exited (code ${code}, signal ${signal}) without a result` };
+      if (!result.ok && stderr) result.stderrTail = stderr.slice(-1500);
+      resolve(result);
+    });
+  });
+}
+
+const profDirFor = (name) => (cpuProf ? path.join(BENCH, '.tmp', 'prof', name) : null);
+
+// ------------------------------------------------------------------ main
+const startedAt = new Date();
+const mock = await startMock();
+const adapterNames = adapters.map(({ meta }) => meta.name);
+console.error(
+  `mock LLM at ${mock.url}; node ${process.version}; ${reps} repetitions; adapters: ${adapterNames.join(', ')}; scenarios: ${scenarioNames.join(', ')}${cpuProf ? '; PROFILING (timings not comparable)' : ''}`,
+);
+
+const runs = [];
+const log = (tag, result, detail) =>
+  console.error(
+    `  ${tag}: ${result.ok ? detail : `FAILED ${String(result.error).split('\n')[0]}`}`,
+  );
+
+try {
+  for (const name of scenarioNames) {
+    const scenario = SC[name];
+    if (scenario.job === 'cli') {
+      await runCli(scenario);
+      continue;
+    }
+    for (const mode of scenario.modes) {
+      // Repetition-major, so slow drift of the machine spreads over every adapter alike.
+      for (let rep = 0; rep < reps; rep++) {
+        for (const { file, meta } of adapters) {
+          if (scenario.job === 'explore' && !meta.explores) continue;
+          const spec = {
+            adapter: file,
+            mockURL: mock.url,
+            job: scenario.job,
+            stream: mode === 'sse',
+            alwaysStreams: meta.alwaysStreams === true,
+            n: scenario.n,
+            k: scenario.k,
+            latencyMs: scenario.latencyMs,
+            warmup: scenario.warmup,
+            iterations: scenario.iterations,
+            sampleRss: scenario.sampleRss === true,
+            timeoutMs: scenario.timeoutMs,
+          };
+          const started = Date.now();
+          const result = await runWorker(
+            spec,
+            profDirFor(`${name}-${mode}-${meta.name}-${rep + 1}`),
+          );
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          const detail =
+            scenario.job === 'explore'
+              ? `parent tokens ${result.samples?.[0]?.delegated.parentTokens} delegated vs ${result.samples?.[0]?.single.parentTokens} single (${seconds} s)`
+              : `wall ${median(result.samples?.map((s) => s.wallMs) ?? [])?.toFixed(1)} ms (${seconds} s with start and warm-up)`;
+          log(`${name}/${mode} rep ${rep + 1}/${reps} ${meta.name}`, result, detail);
+          runs.push({ adapter: meta.name, scenario: name, mode, rep, ...result });
+        }
+      }
+    }
+  }
+} finally {
+  mock.child.kill('SIGTERM');
+}
+
+/** warren's CLI only: one untimed run to warm the file cache, then `runs` timed ones. */
+async function runCli(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = -1; rep < scenario.runs; rep++) {
+    const profDir = rep >= 0 ? profDirFor(`cli-${rep + 1}`) : null;
+    const nodeFlags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+    const logModules = profDir !== null && rep === 0;
+    const sample = await measureCliStart({
+      node: NODE,
+      root: ROOT,
+      mockURL: mock.url,
+      nodeFlags,
+      logModules,
+    });
+    if (rep < 0 && sample.ok) continue;
+    if (logModules) {
+      const file = path.join(profDir, 'modules-before-first-request.txt');
+      writeModuleList({ urls: sample.modulesBeforeFirstRequest ?? [], root: ROOT, file });
+      console.error(
+        `  modules loaded before the first request: ${path.relative(process.cwd(), file)}`,
+      );
+    }
+    log(
+      `cli run ${rep + 1}/${scenario.runs} warren`,
+      sample,
+      `first request after ${sample.firstRequestMs?.toFixed(0)} ms`,
+    );
+    const { modulesBeforeFirstRequest, ...kept } = sample;
+    runs.push({
+      adapter: 'warren',
+      scenario: 'cli',
+      mode: 'json',
+      rep,
+      ok: sample.ok,
+      error: sample.error,
+      samples: [kept],
+    });
+    if (!sample.ok) return;
+  }
+}
+
+// ------------------------------------------------------------------ summary and table
+const summary = {};
+for (const name of adapterNames) {
+  const mine = runs.filter((run) => run.adapter === name);
+  const importMs = median(mine.filter((run) => run.ok).map((run) => run.importMs));
+  summary[name] = importMs === null ? {} : { import: { importMs } };
+  for (const scenarioName of scenarioNames) {
+    for (const mode of SC[scenarioName].modes) {
+      const cellRuns = mine.filter((run) => run.scenario === scenarioName && run.mode === mode);
+      if (cellRuns.length === 0) continue;
+      const failed = cellRuns.find((run) => !run.ok);
+      const samples = cellRuns.filter((run) => run.ok).flatMap((run) => run.samples);
+      summary[name][`${scenarioName}.${mode}`] = failed
+        ? { failed: true, error: String(failed.error).split('\n')[0] }
+        : summariseCell(SC[scenarioName], samples);
+    }
+  }
+}
+
+const footnotes = {};
+for (const { meta } of adapters) {
+  if (meta.alwaysStreams && scenarioNames.includes('turn')) {
+    footnotes[meta.name] = {
+      mark: '*',
+      cells: ['turn.json'],
+      text: `${meta.name} has no non-streaming model call: in the JSON rows it streams every request (SSE) while the baseline reads JSON.`,
+    };
+  }
+}
+const judged = adapters
+  .filter(({ meta }) => meta.name !== 'baseline' && meta.judged !== false)
+  .map(({ meta }) => meta.name);
+const { text: table, verdicts } = buildTable({
+  sc: SC,
+  adapters: adapterNames,
+  judged,
+  summary,
+  footnotes,
+});
+const cpuModel = os.cpus()[0]?.model ?? 'unknown';
+const legend = `Medians over ${reps} fresh processes per cell (turn: ${SC.turn.iterations} runs each after ${SC.turn.warmup.length} warm-up runs; cli: ${SC.cli.runs} runs). Node ${process.version}, ${os.cpus().length} × ${cpuModel}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB.`;
+console.log(`\n${table}\n\n${legend}`);
+
+const failures = runs.filter((run) => !run.ok);
+if (failures.length > 0) {
+  console.log('\nFailures:');
+  for (const run of failures) {
+    console.log(`  ${run.adapter} ${run.scenario}/${run.mode} rep ${run.rep + 1}: ${run.error}`);
+    if (run.stderrTail)
+      console.log(`    stderr: ${run.stderrTail.split('\n').slice(-5).join('\n    ')}`);
+  }
+}
+
+const results = {
+  startedAt: startedAt.toISOString(),
+  finishedAt: new Date().toISOString(),
+  options: { reps, quick, cpuProf, scenarios: scenarioNames },
+  machine: {
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel,
+    totalMemGiB: Number((os.totalmem() / 2 ** 30).toFixed(1)),
+    platform: `${os.platform()} ${os.release()}`,
+  },
+  warren: projectVersion(),
+  adapters: adapters.map(({ meta }) => ({
+    ...meta,
+    versions: Object.fromEntries((meta.packages ?? []).map((name) => [name, packageVersion(name)])),
+  })),
+  scenarios: Object.fromEntries(scenarioNames.map((name) => [name, SC[name]])),
+  summary,
+  verdicts,
+  table,
+  legend,
+  runs,
+};
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+formatIfInProject(out);
+console.error(`\nwrote ${path.relative(process.cwd(), out) || out}`);
+process.exitCode = failures.length > 0 ? 1 : 0;
+
+/** results.json lives in the repository, where `npm run check` formats-checks every JSON file. */
+function formatIfInProject(file) {
+  const biome = path.join(ROOT, 'node_modules', '.bin', 'biome');
+  if (path.relative(ROOT, file).startsWith('..') || !existsSync(biome)) return;
+  execFileSync(biome, ['format', '--write', file], { cwd: ROOT, stdio: 'ignore' });
+}
