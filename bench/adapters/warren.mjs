@@ -18,12 +18,12 @@ import {
 } from '../lib/workload.mjs';
 
 // Read by the driver without importing the file: keep it a plain object literal.
-// warren has no non-streaming model call: every request streams, in the JSON scenarios too.
+// In the JSON scenarios warren runs with `stream: false`, so replies come whole, as for the baseline.
 export const meta = {
   name: 'warren',
   label: 'warren query()',
   packages: ['@ai-sdk/openai-compatible', '@ai-sdk/provider-utils', 'zod'],
-  alwaysStreams: true,
+  alwaysStreams: false,
   explores: true,
 };
 
@@ -74,6 +74,7 @@ export default async function run(ctx) {
           maxTurns: ctx.childMaxTurns,
         },
       },
+      stream: ctx.stream,
       maxParallel: Math.max(10, ctx.n),
       maxDepth: 1,
       retry: { maxRetries: 0 },

@@ -15,7 +15,7 @@ import type {
 import { type AgentLoadEntry, sourceLabel } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
 import { builtinAgents } from './builtin-agents.js';
-import { loadAgentFile } from './load-agent-file.js';
+import type { loadAgentFile } from './load-agent-file.js';
 
 export interface LoadAgentDefinitionsOptions {
   /** The project root: `.warren/agents/`, `.claude/agents/`, `.opencode/agent(s)/` under it. */
@@ -80,7 +80,7 @@ export async function loadAgentDefinitions(
   const distinct = roots.filter((root, i) => roots.findIndex((r) => r.dir === root.dir) === i);
   const listed = await Promise.all(distinct.map(listRoot));
   const files = listed.flatMap((root) => root.files);
-  const fileEntries = await mapConcurrently(files, READ_CONCURRENCY, loadAgentFile);
+  const fileEntries = files.length === 0 ? [] : await loadFiles(files);
 
   const entries = [
     ...sdkEntries(options.agents ?? {}),
@@ -206,6 +206,12 @@ function resolvePrecedence(entries: AgentLoadEntry[]): Map<string, AgentDefiniti
     }
   }
   return new Map([...winners].map(([name, entry]) => [name, entry.definition!]));
+}
+
+/** The file parser (and YAML with it) loads only when there are files to parse. */
+async function loadFiles(files: Parameters<typeof loadAgentFile>[0][]): Promise<AgentLoadEntry[]> {
+  const { loadAgentFile } = await import('./load-agent-file.js');
+  return mapConcurrently(files, READ_CONCURRENCY, loadAgentFile);
 }
 
 async function mapConcurrently<T, R>(

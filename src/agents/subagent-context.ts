@@ -9,7 +9,6 @@ import { resolveModel } from '../model/resolve-model.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { childTools } from './child-tools.js';
-import { withEnvironment } from './environment-prompt.js';
 import { isModelAlias, type ModelAlias } from './model-alias.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -54,7 +53,7 @@ export async function createSubagentContext(
       mayUseAgent: narrowed.mayUseAgent,
     }),
   ];
-  const systemPrompt = withEnvironment(definition.prompt, { cwd: ctx.cwd });
+  const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
   const inherited = run.options;
   return {
     retry: inherited.retry,
@@ -63,6 +62,7 @@ export async function createSubagentContext(
     providerOptions: inherited.providerOptions,
     baseUrl: inherited.baseUrl,
     graceTurn: inherited.graceTurn,
+    stream: inherited.stream,
     model: await childModel(runtime, request, ctx),
     systemPrompt,
     tools,

@@ -7,6 +7,7 @@ import { AgentSlots } from './agent-slots.js';
 import { type AgentTool, createAgentTool, isAgentTool } from './agent-tool.js';
 import { isSpawnTool } from './child-tools.js';
 import { createDelegateTool } from './delegate-tools.js';
+import { withEnvironment } from './environment-prompt.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -33,6 +34,7 @@ export class SubagentRuntime {
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #agentTools = new Map<string, AgentTool>();
   readonly #delegateTools = new Map<string, Tool>();
+  readonly #prompts = new Map<string, string>();
 
   constructor(settings: SubagentSettings) {
     this.definitions = settings.definitions;
@@ -72,6 +74,17 @@ export class SubagentRuntime {
       }
     }
     return tools;
+  }
+
+  /** A definition's prompt with the environment; one string per definition and cwd, shared. */
+  systemPromptFor(definition: AgentDefinition, cwd: string): string {
+    const key = `${definition.name}\0${cwd}`;
+    let prompt = this.#prompts.get(key);
+    if (prompt === undefined) {
+      prompt = withEnvironment(definition.prompt, { cwd });
+      this.#prompts.set(key, prompt);
+    }
+    return prompt;
   }
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */

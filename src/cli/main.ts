@@ -2,9 +2,8 @@
 // one line on stderr and exit 2, never a stack trace.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config-error.js';
-import { runAgentsCommand } from './agents-command.js';
 import { HELP, parseCliArgs } from './cli-args.js';
-import { type CliIo, runPrintMode } from './print-mode.js';
+import type { CliIo } from './print-mode.js';
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -22,10 +21,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           'the interactive terminal UI is not built yet',
           'run a prompt to the end with warren -p "<prompt>"',
         );
+      // Each command loads its own modules: start-up stays short for the one being run.
       case 'agents':
-        return await runAgentsCommand(args, io);
+        return await (await import('./agents-command.js')).runAgentsCommand(args, io);
       case 'print':
-        return await runPrintMode(args, io);
+        return await (await import('./print-mode.js')).runPrintMode(args, io);
     }
   } catch (error) {
     if (ConfigError.isInstance(error)) {

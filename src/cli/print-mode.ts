@@ -14,7 +14,6 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadPermissionSettings } from '../permissions/settings-file.js';
 import { query } from '../query.js';
-import { loadSession } from '../session/read-transcript.js';
 import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
@@ -46,7 +45,10 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
       'leave the flag out',
     );
   }
-  const { definitions, entries } = await loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs });
+  const [{ definitions, entries }, settings] = await Promise.all([
+    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+    loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+  ]);
   const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
   if (args.agent && !mainDefinition) {
     const broken = entries.find((entry) => entry.name === args.agent && entry.error);
@@ -64,10 +66,11 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
       'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
     );
   }
-  const model = await resolveModel(modelSpec, { baseUrl: args.baseUrl });
-  await checkReachable(modelSpec, { baseUrl: args.baseUrl });
-
-  const settings = await loadPermissionSettings({ projectDir: cwd, homeDir: homedir() });
+  // The server check overlaps loading the provider package: start-up is what people feel.
+  const [model] = await Promise.all([
+    resolveModel(modelSpec, { baseUrl: args.baseUrl }),
+    checkReachable(modelSpec, { baseUrl: args.baseUrl }),
+  ]);
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const permissions = createPermissionPolicy({
@@ -81,6 +84,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   let sessionId = newSessionId();
   let history: Message[] = [];
   if (args.resume) {
+    const { loadSession } = await import('../session/read-transcript.js');
     const session = loadSession({ sessionDir, sessionId: args.resume });
     for (const warning of session.warnings) io.stderr(`warren: warning: ${warning}\n`);
     sessionId = args.resume;

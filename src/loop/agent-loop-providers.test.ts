@@ -19,6 +19,11 @@ const echo = defineTool({
 });
 
 let server: MockLlmServer;
+
+const toolOutputsOf = (result: RunResult) =>
+  result.messages.flatMap((message) =>
+    message.role === 'tool' ? message.content.map((part) => part.output) : [],
+  );
 beforeEach(async () => {
   server = await startMockLlmServer();
 });
@@ -76,6 +81,24 @@ describe.each(PROVIDERS)('agentLoop() over $spec', (provider) => {
     const secondRequest = JSON.stringify(server.requests[1]?.body);
     expect(secondRequest).toContain('echo: hi');
     expect(secondRequest).toContain('Echo');
+  });
+
+  it('with stream: false, asks for whole replies and reports the text as one delta', async () => {
+    server.enqueue(
+      { text: 'Calling the tool.', toolCalls: [{ name: 'Echo', input: { text: 'hi' } }] },
+      { text: 'The tool said echo: hi.' },
+    );
+    const { result, events } = await runAgainst(provider, { stream: false });
+    expect(result).toMatchObject({ status: 'completed', result: 'The tool said echo: hi.' });
+    expect(toolOutputsOf(result)).toEqual(['echo: hi']);
+    expect(
+      server.requests.map((request) => (request.body as { stream?: boolean }).stream),
+    ).not.toContain(true);
+    const deltas = events.filter((event) => event.type === 'message_delta');
+    expect(deltas.map((event) => event.type === 'message_delta' && event.text)).toEqual([
+      'Calling the tool.',
+      'The tool said echo: hi.',
+    ]);
   });
 
   it('waits out a 429 as retry-after asks, then carries on', async () => {

@@ -2,14 +2,15 @@
 // ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import { type ModelTurn, modelTurn } from '../model/model-turn.js';
 import { costOf, modelName, priceOf } from '../model/pricing.js';
 import { describeModelError, resolveModel } from '../model/resolve-model.js';
 import { DEFAULT_RETRY, messageOf, type RetryOptions } from '../model/retry-policy.js';
-import { type ModelTurn, streamModelTurn } from '../model/stream-model-turn.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import { FatalToolError, type Tool } from '../tools/tool.js';
 import { Budget, type BudgetKind, describeBudget } from './budget.js';
+import { either, startDeadline } from './deadline.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentRef, AgentStatus, ResultSubtype, RunResult } from './events.js';
 import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
@@ -56,6 +57,12 @@ export interface AgentLoopOptions {
   toolTimeoutMs?: number;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
+  /**
+   * Stream replies as they are written (`message_delta` per piece). Default true. With false a
+   * reply is fetched whole and comes as one delta: less work per call when nobody watches text
+   * arrive. Sub-agents do as their parent.
+   */
+  stream?: boolean;
   /** One last turn without tools when a limit ends the run, so the agent can report. Default: true. */
   graceTurn?: boolean;
   /** Base URL for `openai-compatible:` model specs. */
@@ -115,22 +122,10 @@ export async function* agentLoop({
     });
 
   // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
-  // (budgetTimer). Model calls and tools stop on either; children follow only the first, and
+  // (the deadline). Model calls and tools stop on either; children follow only the first, and
   // end on the shared deadline by their own timer, so they still get their grace turn.
-  const budgetTimer = new AbortController();
-  const windDown = new AbortController();
-  const signal = anyOf(options.signal, budgetTimer.signal);
-  const deadline = budget.effectiveDeadline();
-  let windDownTimer: NodeJS.Timeout | undefined;
-  const timer = Number.isFinite(deadline)
-    ? setTimeout(
-        () => {
-          budgetTimer.abort();
-          windDownTimer = setTimeout(() => windDown.abort(), WIND_DOWN_MS);
-        },
-        Math.max(0, deadline - Date.now()),
-      )
-    : undefined;
+  const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
+  const signal = either(options.signal, deadline?.expired);
 
   const messages: Message[] = [...(options.messages ?? [])];
   /** Where this run's messages start; a resumed conversation's old replies are not its result. */
@@ -157,11 +152,12 @@ export async function* agentLoop({
   ): AsyncGenerator<AgentEvent, ModelTurn> {
     numTurns++;
     yield event({ type: 'turn_start', turn: numTurns });
-    const turns = streamModelTurn({
+    const turns = modelTurn({
       model,
       messages,
       tools,
       toolChoice,
+      stream: options.stream ?? true,
       signal: callSignal,
       retry,
       maxOutputTokens,
@@ -184,7 +180,7 @@ export async function* agentLoop({
   // Why the run must stop now, if it must; checked before every model call.
   const limitReached = (): Stop | undefined => {
     if (options.signal?.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
-    const kind = budgetTimer.signal.aborted ? 'time' : budget.exhausted();
+    const kind = deadline?.expired.aborted ? 'time' : budget.exhausted();
     if (kind) return budgetStop(kind);
     if (options.maxTurns !== undefined && numTurns >= options.maxTurns) {
       return { status: 'max_turns', reason: `Reached the maximum of ${options.maxTurns} turns.` };
@@ -229,7 +225,7 @@ export async function* agentLoop({
       emit: () => {},
     },
     signal,
-    hardStop: anyOf(options.signal, windDown.signal),
+    hardStop: either(options.signal, deadline?.over),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     emit: () => {},
   };
@@ -247,7 +243,7 @@ export async function* agentLoop({
       if (calls.length === 0) break;
     }
   } catch (error) {
-    stop = stopFromError(error, options.signal, budgetTimer.signal, budget);
+    stop = stopFromError(error, options.signal, deadline?.expired, budget);
     if (!stop) {
       fatal = FatalToolError.isInstance(error);
       failure =
@@ -258,8 +254,7 @@ export async function* agentLoop({
   if (stop && stop.status !== 'cancelled' && options.graceTurn !== false) {
     yield* graceTurn(stop);
   }
-  clearTimeout(timer);
-  clearTimeout(windDownTimer);
+  deadline?.clear();
 
   const status: AgentStatus = failure ? 'failed' : (stop?.status ?? 'completed');
   const lastReply = messages
@@ -287,7 +282,7 @@ export async function* agentLoop({
 
   // One more model call without tools, so an agent cut off by a limit can say what it has.
   async function* graceTurn(reason: Stop): AsyncGenerator<AgentEvent, void> {
-    const graceSignal = anyOf(options.signal, AbortSignal.timeout(GRACE_TIME_MS));
+    const graceSignal = either(options.signal, AbortSignal.timeout(GRACE_TIME_MS));
     yield append({
       role: 'user',
       content:
@@ -366,18 +361,14 @@ function budgetStop(kind: BudgetKind): Stop {
 function stopFromError(
   error: unknown,
   userSignal: AbortSignal | undefined,
-  budgetSignal: AbortSignal,
+  expired: AbortSignal | undefined,
   budget: Budget,
 ): Stop | undefined {
   if (userSignal?.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
-  if (budgetSignal.aborted) return budgetStop('time');
+  if (expired?.aborted) return budgetStop('time');
   const kind = budget.exhausted();
   if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
   return undefined;
-}
-
-function anyOf(signal: AbortSignal | undefined, other: AbortSignal): AbortSignal {
-  return signal ? AbortSignal.any([signal, other]) : other;
 }
 
 /** Omit that keeps a union a union. */

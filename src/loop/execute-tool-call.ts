@@ -89,47 +89,55 @@ async function callWithTimeout(
   env: ToolCallEnvironment,
 ): Promise<{ output: string; isError: boolean }> {
   const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
-  const timeout = new AbortController();
-  const signal = AbortSignal.any([env.signal, timeout.signal]);
+  // The call's own signal, aborted by the run's or by the timeout. Plain listeners rather than
+  // AbortSignal.any: a thousand concurrent sub-agents make this path hot.
+  const call = new AbortController();
+  let timedOut = false;
+  let settle: NodeJS.Timeout | undefined;
+  let giveUp = () => {};
+  // A tool that ignores its signal must not hold the loop: once told to stop, it has a moment
+  // to finish (a sub-agent reports its cancellation), then the loop goes on without it.
+  const abandoned = new Promise<never>((_, reject) => {
+    giveUp = () => {
+      settle ??= setTimeout(() => reject(call.signal.reason ?? env.hardStop.reason), SETTLE_MS);
+    };
+  });
+  abandoned.catch(() => {});
+  const onRunAbort = () => call.abort(env.signal.reason);
+  env.signal.addEventListener('abort', onRunAbort, { once: true });
+  env.hardStop.addEventListener('abort', giveUp, { once: true });
   const timer = Number.isFinite(timeoutMs)
-    ? setTimeout(() => timeout.abort(), timeoutMs)
+    ? setTimeout(() => {
+        timedOut = true;
+        call.abort();
+        giveUp();
+      }, timeoutMs)
     : undefined;
   const ref = env.context.agent;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
-    signal,
+    signal: call.signal,
     progress: (text) =>
       env.emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
   };
-  // A tool that ignores its signal must not hold the loop: once told to stop, it has a moment
-  // to finish (a sub-agent reports its cancellation), then the loop goes on without it.
-  const stop = AbortSignal.any([env.hardStop, timeout.signal]);
-  let settle: NodeJS.Timeout | undefined;
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      settle = setTimeout(() => reject(stop.reason), SETTLE_MS);
-    };
-    stop.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
   try {
-    const output = await Promise.race([tool.call(input, context), aborted]);
+    if (env.signal.aborted) onRunAbort();
+    if (env.hardStop.aborted) giveUp();
+    const output = await Promise.race([tool.call(input, context), abandoned]);
     return normalize(output);
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;
     env.signal.throwIfAborted();
-    if (timeout.signal.aborted) {
-      return failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
-    }
+    if (timedOut) return failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
     return failure(
       `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   } finally {
     clearTimeout(timer);
     clearTimeout(settle);
-    stop.removeEventListener('abort', onAbort);
+    env.signal.removeEventListener('abort', onRunAbort);
+    env.hardStop.removeEventListener('abort', giveUp);
   }
 }
 

@@ -2,7 +2,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import {
   displayPath,
@@ -65,6 +64,8 @@ export const globTool = defineTool({
     }
 
     const allowed = await Promise.all(ctx.allowedDirs.map((dir) => realDir(dir)));
+    // Loaded on first use: a run that never globs does not pay for it at start-up.
+    const { glob } = await import('tinyglobby');
     const matches = await glob(pattern, {
       cwd: resolved.path,
       absolute: true,

@@ -5,9 +5,8 @@ import { constants } from 'node:fs';
 import { access, lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import picomatch from 'picomatch';
-import { glob } from 'tinyglobby';
 import { z } from 'zod';
 import {
   displayPath,
@@ -348,6 +347,8 @@ async function readSearchableText(file: string): Promise<string | undefined> {
 
 /** The files under the root that ripgrep would search: walk, then apply ignore files and glob. */
 async function searchableFiles(query: GrepQuery): Promise<string[]> {
+  // Loaded on first use: a run that never searches does not pay for it at start-up.
+  const { glob } = await import('tinyglobby');
   const all = await glob('**', {
     cwd: query.root,
     absolute: true,
@@ -392,6 +393,7 @@ async function ignoreSources(root: string, files: readonly string[]): Promise<Ig
     }
   }
   const sources: IgnoreSource[] = [];
+  const { default: ignore } = await import('ignore');
   for (const file of [...above, ...inside]) {
     const content = await readFile(file, 'utf8').catch(() => undefined);
     if (content === undefined) continue;

@@ -1,13 +1,22 @@
-// One model call of the loop: stream the reply, retry what is worth retrying, and hand back
-// the finished assistant message with its usage. Providers come in as AI SDK LanguageModelV4s.
+// One model call of the loop: stream the reply (or take it whole), retry what is worth
+// retrying, and hand back the finished assistant message with its usage. Providers come in as
+// AI SDK LanguageModelV4s.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   LanguageModelV4,
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
-import type { AssistantMessage, Message, TextPart, ToolCallPart } from '../loop/messages.js';
+import {
+  type AssistantMessage,
+  type Message,
+  type TextPart,
+  type ToolCallPart,
+  textOf,
+} from '../loop/messages.js';
 import type { Usage } from '../loop/usage.js';
 import type { Tool } from '../tools/tool.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
@@ -25,6 +34,8 @@ export interface ModelTurnRequest {
   tools: readonly Tool[];
   /** `none` asks for a reply without tool calls (the grace turn). */
   toolChoice: 'auto' | 'none';
+  /** false: one request for the whole reply, which then comes as a single delta. */
+  stream: boolean;
   signal: AbortSignal;
   retry: Required<RetryOptions>;
   maxOutputTokens?: number;
@@ -41,15 +52,21 @@ export interface ModelTurn {
   usage: Usage;
 }
 
-export async function* streamModelTurn(
+export async function* modelTurn(
   request: ModelTurnRequest,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const callOptions = buildCallOptions(request);
   for (let attempt = 0; ; attempt++) {
     try {
       yield { type: 'message_start' };
-      const { stream } = await request.model.doStream(callOptions);
-      return yield* readStream(stream);
+      if (request.stream) {
+        const { stream } = await request.model.doStream(callOptions);
+        return yield* readStream(stream);
+      }
+      const reply = fromContent(await request.model.doGenerate(callOptions));
+      const text = textOf(reply.message);
+      if (text) yield { type: 'message_delta', text };
+      return reply;
     } catch (error) {
       request.signal.throwIfAborted();
       if (attempt >= request.retry.maxRetries || !isRetryable(error)) throw error;
@@ -106,10 +123,7 @@ async function* readStream(
       case 'error':
         throw part.error;
       case 'finish':
-        // Some providers end a broken stream with a finish that says so instead of an error.
-        if (part.finishReason.unified === 'error' || part.finishReason.unified === 'interrupted') {
-          throw new StreamCutError(`the response ended early (${part.finishReason.unified})`);
-        }
+        checkFinished(part.finishReason);
         usage = toUsage(part.usage);
         break;
     }
@@ -118,6 +132,34 @@ async function* readStream(
   // reply may be missing its tail, so it is treated like a dropped connection.
   if (!usage) throw new StreamCutError();
   return { message: { role: 'assistant', content }, usage };
+}
+
+function fromContent(result: {
+  content: LanguageModelV4Content[];
+  finishReason: LanguageModelV4FinishReason;
+  usage: LanguageModelV4Usage;
+}): ModelTurn {
+  checkFinished(result.finishReason);
+  const content: Array<TextPart | ToolCallPart> = [];
+  for (const part of result.content) {
+    if (part.type === 'text') content.push({ type: 'text', text: part.text });
+    if (part.type === 'tool-call') {
+      content.push({
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: parseToolInput(part.input),
+      });
+    }
+  }
+  return { message: { role: 'assistant', content }, usage: toUsage(result.usage) };
+}
+
+/** Some providers end a broken reply with a finish that says so instead of an error. */
+function checkFinished(reason: LanguageModelV4FinishReason): void {
+  if (reason.unified === 'error' || reason.unified === 'interrupted') {
+    throw new StreamCutError(`the response ended early (${reason.unified})`);
+  }
 }
 
 /** Tool input arrives as JSON text; text that is not JSON is kept so the loop can say so. */
