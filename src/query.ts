@@ -34,19 +34,24 @@ export interface QueryParams {
  * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
  * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
  * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
+ * Unusable options (a broken definition) make the first `next()` reject.
  */
-export async function* query({
-  prompt,
-  options,
-}: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
-  const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
-  const runtime = new SubagentRuntime({ ...options, definitions });
-  // Without a policy, read-only calls run and the rest are denied, as in print mode.
-  const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
-  return yield* agentLoop({
-    prompt,
-    options: mainAgentOptions({ ...options, permissions }, runtime),
-  });
+export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
+  try {
+    const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
+    const runtime = new SubagentRuntime({ ...options, definitions });
+    // Without a policy, read-only calls run and the rest are denied, as in print mode.
+    const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
+    // The loop's own generator, not a wrapper: every event of the tree passes through here.
+    return agentLoop({ prompt, options: mainAgentOptions({ ...options, permissions }, runtime) });
+  } catch (error) {
+    return rejecting(error);
+  }
+}
+
+// biome-ignore lint/correctness/useYield: it only rejects, on the first next(), like the loop would.
+async function* rejecting(error: unknown): AsyncGenerator<never, never> {
+  throw error;
 }
 
 function mainAgentOptions(options: QueryOptions, runtime: SubagentRuntime): AgentLoopOptions {

@@ -10,7 +10,7 @@ import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import { FatalToolError, type Tool } from '../tools/tool.js';
 import { Budget, type BudgetKind, describeBudget } from './budget.js';
-import { either, startDeadline } from './deadline.js';
+import { AbortFanOut, either, followSignal, startDeadline } from './deadline.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentRef, AgentStatus, ResultSubtype, RunResult } from './events.js';
 import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
@@ -124,8 +124,11 @@ export async function* agentLoop({
   // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
   // (the deadline). Model calls and tools stop on either; children follow only the first, and
   // end on the shared deadline by their own timer, so they still get their grace turn.
+  // Each agent has its own cancel signal, tied to its caller's by one listener: a signal shared
+  // by a thousand sub-agents' requests would make every listener added to it cost O(n).
+  const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
-  const signal = either(options.signal, deadline?.expired);
+  const signal = either(cancel.signal, deadline?.expired);
 
   const messages: Message[] = [...(options.messages ?? [])];
   /** Where this run's messages start; a resumed conversation's old replies are not its result. */
@@ -179,7 +182,7 @@ export async function* agentLoop({
 
   // Why the run must stop now, if it must; checked before every model call.
   const limitReached = (): Stop | undefined => {
-    if (options.signal?.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
+    if (cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
     const kind = deadline?.expired.aborted ? 'time' : budget.exhausted();
     if (kind) return budgetStop(kind);
     if (options.maxTurns !== undefined && numTurns >= options.maxTurns) {
@@ -203,7 +206,7 @@ export async function* agentLoop({
 
   const run: RunContext = {
     options,
-    cancelSignal: options.signal,
+    cancelSignal: cancel.signal,
     model,
     tools,
     budget,
@@ -224,8 +227,8 @@ export async function* agentLoop({
       run,
       emit: () => {},
     },
-    signal,
-    hardStop: either(options.signal, deadline?.over),
+    signal: new AbortFanOut(signal),
+    hardStop: new AbortFanOut(either(cancel.signal, deadline?.over)),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     emit: () => {},
   };
@@ -243,7 +246,7 @@ export async function* agentLoop({
       if (calls.length === 0) break;
     }
   } catch (error) {
-    stop = stopFromError(error, options.signal, deadline?.expired, budget);
+    stop = stopFromError(error, cancel.signal, deadline?.expired, budget);
     if (!stop) {
       fatal = FatalToolError.isInstance(error);
       failure =
@@ -255,6 +258,7 @@ export async function* agentLoop({
     yield* graceTurn(stop);
   }
   deadline?.clear();
+  cancel.unfollow();
 
   const status: AgentStatus = failure ? 'failed' : (stop?.status ?? 'completed');
   const lastReply = messages
@@ -282,7 +286,7 @@ export async function* agentLoop({
 
   // One more model call without tools, so an agent cut off by a limit can say what it has.
   async function* graceTurn(reason: Stop): AsyncGenerator<AgentEvent, void> {
-    const graceSignal = either(options.signal, AbortSignal.timeout(GRACE_TIME_MS));
+    const graceSignal = either(cancel.signal, AbortSignal.timeout(GRACE_TIME_MS));
     yield append({
       role: 'user',
       content:

@@ -1,5 +1,6 @@
-// The time budget as two signals: `expired` at the deadline (stop what runs) and `over` a
-// wind-down later (stop waiting for tools that did not stop). Nothing at all without a deadline.
+// The signals that stop an agent: its own cancel signal, following its caller's, and the time
+// budget as two more: `expired` at the deadline (stop what runs) and `over` a wind-down later
+// (stop waiting for tools that did not stop). No timers at all without a deadline.
 
 export interface Deadline {
   readonly expired: AbortSignal;
@@ -29,10 +30,47 @@ export function startDeadline(at: number, windDownMs: number): Deadline | undefi
   };
 }
 
-const NEVER = new AbortController().signal;
+/** A signal of the agent's own that aborts when the caller's does; `unfollow` when done. */
+export function followSignal(caller: AbortSignal | undefined): {
+  signal: AbortSignal;
+  unfollow(): void;
+} {
+  const own = new AbortController();
+  if (!caller) return { signal: own.signal, unfollow() {} };
+  const onAbort = () => own.abort(caller.reason);
+  if (caller.aborted) onAbort();
+  else caller.addEventListener('abort', onAbort, { once: true });
+  return { signal: own.signal, unfollow: () => caller.removeEventListener('abort', onAbort) };
+}
 
-/** A signal that aborts when either does; the one given when the other is absent. */
-export function either(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal {
-  if (a && b) return AbortSignal.any([a, b]);
-  return a ?? b ?? NEVER;
+/** A signal that aborts when either does. */
+export function either(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
+  return b ? AbortSignal.any([a, b]) : a;
+}
+
+/**
+ * Calls many callbacks when a signal aborts. EventTarget checks every listener for a duplicate
+ * when one is added, so a thousand concurrent tool calls listening on one agent signal would
+ * cost O(n²); a Set adds and removes in O(1).
+ */
+export class AbortFanOut {
+  readonly signal: AbortSignal;
+  readonly #callbacks = new Set<() => void>();
+
+  constructor(signal: AbortSignal) {
+    this.signal = signal;
+    signal.addEventListener('abort', () => this.#callbacks.forEach((callback) => callback()), {
+      once: true,
+    });
+  }
+
+  /** Calls `callback` on abort (at once if already aborted); returns how to stop listening. */
+  add(callback: () => void): () => void {
+    if (this.signal.aborted) {
+      callback();
+      return () => {};
+    }
+    this.#callbacks.add(callback);
+    return () => this.#callbacks.delete(callback);
+  }
 }

@@ -3,6 +3,7 @@
 // here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { FatalToolError, type Tool, type ToolContext, type ToolOutput } from '../tools/tool.js';
+import type { AbortFanOut } from './deadline.js';
 import type { AgentEvent, AgentRef } from './events.js';
 import type { ToolCallPart, ToolResultPart } from './messages.js';
 
@@ -15,9 +16,9 @@ export interface ToolCallEnvironment {
   /** What every call of this agent shares; the per-call fields are added here. */
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
   /** Aborts on cancel or when the time budget ends: what tools are asked to stop on. */
-  signal: AbortSignal;
+  signal: AbortFanOut;
   /** Aborts on cancel or once tools had their time to wind down: when waiting for them stops. */
-  hardStop: AbortSignal;
+  hardStop: AbortFanOut;
   timeoutMs: number;
   emit(event: AgentEvent): void;
 }
@@ -74,7 +75,7 @@ async function runTool(
       cwd: env.context.cwd,
       allowedDirs: env.context.allowedDirs,
       agent: env.context.agent,
-      signal: env.signal,
+      signal: env.signal.signal,
     });
     if (decision.behavior === 'deny') return failure(decision.message);
     if (decision.input !== undefined) input = decision.input;
@@ -89,9 +90,8 @@ async function callWithTimeout(
   env: ToolCallEnvironment,
 ): Promise<{ output: string; isError: boolean }> {
   const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
-  // The call's own signal, aborted by the run's or by the timeout. Plain listeners rather than
-  // AbortSignal.any: a thousand concurrent sub-agents make this path hot.
-  const call = new AbortController();
+  // Only a call that can time out needs a signal of its own; the others share the agent's.
+  const call = Number.isFinite(timeoutMs) ? new AbortController() : undefined;
   let timedOut = false;
   let settle: NodeJS.Timeout | undefined;
   let giveUp = () => {};
@@ -99,36 +99,36 @@ async function callWithTimeout(
   // to finish (a sub-agent reports its cancellation), then the loop goes on without it.
   const abandoned = new Promise<never>((_, reject) => {
     giveUp = () => {
-      settle ??= setTimeout(() => reject(call.signal.reason ?? env.hardStop.reason), SETTLE_MS);
+      settle ??= setTimeout(
+        () => reject(env.hardStop.signal.reason ?? call?.signal.reason),
+        SETTLE_MS,
+      );
     };
   });
   abandoned.catch(() => {});
-  const onRunAbort = () => call.abort(env.signal.reason);
-  env.signal.addEventListener('abort', onRunAbort, { once: true });
-  env.hardStop.addEventListener('abort', giveUp, { once: true });
-  const timer = Number.isFinite(timeoutMs)
-    ? setTimeout(() => {
-        timedOut = true;
-        call.abort();
-        giveUp();
-      }, timeoutMs)
-    : undefined;
+  const unfollow = call ? env.signal.add(() => call.abort(env.signal.signal.reason)) : undefined;
+  const unwatch = env.hardStop.add(giveUp);
+  const timer =
+    call &&
+    setTimeout(() => {
+      timedOut = true;
+      call.abort();
+      giveUp();
+    }, timeoutMs);
   const ref = env.context.agent;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
-    signal: call.signal,
+    signal: call?.signal ?? env.signal.signal,
     progress: (text) =>
       env.emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
   };
   try {
-    if (env.signal.aborted) onRunAbort();
-    if (env.hardStop.aborted) giveUp();
     const output = await Promise.race([tool.call(input, context), abandoned]);
     return normalize(output);
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;
-    env.signal.throwIfAborted();
+    env.signal.signal.throwIfAborted();
     if (timedOut) return failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
     return failure(
       `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -136,8 +136,8 @@ async function callWithTimeout(
   } finally {
     clearTimeout(timer);
     clearTimeout(settle);
-    env.signal.removeEventListener('abort', onRunAbort);
-    env.hardStop.removeEventListener('abort', giveUp);
+    unfollow?.();
+    unwatch();
   }
 }
 
