@@ -13,19 +13,8 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { echoTool, makeTempDir } from '../tools/test-context.js';
 import { defineTool, FatalToolError } from '../tools/tool.js';
-
-const echo = defineTool({
-  name: 'Echo',
-  description: 'returns its text',
-  inputSchema: z.object({ text: z.string() }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  async call({ text }) {
-    return `echo: ${text}`;
-  },
-});
 
 const agentCall = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',
@@ -51,7 +40,7 @@ async function runTree(
     prompt,
     options: {
       model,
-      tools: [echo],
+      tools: [echoTool],
       cwd: await makeTempDir(),
       retry: { initialDelayMs: 1, maxDelayMs: 5 },
       ...options,
@@ -161,7 +150,7 @@ describe('tools of a sub-agent', () => {
         agents: {
           narrow: { description: 'reads only', prompt: 'p', tools: ['Read', 'Echo', 'Write'] },
         },
-        tools: [echo],
+        tools: [echoTool],
       },
     );
     expect(offeredTools(callFor(model, 'NARROW'))).toEqual(['Echo']);
@@ -369,7 +358,7 @@ describe('budgets across the tree', () => {
     const events: AgentEvent[] = [];
     for await (const event of query({
       prompt: 'go',
-      options: { model: priced(model), tools: [echo], costBudgetUsd: 5 },
+      options: { model: priced(model), tools: [echoTool], costBudgetUsd: 5 },
     })) {
       events.push(event);
     }

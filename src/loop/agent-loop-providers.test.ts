@@ -3,20 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveModel } from '../model/resolve-model.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { echoTool } from '../tools/test-context.js';
 import { defineTool } from '../tools/tool.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 import type { AgentEvent, RunResult } from './events.js';
-
-const echo = defineTool({
-  name: 'Echo',
-  description: 'returns its text',
-  inputSchema: z.object({ text: z.string() }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  async call({ text }) {
-    return `echo: ${text}`;
-  },
-});
 
 let server: MockLlmServer;
 
@@ -50,7 +40,7 @@ async function runAgainst(
     prompt: 'say hi through the tool',
     options: {
       model,
-      tools: [echo],
+      tools: [echoTool],
       systemPrompt: 'You are a test agent.',
       retry: { initialDelayMs: 1, maxDelayMs: 5 },
       ...options,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import { echoTool } from '../tools/test-context.js';
 import { defineTool, FatalToolError, type Tool } from '../tools/tool.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 import type { AgentEvent, AgentEventOf, RunResult } from './events.js';
@@ -50,17 +51,6 @@ function timedTool(name: string, log: string[], options: { safe: boolean; ms: nu
   });
 }
 
-const echo = defineTool({
-  name: 'Echo',
-  description: 'returns its text',
-  inputSchema: z.object({ text: z.string() }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  async call({ text }) {
-    return `echo: ${text}`;
-  },
-});
-
 describe('agentLoop()', () => {
   it('runs a multi-turn conversation with tools and reports its events in order', async () => {
     const { result, events } = await run(
@@ -68,7 +58,7 @@ describe('agentLoop()', () => {
         { text: 'Let me echo.', toolCalls: [{ name: 'Echo', input: { text: 'hi' } }] },
         { text: 'The tool said echo: hi.' },
       ],
-      { tools: [echo], systemPrompt: 'You are a test.' },
+      { tools: [echoTool], systemPrompt: 'You are a test.' },
     );
     expect(result).toMatchObject({
       subtype: 'success',
@@ -117,7 +107,7 @@ describe('agentLoop()', () => {
         { toolCalls: [{ name: 'Echo', input: { text: 'a' } }], usage: { input: 100, output: 10 } },
         { text: 'ok', usage: { input: 150, output: 5, cacheRead: 40, cacheWrite: 7 } },
       ],
-      { tools: [echo] },
+      { tools: [echoTool] },
     );
     expect(ofType(events, 'usage').map((event) => event.usage.inputTokens)).toEqual([100, 150]);
     expect(result.usage).toEqual({
@@ -211,7 +201,7 @@ describe('agentLoop()', () => {
       ],
     ])('%s', async (_, call, message) => {
       const { result } = await run([{ toolCalls: [call] }, { text: 'recovered' }], {
-        tools: [echo, throwing, hanging],
+        tools: [echoTool, throwing, hanging],
       });
       const [part] = toolResults(result);
       expect(part).toMatchObject({ isError: true });
@@ -225,7 +215,7 @@ describe('agentLoop()', () => {
       };
       const { result } = await run(
         [{ toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'fine' }],
-        { tools: [echo], permissions: denyAll },
+        { tools: [echoTool], permissions: denyAll },
       );
       expect(toolResults(result)[0]).toMatchObject({
         isError: true,
@@ -262,7 +252,7 @@ describe('agentLoop()', () => {
     it('stops at max turns and gives the agent a grace turn without tools', async () => {
       const { result, model } = await run(
         [forever, forever, { text: 'I echoed twice; the task is not finished.' }],
-        { tools: [echo], maxTurns: 2 },
+        { tools: [echoTool], maxTurns: 2 },
       );
       expect(result).toMatchObject({
         subtype: 'error_max_turns',
@@ -280,7 +270,7 @@ describe('agentLoop()', () => {
 
     it('leaves out the grace turn when asked to', async () => {
       const { result, model } = await run([forever, forever], {
-        tools: [echo],
+        tools: [echoTool],
         maxTurns: 1,
         graceTurn: false,
       });
@@ -291,7 +281,7 @@ describe('agentLoop()', () => {
     it('stops when the token budget is spent', async () => {
       const big: ScriptTurn = { ...forever, usage: { input: 600, output: 100 } };
       const { result } = await run([big, big, { text: 'out of tokens' }], {
-        tools: [echo],
+        tools: [echoTool],
         tokenBudget: 1000,
       });
       expect(result).toMatchObject({

@@ -2,11 +2,12 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
 import { Budget } from '../loop/budget.js';
 import type { RunContext } from '../loop/run-context.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { FileStateCache } from './file-state.js';
-import type { ToolContext, ToolOutput } from './tool.js';
+import { defineTool, type ToolContext, type ToolOutput } from './tool.js';
 
 /**
  * A context for calling a tool directly: fresh file state, a live signal, no-op progress and
@@ -57,3 +58,15 @@ function standaloneRun(): RunContext {
     turnsLeft: Infinity,
   };
 }
+
+/** A read-only tool that answers `echo: <text>`, for tests of the loop and of sub-agents. */
+export const echoTool = defineTool({
+  name: 'Echo',
+  description: 'returns its text',
+  inputSchema: z.object({ text: z.string() }),
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  async call({ text }) {
+    return `echo: ${text}`;
+  },
+});
