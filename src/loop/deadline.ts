@@ -59,9 +59,10 @@ export class AbortFanOut {
 
   constructor(signal: AbortSignal) {
     this.signal = signal;
-    signal.addEventListener('abort', () => this.#callbacks.forEach((callback) => callback()), {
-      once: true,
-    });
+    const fire = () => {
+      for (const callback of this.#callbacks) callback();
+    };
+    signal.addEventListener('abort', fire, { once: true });
   }
 
   /** Calls `callback` on abort (at once if already aborted); returns how to stop listening. */
