@@ -1,5 +1,6 @@
-// `npm run demo`: warren fixes a bug in a scratch git repository. The model is scripted (no API
-// key needed); everything else is real: the CLI, the tools, the files, git, the transcript.
+// `npm run demo`: warren fixes a bug in a scratch git repository, with an explore sub-agent.
+// The model is scripted (no API key needed); everything else is real: the CLI, the tools, the
+// files, git, the transcripts.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,8 +52,14 @@ const code = await new Promise((resolve) => child.on('close', resolve));
 
 console.log(`\n── result (exit ${code}) ──\n${result?.result}\n`);
 console.log(
-  `turns: ${result?.num_turns}, tokens in/out: ${result?.usage.input_tokens}/${result?.usage.output_tokens}, transcript: ${result?.agents[0]?.transcript}`,
+  `turns: ${result?.num_turns}, tokens in/out: ${result?.usage.input_tokens}/${result?.usage.output_tokens}; agents and their transcripts:`,
 );
+for (const agent of result?.agents ?? []) {
+  const pad = '  '.repeat(agent.depth + 1);
+  console.log(
+    `${pad}${agent.agent_type} (${agent.status}, ${agent.num_turns} turns): ${agent.transcript}`,
+  );
+}
 console.log('\n── git diff in the scratch repository ──');
 console.log(execFileSync('git', ['diff'], { cwd: scratch, encoding: 'utf8' }));
 console.log(
@@ -61,15 +68,22 @@ console.log(
 );
 process.exitCode = code;
 
+/** One event of the stream-json output, indented by the depth of the agent it belongs to. */
 function show(event) {
+  const pad = '    '.repeat(event.depth ?? 0);
+  const say = (text) => console.log(text.replace(/^/gm, pad));
   if (event.type === 'system' && event.subtype === 'init') {
-    console.log(
-      `● session ${event.session_id} — model ${event.model}, tools ${event.tools.join(' ')}`,
+    say(`● session ${event.session_id} — model ${event.model}, tools ${event.tools.join(' ')}`);
+  } else if (event.type === 'agent_start') {
+    say(
+      `▸ sub-agent ${event.agent_type} started: ${event.description} (tools ${event.tools.join(' ')})`,
     );
+  } else if (event.type === 'agent_end') {
+    say(`◂ sub-agent ${event.agent_type} ${event.status} after ${event.num_turns} turns`);
   } else if (event.type === 'assistant') {
     for (const part of event.message.content) {
-      if (part.type === 'text') console.log(`\n◆ ${part.text}`);
-      else console.log(`  → ${part.toolName} ${JSON.stringify(part.input)}`);
+      if (part.type === 'text') say(`\n◆ ${part.text}`);
+      else say(`  → ${part.toolName} ${JSON.stringify(part.input)}`);
     }
   } else if (event.type === 'tool_result') {
     const lines = event.content.split('\n');
@@ -78,7 +92,7 @@ function show(event) {
       .map((text) => `    ${text}`)
       .join('\n');
     const more = lines.length > 6 ? `\n    … ${lines.length - 6} more lines` : '';
-    console.log(
+    say(
       `  ${event.is_error ? '✗' : '✓'} ${event.tool_name} (${event.duration_ms} ms)\n${head}${more}`,
     );
   }

@@ -348,6 +348,34 @@ describe('agentLoop()', () => {
     });
   });
 
+  it('stops what it started when the consumer stops reading early', async () => {
+    let toolSawAbort = false;
+    const waits = defineTool({
+      name: 'Waits',
+      description: 'waits for its signal',
+      inputSchema: z.object({}),
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      call: (_, ctx) =>
+        new Promise<string>((_, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            toolSawAbort = true;
+            reject(new Error('aborted'));
+          });
+        }),
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'Waits', input: {} }] }, { text: 'x' }]);
+    const run = agentLoop({
+      prompt: 'go',
+      options: { model, tools: [waits], timeBudgetMs: 60_000, retry: FAST_RETRY },
+    });
+    for await (const event of run) {
+      if (event.type === 'tool_start') break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(toolSawAbort).toBe(true);
+  });
+
   describe('model failures', () => {
     it('retries a 429, waiting as long as retry-after says', async () => {
       const { result, events } = await run([

@@ -10,7 +10,6 @@ import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import { FatalToolError, type Tool } from '../tools/tool.js';
 import { Budget, type BudgetKind, describeBudget } from './budget.js';
-import { AbortFanOut, either, followSignal, startDeadline } from './deadline.js';
 import { EventChannel } from './event-channel.js';
 import type { AgentEvent, AgentRef, AgentStatus, ResultSubtype, RunResult } from './events.js';
 import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
@@ -23,6 +22,7 @@ import {
   toolCallsOf,
 } from './messages.js';
 import type { RunContext } from './run-context.js';
+import { AbortFanOut, either, followSignal, startDeadline } from './stop-signals.js';
 import { addUsage, budgetTokens, emptyUsage } from './usage.js';
 
 export interface AgentLoopOptions {
@@ -233,32 +233,16 @@ export async function* agentLoop({
     emit: () => {},
   };
 
+  // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
-    for (stop = limitReached(); !stop; stop = limitReached()) {
-      const { message } = yield* callModel('auto', signal);
-      yield append(message);
-      const calls = toolCallsOf(message);
-      if (calls.length > 0) {
-        toolCalls += calls.length;
-        yield* runToolCalls(calls, environment);
-      }
-      yield event({ type: 'turn_end', turn: numTurns, message });
-      if (calls.length === 0) break;
+    yield* runTurns();
+    if (stop && stop.status !== 'cancelled' && options.graceTurn !== false) {
+      yield* graceTurn(stop);
     }
-  } catch (error) {
-    stop = stopFromError(error, cancel.signal, deadline?.expired, budget);
-    if (!stop) {
-      fatal = FatalToolError.isInstance(error);
-      failure =
-        describeModelError(error, { spec: name, baseUrl: options.baseUrl }) ?? messageOf(error);
-    }
+  } finally {
+    deadline?.clear();
+    cancel.end();
   }
-
-  if (stop && stop.status !== 'cancelled' && options.graceTurn !== false) {
-    yield* graceTurn(stop);
-  }
-  deadline?.clear();
-  cancel.unfollow();
 
   const status: AgentStatus = failure ? 'failed' : (stop?.status ?? 'completed');
   const lastReply = messages
@@ -283,6 +267,29 @@ export async function* agentLoop({
   };
   yield event({ type: 'result', ...result });
   return result;
+
+  // Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
+  async function* runTurns(): AsyncGenerator<AgentEvent, void> {
+    try {
+      for (stop = limitReached(); !stop; stop = limitReached()) {
+        const { message } = yield* callModel('auto', signal);
+        yield append(message);
+        const calls = toolCallsOf(message);
+        if (calls.length > 0) {
+          toolCalls += calls.length;
+          yield* runToolCalls(calls, environment);
+        }
+        yield event({ type: 'turn_end', turn: numTurns, message });
+        if (calls.length === 0) return;
+      }
+    } catch (error) {
+      stop = stopFromError(error, cancel.signal, deadline?.expired, budget);
+      if (stop) return;
+      fatal = FatalToolError.isInstance(error);
+      failure =
+        describeModelError(error, { spec: name, baseUrl: options.baseUrl }) ?? messageOf(error);
+    }
+  }
 
   // One more model call without tools, so an agent cut off by a limit can say what it has.
   async function* graceTurn(reason: Stop): AsyncGenerator<AgentEvent, void> {

@@ -3,9 +3,9 @@
 // here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { FatalToolError, type Tool, type ToolContext, type ToolOutput } from '../tools/tool.js';
-import type { AbortFanOut } from './deadline.js';
 import type { AgentEvent, AgentRef } from './events.js';
 import type { ToolCallPart, ToolResultPart } from './messages.js';
+import type { AbortFanOut } from './stop-signals.js';
 
 /** How long a tool that was told to stop may take to do so before the loop leaves it. */
 const SETTLE_MS = 1000;

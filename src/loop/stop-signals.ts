@@ -30,17 +30,25 @@ export function startDeadline(at: number, windDownMs: number): Deadline | undefi
   };
 }
 
-/** A signal of the agent's own that aborts when the caller's does; `unfollow` when done. */
+/**
+ * A signal of the agent's own that aborts when the caller's does. `end` aborts it too, so
+ * whatever the agent started stops with it, and stops listening to the caller.
+ */
 export function followSignal(caller: AbortSignal | undefined): {
   signal: AbortSignal;
-  unfollow(): void;
+  end(): void;
 } {
   const own = new AbortController();
-  if (!caller) return { signal: own.signal, unfollow() {} };
-  const onAbort = () => own.abort(caller.reason);
-  if (caller.aborted) onAbort();
-  else caller.addEventListener('abort', onAbort, { once: true });
-  return { signal: own.signal, unfollow: () => caller.removeEventListener('abort', onAbort) };
+  const onAbort = () => own.abort(caller?.reason);
+  if (caller?.aborted) onAbort();
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: own.signal,
+    end() {
+      caller?.removeEventListener('abort', onAbort);
+      own.abort();
+    },
+  };
 }
 
 /** A signal that aborts when either does. */
