@@ -1,7 +1,6 @@
 // query(): the agent loop with sub-agents wired in. It adds the Agent tool (and a definition's
 // delegate_to_<name> tools) to the main agent; every sub-agent then runs agentLoop() again.
 import type { AgentDefinition, AgentDefinitionInput } from './agents/agent-definition.js';
-import { childTools } from './agents/child-tools.js';
 import { withEnvironment } from './agents/environment-prompt.js';
 import { resolveAgentDefinitions } from './agents/load-agent-definitions.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
@@ -71,20 +70,18 @@ function mainAgentOptions(options: QueryOptions, runtime: SubagentRuntime): Agen
     const names = [...runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const narrowed = childTools(tools, definition);
-  const spawn = runtime.spawnTools({
+  const { tools: mainTools, denyRules } = runtime.toolsFor({
     depth: 0,
     definition,
-    parentTools: 'root',
-    mayUseAgent: narrowed.mayUseAgent,
+    parentTools: tools,
+    root: true,
   });
-  const mainTools = [...narrowed.tools, ...spawn];
   return {
     ...options,
     cwd,
     tools: mainTools,
     permissions: options.permissions?.derive
-      ? options.permissions.derive({ mode: definition.permissionMode, deny: narrowed.denyRules })
+      ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
       : options.permissions,
     systemPrompt: withEnvironment(definition.prompt, { cwd }),
     maxTurns: options.maxTurns ?? definition.maxTurns,

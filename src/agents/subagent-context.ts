@@ -8,7 +8,6 @@ import type { Message } from '../loop/messages.js';
 import { resolveModel } from '../model/resolve-model.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
-import { childTools } from './child-tools.js';
 import { isModelAlias, type ModelAlias } from './model-alias.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -43,16 +42,7 @@ export async function createSubagentContext(
   const { run } = ctx;
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
-  const narrowed = childTools(run.tools, definition);
-  const tools = [
-    ...narrowed.tools,
-    ...runtime.spawnTools({
-      depth,
-      definition,
-      parentTools: run.tools,
-      mayUseAgent: narrowed.mayUseAgent,
-    }),
-  ];
+  const { tools, denyRules } = runtime.toolsFor({ depth, definition, parentTools: run.tools });
   const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
   const inherited = run.options;
   return {
@@ -77,7 +67,7 @@ export async function createSubagentContext(
     }),
     signal: run.cancelSignal,
     permissions: run.permissions?.derive
-      ? run.permissions.derive({ mode: definition.permissionMode, deny: narrowed.denyRules })
+      ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
       : run.permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
     agentId: `agent_${randomUUID().slice(0, 8)}`,

@@ -5,7 +5,7 @@ import type { Tool } from '../tools/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { AgentSlots } from './agent-slots.js';
 import { type AgentTool, createAgentTool, isAgentTool } from './agent-tool.js';
-import { isSpawnTool } from './child-tools.js';
+import { type ChildTools, childTools, isSpawnTool } from './child-tools.js';
 import { createDelegateTool } from './delegate-tools.js';
 import { withEnvironment } from './environment-prompt.js';
 
@@ -43,6 +43,27 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+  }
+
+  /**
+   * The tools of an agent at `depth` running `definition`: its parent's narrowed by the
+   * definition (child-tools.ts), plus its own spawn tools, and the deny rules its permission
+   * policy adds. For the main agent the "parent" is the run's tool list.
+   */
+  toolsFor(params: {
+    depth: number;
+    definition: AgentDefinition;
+    parentTools: readonly Tool[];
+    root?: boolean;
+  }): { tools: Tool[]; denyRules: ChildTools['denyRules'] } {
+    const narrowed = childTools(params.parentTools, params.definition);
+    const spawn = this.spawnTools({
+      depth: params.depth,
+      definition: params.definition,
+      parentTools: params.root ? 'root' : params.parentTools,
+      mayUseAgent: narrowed.mayUseAgent,
+    });
+    return { tools: [...narrowed.tools, ...spawn], denyRules: narrowed.denyRules };
   }
 
   /**
