@@ -1,7 +1,7 @@
 // The Agent tool: the model starts a sub-agent by calling it. Its handler runs the same loop
 // again with the chosen definition (run-subagent.ts); to the loop it is a tool like any other.
 import { z } from 'zod';
-import { defineTool, type Tool } from '../tools/tool.js';
+import { defineTool, type Tool, toolError } from '../tools/tool.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { runSubagent } from './run-subagent.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
@@ -69,12 +69,12 @@ export function createAgentTool(
     permissionSubject: (input) => input.subagent_type ?? 'general-purpose',
     async call(input, ctx) {
       if (input.run_in_background) {
-        return failure(
+        return toolError(
           'run_in_background is not available yet: background sub-agents come with the task store. Call Agent without it to run the agent and wait for its result.',
         );
       }
       if (input.isolation) {
-        return failure(
+        return toolError(
           'isolation: "worktree" is not available yet. Call Agent without isolation; the agent then works in your directory.',
         );
       }
@@ -87,7 +87,7 @@ export function createAgentTool(
             .map((candidate) => candidate.name)
             .sort()
             .join(', ') || 'none';
-        return failure(`Unknown agent type "${type}". Available types: ${names}.`);
+        return toolError(`Unknown agent type "${type}". Available types: ${names}.`);
       }
       return runSubagent(
         runtime,
@@ -119,8 +119,4 @@ ${list || '(none)'}`;
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-function failure(output: string) {
-  return { output, isError: true };
 }

@@ -4,8 +4,12 @@
 import { agentLoop } from '../loop/agent-loop.js';
 import type { RunResult } from '../loop/events.js';
 import { messageOf } from '../model/retry-policy.js';
-import { FatalToolError, type ToolContext, type ToolOutput } from '../tools/tool.js';
-import { createSubagentContext, type SubagentRequest } from './subagent-context.js';
+import { FatalToolError, type ToolContext, type ToolOutput, toolError } from '../tools/tool.js';
+import {
+  createSubagentContext,
+  type SubagentOptions,
+  type SubagentRequest,
+} from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 export async function runSubagent(
@@ -15,16 +19,16 @@ export async function runSubagent(
 ): Promise<ToolOutput> {
   const type = request.definition.name;
   if (ctx.agent.depth >= runtime.maxDepth) {
-    return failure(
+    return toolError(
       `Sub-agents may nest ${runtime.maxDepth} levels deep; this one would be deeper.`,
     );
   }
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    let options: Awaited<ReturnType<typeof createSubagentContext>>;
+    let options: SubagentOptions;
     try {
       options = await createSubagentContext(runtime, request, ctx);
     } catch (error) {
-      return failure(`The ${type} agent could not start: ${messageOf(error)}`);
+      return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
     }
     await runtime.slots.acquire(options.agentId, ctx.signal);
     try {
@@ -61,7 +65,7 @@ function outputFor(result: RunResult, runtime: SubagentRuntime): ToolOutput {
     default: {
       const what = result.status === 'cancelled' ? 'was cancelled' : 'failed';
       const last = text ? `\n\nIts last message:\n${text}` : '';
-      return failure(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
+      return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
     }
   }
 }
@@ -69,8 +73,4 @@ function outputFor(result: RunResult, runtime: SubagentRuntime): ToolOutput {
 function truncate(text: string, max: number, where: () => string): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where()}.]`;
-}
-
-function failure(output: string) {
-  return { output, isError: true };
 }

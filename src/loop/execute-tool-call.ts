@@ -2,7 +2,13 @@
 // failure the model could fix (unknown tool, bad JSON, schema, denial, throw, timeout) ends
 // here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
 import type { PermissionPolicy } from '../permissions/permission-policy.js';
-import { FatalToolError, type Tool, type ToolContext, type ToolOutput } from '../tools/tool.js';
+import {
+  FatalToolError,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+  toolError,
+} from '../tools/tool.js';
 import type { AgentEvent, AgentRef } from './events.js';
 import type { ToolCallPart, ToolResultPart } from './messages.js';
 import type { AbortFanOut } from './stop-signals.js';
@@ -52,10 +58,10 @@ async function runTool(
   const tool = env.tools.get(call.toolName);
   if (!tool) {
     const names = [...env.tools.keys()].join(', ') || 'none';
-    return failure(`Unknown tool "${call.toolName}". Available tools: ${names}.`);
+    return toolError(`Unknown tool "${call.toolName}". Available tools: ${names}.`);
   }
   if (typeof call.input === 'string') {
-    return failure(
+    return toolError(
       `The arguments for ${tool.name} are not valid JSON: ${truncate(call.input, 200)}. ` +
         'Send them again as one JSON object that matches the tool schema.',
     );
@@ -65,7 +71,9 @@ async function runTool(
     const problems = parsed.error.issues
       .map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`)
       .join('; ');
-    return failure(`Invalid arguments for ${tool.name}: ${problems}. Fix them and call it again.`);
+    return toolError(
+      `Invalid arguments for ${tool.name}: ${problems}. Fix them and call it again.`,
+    );
   }
   let input = parsed.data;
   if (env.permissions) {
@@ -77,7 +85,7 @@ async function runTool(
       agent: env.context.agent,
       signal: env.signal.signal,
     });
-    if (decision.behavior === 'deny') return failure(decision.message);
+    if (decision.behavior === 'deny') return toolError(decision.message);
     if (decision.input !== undefined) input = decision.input;
   }
   return callWithTimeout(tool, input, call.toolCallId, env);
@@ -129,8 +137,8 @@ async function callWithTimeout(
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;
     env.signal.signal.throwIfAborted();
-    if (timedOut) return failure(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
-    return failure(
+    if (timedOut) return toolError(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
+    return toolError(
       `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   } finally {
@@ -144,10 +152,6 @@ async function callWithTimeout(
 function normalize(output: ToolOutput): { output: string; isError: boolean } {
   if (typeof output === 'string') return { output, isError: false };
   return { output: output.output, isError: output.isError === true };
-}
-
-function failure(output: string) {
-  return { output, isError: true };
 }
 
 function truncate(text: string, max: number): string {

@@ -79,6 +79,11 @@ export class FatalToolError extends Error {
   }
 }
 
+/** An error result: text the model reads as the tool's failure and can act on. */
+export function toolError(output: string): { output: string; isError: true } {
+  return { output, isError: true };
+}
+
 export function isReadOnlyCall<Input>(
   tool: Tool<Input>,
   input: Input,
