@@ -117,19 +117,24 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
   };
-  return {
+  const self: RulePermissionPolicy = {
     mode: policy.mode,
     allow: policy.allow,
     deny: policy.deny,
     store: policy.store,
     decide: (request) => decideSafely(policy, request),
-    derive: (child) =>
-      createPermissionPolicy({
+    derive: (child) => {
+      const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
+      // Most children change nothing: they share the policy itself (a thousand at once, say).
+      if (mode === policy.mode && !child.deny?.length) return self;
+      return createPermissionPolicy({
         ...policy,
-        mode: stricterMode(policy.mode, child.mode ?? policy.mode),
+        mode,
         deny: [...policy.deny, ...(child.deny ?? [])],
-      }),
+      });
+    },
   };
+  return self;
 }
 
 async function decideSafely(
@@ -156,11 +161,10 @@ async function decide(
     subject: tool.permissionSubject?.(input, { cwd }),
     cwd,
   };
-  const call = describeCall(target);
   const denying = findDenyingRule(policy.deny, target);
   if (denying) {
     return deny(
-      `Permission to use ${call} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+      `Permission to use ${describeCall(target)} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
     );
   }
   if (isAllowedByRules(policy.allow, target)) return ALLOW;
@@ -168,7 +172,7 @@ async function decide(
   if (policy.mode === 'bypassPermissions' || readOnly) return ALLOW;
   if (policy.mode === 'plan') {
     return deny(
-      `${call} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
+      `${describeCall(target)} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
     );
   }
   if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;

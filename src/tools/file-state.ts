@@ -44,6 +44,7 @@ export class FileStateCache {
   /** A child's copy: the newest `maxEntries` snapshots; the child's writes never reach back. */
   clone(maxEntries = this.maxEntries): FileStateCache {
     const copy = new FileStateCache(maxEntries);
+    if (this.#entries.size === 0) return copy;
     const entries = [...this.#entries].slice(-maxEntries);
     for (const [path, snapshot] of entries) copy.#entries.set(path, snapshot);
     return copy;
