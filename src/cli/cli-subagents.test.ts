@@ -1,6 +1,3 @@
-// Sub-agents through the `warren` command: the agent tree in stream-json and the JSON result,
-// definition files, and `warren agents`. Runs the built CLI (`npm test` builds first).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -8,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
 import { makeTempDir } from '../tools/test-context.js';
+import { runWarren } from './test-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin/warren.js');
 const CORPUS = resolve(ROOT, '../shared/corpus/agents');
 
 let server: MockLlmServer;
@@ -26,23 +23,8 @@ afterEach(async () => {
   await server.close();
 });
 
-function warren(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: project,
-      env: { PATH: process.env.PATH, HOME: home },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+function warren(args: string[]) {
+  return runWarren(args, { cwd: project, env: { HOME: home } });
 }
 
 const against = (...extra: string[]) => [

@@ -3,43 +3,18 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
 import { makeTempDir } from '../tools/test-context.js';
-
-const BIN = fileURLToPath(new URL('../../bin/warren.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { type CliRun, runWarren, WARREN_BIN } from './test-cli.js';
 
 function warren(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
-): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        WARREN_HOME: join(home, '.warren'),
-        ...options.env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.end(options.stdin ?? '');
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+): Promise<CliRun> {
+  return runWarren(args, {
+    ...options,
+    env: { HOME: home, WARREN_HOME: join(home, '.warren'), ...options.env },
   });
 }
 
@@ -265,7 +240,7 @@ describe('warren -p', () => {
       );
       const child = spawn(
         process.execPath,
-        [BIN, '-p', 'go', ...against('--output-format', 'stream-json')],
+        [WARREN_BIN, '-p', 'go', ...against('--output-format', 'stream-json')],
         { env: { PATH: process.env.PATH, HOME: home } },
       );
       const reported: Array<{ type: string; session_id?: string }> = [];
@@ -407,7 +382,7 @@ it('stops quietly when the reader closes the pipe early', async () => {
   server.enqueue({ toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] }, { text: 'done' });
   const child = spawn(
     process.execPath,
-    [BIN, '-p', 'x', ...against('--output-format', 'stream-json')],
+    [WARREN_BIN, '-p', 'x', ...against('--output-format', 'stream-json')],
     {
       env: { PATH: process.env.PATH, HOME: home },
     },

@@ -51,6 +51,27 @@ function timedTool(name: string, log: string[], options: { safe: boolean; ms: nu
   });
 }
 
+/** A tool that runs until its signal aborts; `aborted()` says whether it saw the abort. */
+function toolWaitingForAbort(onStart: () => void = () => {}) {
+  let aborted = false;
+  const tool = defineTool({
+    name: 'Waits',
+    description: 'waits for its signal',
+    inputSchema: z.object({}),
+    isReadOnly: true,
+    isConcurrencySafe: true,
+    call: (_, ctx) =>
+      new Promise<string>((_, reject) => {
+        ctx.signal.addEventListener('abort', () => {
+          aborted = true;
+          reject(new Error('aborted'));
+        });
+        onStart();
+      }),
+  });
+  return { tool, aborted: () => aborted };
+}
+
 describe('agentLoop()', () => {
   it('runs a multi-turn conversation with tools and reports its events in order', async () => {
     const { result, events } = await run(
@@ -322,58 +343,29 @@ describe('agentLoop()', () => {
 
     it('aborts running tools through their signal', async () => {
       const controller = new AbortController();
-      let toolSawAbort = false;
-      const waits = defineTool({
-        name: 'Waits',
-        description: 'waits for its signal',
-        inputSchema: z.object({}),
-        isReadOnly: true,
-        isConcurrencySafe: true,
-        call: (_, ctx) =>
-          new Promise<string>((_, reject) => {
-            ctx.signal.addEventListener('abort', () => {
-              toolSawAbort = true;
-              reject(new Error('aborted'));
-            });
-            setTimeout(() => controller.abort(), 20);
-          }),
-      });
+      const waits = toolWaitingForAbort(() => setTimeout(() => controller.abort(), 20));
       const { result } = await run([{ toolCalls: [{ name: 'Waits', input: {} }] }, { text: 'x' }], {
-        tools: [waits],
+        tools: [waits.tool],
         signal: controller.signal,
       });
-      expect(toolSawAbort).toBe(true);
+      expect(waits.aborted()).toBe(true);
       expect(result.status).toBe('cancelled');
       expect(toolResults(result)[0]?.output).toMatch(/Cancelled/);
     });
   });
 
   it('stops what it started when the consumer stops reading early', async () => {
-    let toolSawAbort = false;
-    const waits = defineTool({
-      name: 'Waits',
-      description: 'waits for its signal',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      call: (_, ctx) =>
-        new Promise<string>((_, reject) => {
-          ctx.signal.addEventListener('abort', () => {
-            toolSawAbort = true;
-            reject(new Error('aborted'));
-          });
-        }),
-    });
+    const waits = toolWaitingForAbort();
     const model = scriptedModel([{ toolCalls: [{ name: 'Waits', input: {} }] }, { text: 'x' }]);
     const run = agentLoop({
       prompt: 'go',
-      options: { model, tools: [waits], timeBudgetMs: 60_000, retry: FAST_RETRY },
+      options: { model, tools: [waits.tool], timeBudgetMs: 60_000, retry: FAST_RETRY },
     });
     for await (const event of run) {
       if (event.type === 'tool_start') break;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(toolSawAbort).toBe(true);
+    expect(waits.aborted()).toBe(true);
   });
 
   describe('model failures', () => {
