@@ -1,18 +1,20 @@
 // warren's public API: the loop with sub-agents, the types at its boundaries, the built-in
 // tools and the pieces a host program assembles a run from. Testing helpers: `warren/testing`.
 
-export type { AgentDefinition, AgentDefinitionInput } from './agents/agent-definition.js';
-export { builtinAgents } from './agents/builtin-agents.js';
-export { defineAgent } from './agents/define-agent.js';
+export type {
+  AgentDefinition,
+  AgentDefinitionInput,
+} from './agents/definitions/agent-definition.js';
+export { builtinAgents } from './agents/definitions/builtin-agents.js';
+export { defineAgent } from './agents/definitions/define-agent.js';
 export {
   type AgentDefinitionsResult,
   type LoadAgentDefinitionsOptions,
   loadAgentDefinitions,
   resolveAgentDefinitions,
-} from './agents/load-agent-definitions.js';
-export { ConfigError } from './config-error.js';
-export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
-export { Budget, type BudgetKind, type BudgetLimits } from './loop/budget.js';
+} from './agents/definitions/load-agent-definitions.js';
+export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
+export { ConfigError } from './core/config-error.js';
 export type {
   AgentEvent,
   AgentEventOf,
@@ -21,7 +23,8 @@ export type {
   AgentStatus,
   ResultSubtype,
   RunResult,
-} from './loop/events.js';
+} from './core/events.js';
+export type { InheritedOptions, RetryOptions } from './core/inherited-options.js';
 export type {
   AssistantMessage,
   Message,
@@ -31,11 +34,24 @@ export type {
   ToolMessage,
   ToolResultPart,
   UserMessage,
-} from './loop/messages.js';
-export type { RunContext } from './loop/run-context.js';
-export { addUsage, emptyUsage, type Usage } from './loop/usage.js';
+} from './core/messages.js';
+export type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionPolicy,
+  PermissionRequest,
+} from './core/permission-policy.js';
+export type { RunContext } from './core/run-context.js';
+export {
+  defineTool,
+  FatalToolError,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from './core/tool.js';
+export { addUsage, emptyUsage, type Usage } from './core/usage.js';
+export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
 export { resolveModel } from './model/resolve-model.js';
-export type { RetryOptions } from './model/retry-policy.js';
 export {
   type CanUseTool,
   createPermissionPolicy,
@@ -43,12 +59,6 @@ export {
   type RulePermissionPolicy,
 } from './permissions/create-permission-policy.js';
 export { DecisionStore } from './permissions/decision-store.js';
-export type {
-  PermissionDecision,
-  PermissionMode,
-  PermissionPolicy,
-  PermissionRequest,
-} from './permissions/permission-policy.js';
 export { parsePermissionRule, parseRuleList } from './permissions/permission-rule.js';
 export { type QueryOptions, type QueryParams, query } from './query.js';
 export { loadSession, readTranscript } from './session/read-transcript.js';
@@ -66,10 +76,3 @@ export {
 } from './tools/builtin-tools.js';
 export { FileStateCache } from './tools/file-state.js';
 export { isReadOnlyCommand } from './tools/read-only-command.js';
-export {
-  defineTool,
-  FatalToolError,
-  type Tool,
-  type ToolContext,
-  type ToolOutput,
-} from './tools/tool.js';

@@ -1,16 +1,25 @@
 // query(): the agent loop with sub-agents wired in. It adds the Agent tool (and a definition's
 // delegate_to_<name> tools) to the main agent; every sub-agent then runs agentLoop() again.
-import type { AgentDefinition, AgentDefinitionInput } from './agents/agent-definition.js';
+import type {
+  AgentDefinition,
+  AgentDefinitionInput,
+} from './agents/definitions/agent-definition.js';
+import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
 import { withEnvironment } from './agents/environment-prompt.js';
-import { resolveAgentDefinitions } from './agents/load-agent-definitions.js';
+import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './core/config-error.js';
+import type { AgentEvent, RunResult } from './core/events.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
-import type { AgentEvent, RunResult } from './loop/events.js';
+import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
-export interface QueryOptions extends AgentLoopOptions, Omit<SubagentSettings, 'definitions'> {
+export interface QueryOptions
+  extends Omit<AgentLoopOptions, 'model'>,
+    Omit<SubagentSettings, 'definitions'> {
+  /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
+  model: AgentLoopOptions['model'] | string;
   /**
    * Sub-agent definitions by name, on top of the built-in `general-purpose`, `explore` and
    * `plan` (as the Claude Agent SDK's `agents` option). Default tools: the built-ins.
@@ -38,11 +47,18 @@ export interface QueryParams {
 export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   try {
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
-    const runtime = new SubagentRuntime({ ...options, definitions });
+    const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions }));
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
+    const model =
+      typeof options.model === 'string'
+        ? resolveModel(options.model, { baseUrl: options.baseUrl })
+        : options.model;
     // The loop's own generator, not a wrapper: every event of the tree passes through here.
-    return agentLoop({ prompt, options: mainAgentOptions({ ...options, permissions }, runtime) });
+    return agentLoop({
+      prompt,
+      options: mainAgentOptions({ ...options, model, permissions }, spawn),
+    });
   } catch (error) {
     return rejecting(error);
   }
@@ -53,24 +69,27 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
 }
 
-function mainAgentOptions(options: QueryOptions, runtime: SubagentRuntime): AgentLoopOptions {
+function mainAgentOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  spawn: SpawnTools,
+): AgentLoopOptions {
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
   if (options.agent === undefined) {
-    const spawn = runtime.spawnTools({
+    const spawnTools = spawn.spawnTools({
       depth: 0,
       definition: undefined,
       parentTools: 'root',
       mayUseAgent: true,
     });
-    return { ...options, cwd, tools: [...tools, ...spawn] };
+    return { ...options, cwd, tools: [...tools, ...spawnTools] };
   }
-  const definition = runtime.findDefinition(options.agent);
+  const definition = spawn.runtime.findDefinition(options.agent);
   if (!definition) {
-    const names = [...runtime.definitions.keys()].join(', ');
+    const names = [...spawn.runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const { tools: mainTools, denyRules } = runtime.toolsFor({
+  const { tools: mainTools, denyRules } = spawn.toolsFor({
     depth: 0,
     definition,
     parentTools: tools,

@@ -1,10 +1,10 @@
 // The Agent tool: the model starts a sub-agent by calling it. Its handler runs the same loop
 // again with the chosen definition (run-subagent.ts); to the loop it is a tool like any other.
 import { z } from 'zod';
-import { defineTool, type Tool, toolError } from '../tools/tool.js';
-import type { AgentDefinition } from './agent-definition.js';
+import { defineTool, type Tool, toolError } from '../core/tool.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
 import { runSubagent } from './run-subagent.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
+import type { Spawner } from './subagent-context.js';
 
 export type AgentTool = Tool & {
   /** The sub-agent types this tool may start; undefined means any. */
@@ -49,10 +49,8 @@ const agentInputSchema = z.object({
 });
 
 /** An Agent tool that may start `types` (all definitions when undefined). */
-export function createAgentTool(
-  runtime: SubagentRuntime,
-  types: readonly string[] | undefined,
-): AgentTool {
+export function createAgentTool(spawner: Spawner, types: readonly string[] | undefined): AgentTool {
+  const { runtime } = spawner;
   const available = [...runtime.definitions.values()].filter(
     (definition) =>
       !types || types.some((type) => type.toLowerCase() === definition.name.toLowerCase()),
@@ -61,6 +59,7 @@ export function createAgentTool(
     name: 'Agent',
     description: describeAgentTool(available),
     inputSchema: agentInputSchema,
+    spawnsAgents: true,
     // Starting an agent changes nothing by itself; each of the child's calls is checked.
     isReadOnly: true,
     isConcurrencySafe: true,
@@ -90,7 +89,7 @@ export function createAgentTool(
         return toolError(`Unknown agent type "${type}". Available types: ${names}.`);
       }
       return runSubagent(
-        runtime,
+        spawner,
         {
           definition,
           prompt: input.prompt,

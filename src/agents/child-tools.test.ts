@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../tools/tool.js';
-import type { AgentDefinition } from './agent-definition.js';
+import { defineTool, type Tool } from '../core/tool.js';
 import { childTools } from './child-tools.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
+import { SpawnTools } from './spawn-tools.js';
 import { SubagentRuntime } from './subagent-runtime.js';
 
 function fakeTool(name: string, readOnly = false): Tool {
@@ -114,13 +115,15 @@ describe('tool isolation at any depth (property)', () => {
         fc.array(definitionArbitrary, { minLength: 1, maxLength: 4 }),
         fc.integer({ min: 0, max: 4 }),
         (chain, maxDepth) => {
-          const runtime = new SubagentRuntime({
-            definitions: new Map([['explore', definition({ name: 'explore' })]]),
-            maxDepth,
-          });
+          const spawn = new SpawnTools(
+            new SubagentRuntime({
+              definitions: new Map([['explore', definition({ name: 'explore' })]]),
+              maxDepth,
+            }),
+          );
           let tools: Tool[] = [
             ...parentTools,
-            ...runtime.spawnTools({
+            ...spawn.spawnTools({
               depth: 0,
               definition: undefined,
               parentTools: 'root',
@@ -133,7 +136,7 @@ describe('tool isolation at any depth (property)', () => {
             const narrowed = childTools(tools, own);
             const child = [
               ...narrowed.tools,
-              ...runtime.spawnTools({
+              ...spawn.spawnTools({
                 depth,
                 definition: own,
                 parentTools: tools,

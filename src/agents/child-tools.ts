@@ -1,10 +1,17 @@
 // Which tools a sub-agent gets: its parent's, narrowed by its definition's allow and deny
 // lists. The one rule that matters: nothing its parent lacks, at any depth.
-import { type PermissionRule, parsePermissionRule } from '../permissions/permission-rule.js';
+import type { PermissionRule } from '../core/permission-policy.js';
+import type { Tool } from '../core/tool.js';
+import { parsePermissionRule } from '../permissions/permission-rule.js';
 import { readOnlyBashTool } from '../tools/bash.js';
-import type { Tool } from '../tools/tool.js';
-import type { AgentDefinition } from './agent-definition.js';
-import { parseToolRule } from './normalize-tools.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
+import { parseToolRule } from './definitions/normalize-tools.js';
+
+/** An agent's tools, and the deny rules its permission policy adds for them. */
+export interface AgentToolList {
+  tools: Tool[];
+  denyRules: PermissionRule[];
+}
 
 export interface ChildTools {
   /** The parent's plain tools (no Agent or delegate tools) this child may use. */

@@ -1,10 +1,10 @@
 // delegate_to_<name>: the tools a definition's `agents: [...]` synthesizes (delegation as a
 // tool call). Same execution path as the Agent tool; only the input is a task spec.
 import { z } from 'zod';
-import { defineTool, type Tool } from '../tools/tool.js';
-import type { AgentDefinition } from './agent-definition.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
 import { runSubagent } from './run-subagent.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
+import type { Spawner } from './subagent-context.js';
 
 const taskSpecSchema = z.object({
   instructions: z.string().min(1).describe('What the agent must do, self-contained.'),
@@ -23,17 +23,18 @@ export function delegateToolName(agentName: string): string {
   return `delegate_to_${agentName.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 64);
 }
 
-export function createDelegateTool(runtime: SubagentRuntime, target: AgentDefinition): Tool {
+export function createDelegateTool(spawner: Spawner, target: AgentDefinition): Tool {
   return defineTool({
     name: delegateToolName(target.name),
     description: `Delegates a task to the ${target.name} agent and returns its final report. ${target.description}`,
     inputSchema: taskSpecSchema,
+    spawnsAgents: true,
     isReadOnly: true,
     isConcurrencySafe: true,
     timeoutMs: Infinity,
     call(input, ctx) {
       return runSubagent(
-        runtime,
+        spawner,
         {
           definition: target,
           prompt: taskPrompt(input),

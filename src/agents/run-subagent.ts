@@ -1,22 +1,24 @@
 // Runs one sub-agent for an Agent or delegate call: take a slot, run the loop again with the
 // child's context, pass its events up, and hand the parent only the final text.
 
+import type { RunResult } from '../core/events.js';
+import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { agentLoop } from '../loop/agent-loop.js';
-import type { RunResult } from '../loop/events.js';
 import { messageOf } from '../model/retry-policy.js';
-import { FatalToolError, type ToolContext, type ToolOutput, toolError } from '../tools/tool.js';
 import {
   createSubagentContext,
+  type Spawner,
   type SubagentOptions,
   type SubagentRequest,
 } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 export async function runSubagent(
-  runtime: SubagentRuntime,
+  spawner: Spawner,
   request: SubagentRequest,
-  ctx: ToolContext,
+  ctx: SpawnToolContext,
 ): Promise<ToolOutput> {
+  const { runtime } = spawner;
   const type = request.definition.name;
   if (ctx.agent.depth >= runtime.maxDepth) {
     return toolError(
@@ -26,7 +28,7 @@ export async function runSubagent(
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
     let options: SubagentOptions;
     try {
-      options = await createSubagentContext(runtime, request, ctx);
+      options = await createSubagentContext(spawner, request, ctx);
     } catch (error) {
       return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
     }
@@ -38,7 +40,7 @@ export async function runSubagent(
         if (event.type === 'result' && event.agentId === options.agentId) result = event;
       }
       // The parent is being cancelled too: let its loop see that, not a child failure.
-      ctx.run.cancelSignal?.throwIfAborted();
+      ctx.run.cancelSignal.throwIfAborted();
       if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
       return outputFor(result!, runtime);
     } finally {

@@ -3,12 +3,13 @@
 // state, the shared permission decisions, the parent's cwd, and its model or its own.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Message } from '../core/messages.js';
+import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
-import type { Message } from '../loop/messages.js';
+import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
 import { resolveModel } from '../model/resolve-model.js';
-import type { ToolContext } from '../tools/tool.js';
-import type { AgentDefinition } from './agent-definition.js';
-import { isModelAlias, type ModelAlias } from './model-alias.js';
+import type { AgentToolList } from './child-tools.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
@@ -34,25 +35,29 @@ export interface SubagentRequest {
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
 
+/** What the tools that start agents hold: the run-wide state, and how a child's tools are made. */
+export interface Spawner {
+  readonly runtime: SubagentRuntime;
+  toolsFor(params: {
+    depth: number;
+    definition: AgentDefinition;
+    parentTools: readonly Tool[];
+  }): AgentToolList;
+}
+
 export async function createSubagentContext(
-  runtime: SubagentRuntime,
+  spawner: Spawner,
   request: SubagentRequest,
-  ctx: ToolContext,
+  ctx: SpawnToolContext,
 ): Promise<SubagentOptions> {
+  const { runtime } = spawner;
   const { run } = ctx;
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules } = runtime.toolsFor({ depth, definition, parentTools: run.tools });
+  const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
   const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
-  const inherited = run.options;
   return {
-    retry: inherited.retry,
-    toolTimeoutMs: inherited.toolTimeoutMs,
-    maxOutputTokens: inherited.maxOutputTokens,
-    providerOptions: inherited.providerOptions,
-    baseUrl: inherited.baseUrl,
-    graceTurn: inherited.graceTurn,
-    stream: inherited.stream,
+    ...run.inherited,
     model: await childModel(runtime, request, ctx),
     systemPrompt,
     tools,
@@ -110,7 +115,7 @@ export function forkMessages(messages: readonly Message[], systemPrompt: string)
 async function childModel(
   runtime: SubagentRuntime,
   request: SubagentRequest,
-  ctx: ToolContext,
+  ctx: SpawnToolContext,
 ): Promise<LanguageModelV4> {
   const parent = ctx.run.model;
   const wanted = request.model ?? request.definition.model;
@@ -123,7 +128,7 @@ async function childModel(
   let model = runtime.models.get(spec);
   if (!model) {
     const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;
-    model = resolveModel(spec, { baseUrl: ctx.run.options.baseUrl, source });
+    model = resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
     runtime.models.set(spec, model);
   }
   return model;

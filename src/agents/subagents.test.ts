@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent, AgentEventOf, RunResult } from '../loop/events.js';
+import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import { defineTool, FatalToolError } from '../core/tool.js';
 import type { ScriptedModel } from '../model/scripted-model.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
@@ -14,7 +15,6 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { echoTool, makeTempDir } from '../tools/test-context.js';
-import { defineTool, FatalToolError } from '../tools/tool.js';
 
 const agentCall = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',

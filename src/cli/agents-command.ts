@@ -2,8 +2,8 @@
 // loader had to fix or could not use. A broken file is a listed error, never a crash.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { agentsListing, formatAgentsListing } from '../agents/agents-command.js';
-import { loadAgentDefinitions } from '../agents/load-agent-definitions.js';
+import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { agentsListing, formatAgentsListing } from './agents-listing.js';
 import type { AgentsArgs } from './cli-args.js';
 import type { CliIo } from './print-mode.js';
 

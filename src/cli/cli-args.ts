@@ -1,9 +1,9 @@
 // The command line as typed, checked flag by flag. Every mistake becomes a ConfigError that
 // names the flag and the fix; nothing here touches the file system or the network.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
+import type { PermissionMode } from '../core/permission-policy.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
-import type { PermissionMode } from '../permissions/permission-policy.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -1,7 +1,7 @@
 // The `warren` command: parse, dispatch, and map every outcome to an exit code. Bad input is
 // one line on stderr and exit 2, never a stack trace.
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import { HELP, parseCliArgs } from './cli-args.js';
 import type { CliIo } from './print-mode.js';
 

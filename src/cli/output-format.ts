@@ -1,5 +1,5 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
-import type { AgentEvent } from '../loop/events.js';
+import type { AgentEvent } from '../core/events.js';
 import { usageJson } from './result-json.js';
 
 export interface OutputSink {

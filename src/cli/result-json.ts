@@ -1,7 +1,7 @@
 // The JSON contract of a finished run (`--output-format json`, the last line of stream-json):
 // snake_case, the main agent's result, and the whole agent tree with usage per agent.
-import type { RunResult } from '../loop/events.js';
-import type { Usage } from '../loop/usage.js';
+import type { RunResult } from '../core/events.js';
+import type { Usage } from '../core/usage.js';
 import type { AgentSummary, AgentTree } from '../telemetry/agent-tree.js';
 
 export interface UsageJson {

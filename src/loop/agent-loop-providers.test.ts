@@ -1,10 +1,10 @@
 // The loop with the real AI SDK providers, over real HTTP and SSE, against the loopback server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
 import { echoTool } from '../tools/test-context.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
-import type { AgentEvent, RunResult } from './events.js';
 
 let server: MockLlmServer;
 

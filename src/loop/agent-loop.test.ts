@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import type { PermissionPolicy } from '../core/permission-policy.js';
+import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
-import type { PermissionPolicy } from '../permissions/permission-policy.js';
 import { echoTool } from '../tools/test-context.js';
-import { defineTool, FatalToolError, type Tool } from '../tools/tool.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
-import type { AgentEvent, AgentEventOf, RunResult } from './events.js';
 
 async function run(
   turns: ScriptTurn[],

@@ -1,33 +1,37 @@
 // The agent loop: ask the model, run the tools it asked for, repeat until it stops or a limit
 // ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
 import { randomUUID } from 'node:crypto';
-import type { LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { Budget, type BudgetKind, describeBudget } from '../core/budget.js';
+import type {
+  AgentEvent,
+  AgentRef,
+  AgentStatus,
+  ResultSubtype,
+  RunResult,
+} from '../core/events.js';
+import type { FileState } from '../core/file-state.js';
+import { type InheritedOptions, inheritedOptions } from '../core/inherited-options.js';
+import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
+import type { PermissionPolicy } from '../core/permission-policy.js';
+import type { RunContext } from '../core/run-context.js';
+import { FatalToolError, type Tool } from '../core/tool.js';
+import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
 import { type ModelTurn, modelTurn } from '../model/model-turn.js';
-import { costOf, modelName, priceOf } from '../model/pricing.js';
-import { describeModelError, resolveModel } from '../model/resolve-model.js';
-import { DEFAULT_RETRY, messageOf, type RetryOptions } from '../model/retry-policy.js';
-import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js';
+import { describeModelError } from '../model/resolve-model.js';
+import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
-import { FatalToolError, type Tool } from '../tools/tool.js';
-import { Budget, type BudgetKind, describeBudget } from './budget.js';
-import { EventChannel } from './event-channel.js';
-import type { AgentEvent, AgentRef, AgentStatus, ResultSubtype, RunResult } from './events.js';
-import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
-import {
-  type AssistantMessage,
-  type Message,
-  type ToolCallPart,
-  type ToolResultPart,
-  textOf,
-  toolCallsOf,
-} from './messages.js';
-import type { RunContext } from './run-context.js';
-import { AbortFanOut, either, followSignal, startDeadline } from './stop-signals.js';
-import { addUsage, budgetTokens, emptyUsage } from './usage.js';
+import type { ToolCallEnvironment } from './execute-tool-call.js';
+import { runToolCalls } from './run-tool-calls.js';
+import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
 
-export interface AgentLoopOptions {
-  /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
-  model: LanguageModelV4 | string;
+export interface AgentLoopOptions extends InheritedOptions {
+  /**
+   * An AI SDK language model (`resolveModel()` turns a spec such as `anthropic:claude-sonnet-4-5`
+   * into one). A promise of one lets the run start while the provider loads.
+   */
+  model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
   systemPrompt?: string;
   tools?: readonly Tool[];
   /** Earlier conversation to continue (resume, forked context). */
@@ -45,28 +49,13 @@ export interface AgentLoopOptions {
   costBudgetUsd?: number;
   signal?: AbortSignal;
   permissions?: PermissionPolicy;
-  fileState?: FileStateCache;
+  fileState?: FileState;
   agentId?: string;
   parentId?: string | null;
   depth?: number;
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
-  retry?: RetryOptions;
-  /** Longest a tool call may run unless the tool sets its own. Default: 15 minutes. */
-  toolTimeoutMs?: number;
-  maxOutputTokens?: number;
-  providerOptions?: SharedV4ProviderOptions;
-  /**
-   * Stream replies as they are written (`message_delta` per piece). Default true. With false a
-   * reply is fetched whole and comes as one delta: less work per call when nobody watches text
-   * arrive. Sub-agents do as their parent.
-   */
-  stream?: boolean;
-  /** One last turn without tools when a limit ends the run, so the agent can report. Default: true. */
-  graceTurn?: boolean;
-  /** Base URL for `openai-compatible:` model specs. */
-  baseUrl?: string;
 }
 
 export interface AgentLoopParams {
@@ -86,33 +75,93 @@ const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
 type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
 
+/** Everything one run knows and changes, in one place; the steps below take it explicitly. */
+interface RunState {
+  readonly ref: AgentRef;
+  readonly agentType: string;
+  readonly description: string;
+  readonly options: AgentLoopOptions;
+  readonly model: LanguageModelV4;
+  readonly modelName: string;
+  readonly price: ModelPrice | undefined;
+  readonly budget: Budget;
+  /** Aborts when the caller cancels; what children follow. */
+  readonly cancel: { signal: AbortSignal; end(): void };
+  readonly deadline: Deadline | undefined;
+  /** Aborts on cancel or at the deadline: what model calls and tools stop on. */
+  readonly signal: AbortSignal;
+  readonly messages: Message[];
+  /** Where this run's messages start; a resumed conversation's old replies are not its result. */
+  readonly firstOwnMessage: number;
+  readonly usage: Usage;
+  readonly started: number;
+  costUsd: number | null;
+  numTurns: number;
+  toolCalls: number;
+  stop?: Stop;
+  failure?: string;
+  fatal: boolean;
+}
+
 /**
  * Runs one agent to the end, yielding every event as it happens; returns the result (also
  * yielded last as the `result` event). Never throws for a run that started: failures end the
- * run with an error result. Throws only for unusable options (a bad model spec).
+ * run with an error result. Throws only if the model promise rejects.
  */
 export async function* agentLoop({
   prompt,
   options,
 }: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
-  const model =
-    typeof options.model === 'string'
-      ? await resolveModel(options.model, { baseUrl: options.baseUrl })
-      : options.model;
-  const started = Date.now();
-  const ref: AgentRef = {
-    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
-    parentId: options.parentId ?? null,
-    depth: options.depth ?? 0,
-  };
-  const agentType = options.agentType ?? 'main';
-  const description = options.description ?? '';
+  const run = startRun(options, await options.model);
   const cwd = options.cwd ?? process.cwd();
   const tools = options.tools ?? [];
-  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
+  yield event(run, {
+    type: 'run_start',
+    agentType: run.agentType,
+    description: run.description,
+    model: run.modelName,
+    tools: tools.map((tool) => tool.name),
+    cwd,
+  });
+  if (run.messages.length === 0 && options.systemPrompt) {
+    yield append(run, { role: 'system', content: options.systemPrompt });
+  }
+  yield append(run, { role: 'user', content: prompt });
+
+  const environment: ToolCallEnvironment = {
+    tools: new Map(tools.map((tool) => [tool.name, tool])),
+    permissions: options.permissions,
+    context: {
+      cwd,
+      allowedDirs: options.allowedDirs ?? [cwd],
+      fileState: options.fileState ?? new FileStateCache(),
+      agent: { ...run.ref, agentType: run.agentType },
+    },
+    run: runContext(run, tools),
+    signal: new AbortFanOut(run.signal),
+    hardStop: new AbortFanOut(either(run.cancel.signal, run.deadline?.over)),
+    timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+  };
+
+  // A consumer may stop early (`break` out of for-await): what the run started stops with it.
+  try {
+    yield* runTurns(run, environment);
+    if (run.stop && run.stop.status !== 'cancelled' && options.graceTurn !== false) {
+      yield* graceTurn(run, run.stop);
+    }
+  } finally {
+    run.deadline?.clear();
+    run.cancel.end();
+  }
+
+  const result = resultOf(run);
+  yield event(run, { type: 'result', ...result });
+  return result;
+}
+
+function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const name = modelName(model);
   const price = priceOf(name);
-  const retry = { ...DEFAULT_RETRY, ...options.retry };
   const budget =
     options.budget ??
     new Budget({
@@ -120,7 +169,6 @@ export async function* agentLoop({
       tokens: options.tokenBudget,
       costUsd: options.costBudgetUsd,
     });
-
   // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
   // (the deadline). Model calls and tools stop on either; children follow only the first, and
   // end on the shared deadline by their own timer, so they still get their grace turn.
@@ -128,232 +176,183 @@ export async function* agentLoop({
   // by a thousand sub-agents' requests would make every listener added to it cost O(n).
   const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
-  const signal = either(cancel.signal, deadline?.expired);
-
-  const messages: Message[] = [...(options.messages ?? [])];
-  /** Where this run's messages start; a resumed conversation's old replies are not its result. */
-  const firstOwnMessage = messages.length;
-  const usage = emptyUsage();
-  let costUsd: number | null = price ? 0 : null;
-  let numTurns = 0;
-  let toolCalls = 0;
-  let stop: Stop | undefined;
-  let failure: string | undefined;
-  let fatal = false;
-
-  const event = (fields: DistributiveOmit<AgentEvent, keyof AgentRef>) =>
-    ({ ...ref, ...fields }) as AgentEvent;
-  const append = (message: Message) => {
-    messages.push(message);
-    return event({ type: 'message_end', message });
-  };
-
-  const callModel = async function* (
-    toolChoice: 'auto' | 'none',
-    callSignal: AbortSignal,
-    maxOutputTokens = options.maxOutputTokens,
-  ): AsyncGenerator<AgentEvent, ModelTurn> {
-    numTurns++;
-    yield event({ type: 'turn_start', turn: numTurns });
-    const turns = modelTurn({
-      model,
-      messages,
-      tools,
-      toolChoice,
-      stream: options.stream ?? true,
-      signal: callSignal,
-      retry,
-      maxOutputTokens,
-      providerOptions: options.providerOptions,
-    });
-    let step = await turns.next();
-    while (!step.done) {
-      yield event(step.value);
-      step = await turns.next();
-    }
-    const turn = step.value;
-    addUsage(usage, turn.usage);
-    const turnCost = costOf(turn.usage, price);
-    if (costUsd !== null && turnCost !== null) costUsd += turnCost;
-    budget.spend(budgetTokens(turn.usage), turnCost);
-    yield event({ type: 'usage', turn: numTurns, usage: turn.usage, costUsd: turnCost });
-    return turn;
-  };
-
-  // Why the run must stop now, if it must; checked before every model call.
-  const limitReached = (): Stop | undefined => {
-    if (cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
-    const kind = deadline?.expired.aborted ? 'time' : budget.exhausted();
-    if (kind) return budgetStop(kind);
-    if (options.maxTurns !== undefined && numTurns >= options.maxTurns) {
-      return { status: 'max_turns', reason: `Reached the maximum of ${options.maxTurns} turns.` };
-    }
-    return undefined;
-  };
-
-  yield event({
-    type: 'run_start',
-    agentType,
-    description,
-    model: name,
-    tools: tools.map((tool) => tool.name),
-    cwd,
-  });
-  if (messages.length === 0 && options.systemPrompt) {
-    yield append({ role: 'system', content: options.systemPrompt });
-  }
-  yield append({ role: 'user', content: prompt });
-
-  const run: RunContext = {
+  const messages = [...(options.messages ?? [])];
+  return {
+    ref: {
+      agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+      parentId: options.parentId ?? null,
+      depth: options.depth ?? 0,
+    },
+    agentType: options.agentType ?? 'main',
+    description: options.description ?? '',
     options,
-    cancelSignal: cancel.signal,
     model,
-    tools,
+    modelName: name,
+    price,
     budget,
-    permissions: options.permissions,
+    cancel,
+    deadline,
+    signal: either(cancel.signal, deadline?.expired),
     messages,
+    firstOwnMessage: messages.length,
+    usage: emptyUsage(),
+    started: Date.now(),
+    costUsd: price ? 0 : null,
+    numTurns: 0,
+    toolCalls: 0,
+    fatal: false,
+  };
+}
+
+/** What the run's tools that start agents see of it. */
+function runContext(run: RunState, tools: readonly Tool[]): RunContext {
+  return {
+    inherited: inheritedOptions(run.options),
+    cancelSignal: run.cancel.signal,
+    model: run.model,
+    tools,
+    budget: run.budget,
+    permissions: run.options.permissions,
+    messages: run.messages,
     get turnsLeft() {
-      return (options.maxTurns ?? Infinity) - numTurns;
+      return (run.options.maxTurns ?? Infinity) - run.numTurns;
     },
   };
-  const environment: ToolCallEnvironment = {
-    tools: toolsByName,
-    permissions: options.permissions,
-    context: {
-      cwd,
-      allowedDirs: options.allowedDirs ?? [cwd],
-      fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...ref, agentType },
-      run,
-      emit: () => {},
-    },
-    signal: new AbortFanOut(signal),
-    hardStop: new AbortFanOut(either(cancel.signal, deadline?.over)),
-    timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-    emit: () => {},
-  };
+}
 
-  // A consumer may stop early (`break` out of for-await): what the run started stops with it.
+// Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
+async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   try {
-    yield* runTurns();
-    if (stop && stop.status !== 'cancelled' && options.graceTurn !== false) {
-      yield* graceTurn(stop);
+    for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
+      const { message } = yield* callModel(run, { toolChoice: 'auto', signal: run.signal });
+      yield append(run, message);
+      const calls = toolCallsOf(message);
+      if (calls.length > 0) {
+        run.toolCalls += calls.length;
+        const batch = yield* runToolCalls(calls, env);
+        yield append(run, { role: 'tool', content: batch.results });
+        if (batch.fatal) throw batch.fatal;
+      }
+      yield event(run, { type: 'turn_end', turn: run.numTurns, message });
+      if (calls.length === 0) return;
     }
-  } finally {
-    deadline?.clear();
-    cancel.end();
+  } catch (error) {
+    run.stop = stopFromError(run, error);
+    if (run.stop) return;
+    run.fatal = FatalToolError.isInstance(error);
+    run.failure =
+      describeModelError(error, { spec: run.modelName, baseUrl: run.options.baseUrl }) ??
+      messageOf(error);
   }
+}
 
-  const status: AgentStatus = failure ? 'failed' : (stop?.status ?? 'completed');
-  const lastReply = messages
-    .slice(firstOwnMessage)
+// One more model call without tools, so an agent cut off by a limit can say what it has.
+async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
+  yield append(run, {
+    role: 'user',
+    content:
+      `${stop.reason} You cannot call tools any more. Reply now with your final answer: ` +
+      'what you found or did, and what is left undone.',
+  });
+  try {
+    const { message } = yield* callModel(run, {
+      toolChoice: 'none',
+      signal: either(run.cancel.signal, AbortSignal.timeout(GRACE_TIME_MS)),
+      maxOutputTokens: GRACE_MAX_OUTPUT_TOKENS,
+    });
+    // A model may still try a call; with no turn left to answer it, only the text is kept.
+    const textOnly: AssistantMessage = {
+      role: 'assistant',
+      content: message.content.filter((part) => part.type === 'text'),
+    };
+    yield append(run, textOnly);
+    yield event(run, { type: 'turn_end', turn: run.numTurns, message: textOnly });
+  } catch (error) {
+    stop.reason += ` The final report could not be produced: ${messageOf(error)}`;
+  }
+}
+
+// One model call, counted against the turn cap and the budget.
+async function* callModel(
+  run: RunState,
+  call: { toolChoice: 'auto' | 'none'; signal: AbortSignal; maxOutputTokens?: number },
+): AsyncGenerator<AgentEvent, ModelTurn> {
+  const { options } = run;
+  run.numTurns++;
+  yield event(run, { type: 'turn_start', turn: run.numTurns });
+  const turns = modelTurn({
+    model: run.model,
+    messages: run.messages,
+    tools: options.tools ?? [],
+    toolChoice: call.toolChoice,
+    stream: options.stream ?? true,
+    signal: call.signal,
+    retry: { ...DEFAULT_RETRY, ...options.retry },
+    maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
+    providerOptions: options.providerOptions,
+  });
+  let step = await turns.next();
+  while (!step.done) {
+    yield event(run, step.value);
+    step = await turns.next();
+  }
+  const turn = step.value;
+  addUsage(run.usage, turn.usage);
+  const turnCost = costOf(turn.usage, run.price);
+  if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
+  run.budget.spend(budgetTokens(turn.usage), turnCost);
+  yield event(run, { type: 'usage', turn: run.numTurns, usage: turn.usage, costUsd: turnCost });
+  return turn;
+}
+
+/** Why the run must stop now, if it must; checked before every model call. */
+function limitReached(run: RunState): Stop | undefined {
+  if (run.cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
+  const kind = run.deadline?.expired.aborted ? 'time' : run.budget.exhausted();
+  if (kind) return budgetStop(kind);
+  const { maxTurns } = run.options;
+  if (maxTurns !== undefined && run.numTurns >= maxTurns) {
+    return { status: 'max_turns', reason: `Reached the maximum of ${maxTurns} turns.` };
+  }
+  return undefined;
+}
+
+/** A thrown error that is really a limit (cancel, time budget) becomes a stop, not a failure. */
+function stopFromError(run: RunState, error: unknown): Stop | undefined {
+  if (run.cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
+  if (run.deadline?.expired.aborted) return budgetStop('time');
+  const kind = run.budget.exhausted();
+  if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
+  return undefined;
+}
+
+function budgetStop(kind: BudgetKind): Stop {
+  return { status: 'budget', reason: `The ${describeBudget(kind)} is used up.` };
+}
+
+function resultOf(run: RunState): RunResult {
+  const status: AgentStatus = run.failure ? 'failed' : (run.stop?.status ?? 'completed');
+  const lastReply = run.messages
+    .slice(run.firstOwnMessage)
     .findLast((message) => message.role === 'assistant');
-  const result: RunResult = {
-    ...ref,
+  const error = run.failure ?? run.stop?.reason;
+  return {
+    ...run.ref,
     subtype: SUBTYPES[status],
     status,
     isError: status !== 'completed',
     result: lastReply ? textOf(lastReply) : '',
-    ...((failure ?? stop?.reason) ? { error: failure ?? stop?.reason } : {}),
-    ...(fatal ? { fatal } : {}),
-    agentType,
-    description,
-    numTurns,
-    toolCalls,
-    durationMs: Date.now() - started,
-    usage,
-    costUsd,
-    messages,
+    ...(error ? { error } : {}),
+    ...(run.fatal ? { fatal: true } : {}),
+    agentType: run.agentType,
+    description: run.description,
+    numTurns: run.numTurns,
+    toolCalls: run.toolCalls,
+    durationMs: Date.now() - run.started,
+    usage: run.usage,
+    costUsd: run.costUsd,
+    messages: run.messages,
   };
-  yield event({ type: 'result', ...result });
-  return result;
-
-  // Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
-  async function* runTurns(): AsyncGenerator<AgentEvent, void> {
-    try {
-      for (stop = limitReached(); !stop; stop = limitReached()) {
-        const { message } = yield* callModel('auto', signal);
-        yield append(message);
-        const calls = toolCallsOf(message);
-        if (calls.length > 0) {
-          toolCalls += calls.length;
-          yield* runToolCalls(calls, environment);
-        }
-        yield event({ type: 'turn_end', turn: numTurns, message });
-        if (calls.length === 0) return;
-      }
-    } catch (error) {
-      stop = stopFromError(error, cancel.signal, deadline?.expired, budget);
-      if (stop) return;
-      fatal = FatalToolError.isInstance(error);
-      failure =
-        describeModelError(error, { spec: name, baseUrl: options.baseUrl }) ?? messageOf(error);
-    }
-  }
-
-  // One more model call without tools, so an agent cut off by a limit can say what it has.
-  async function* graceTurn(reason: Stop): AsyncGenerator<AgentEvent, void> {
-    const graceSignal = either(cancel.signal, AbortSignal.timeout(GRACE_TIME_MS));
-    yield append({
-      role: 'user',
-      content:
-        `${reason.reason} You cannot call tools any more. Reply now with your final answer: ` +
-        'what you found or did, and what is left undone.',
-    });
-    try {
-      const { message } = yield* callModel('none', graceSignal, GRACE_MAX_OUTPUT_TOKENS);
-      const textOnly: AssistantMessage = {
-        role: 'assistant',
-        content: message.content.filter((part) => part.type === 'text'),
-      };
-      yield append(textOnly);
-      yield event({ type: 'turn_end', turn: numTurns, message: textOnly });
-    } catch (error) {
-      reason.reason += ` The final report could not be produced: ${messageOf(error)}`;
-    }
-  }
-
-  // Runs the calls of one assistant message: all at once when every tool is concurrency-safe,
-  // else one by one. Results join the conversation in the order of the calls either way.
-  async function* runToolCalls(
-    calls: ToolCallPart[],
-    env: ToolCallEnvironment,
-  ): AsyncGenerator<AgentEvent, void> {
-    const channel = new EventChannel<AgentEvent>();
-    const callEnv: ToolCallEnvironment = {
-      ...env,
-      emit: (e) => channel.push(e),
-      context: { ...env.context, emit: (e) => channel.push(e) },
-    };
-    const parallel = calls.every((call) => toolsByName.get(call.toolName)?.isConcurrencySafe);
-    const results: ToolResultPart[] = [];
-    let fatal: unknown;
-    const runOne = async (index: number) => {
-      const call = calls[index]!;
-      try {
-        results[index] = await executeToolCall(call, callEnv);
-      } catch (error) {
-        if (!signal.aborted) fatal ??= error;
-        results[index] = {
-          type: 'tool-result',
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          output: signal.aborted
-            ? 'Cancelled: the run stopped before this call finished.'
-            : messageOf(error),
-          isError: true,
-        };
-      }
-    };
-    const work = (async () => {
-      if (parallel) await Promise.all(calls.map((_, index) => runOne(index)));
-      else for (let index = 0; index < calls.length; index++) await runOne(index);
-    })().finally(() => channel.close());
-    yield* channel;
-    await work;
-    yield append({ role: 'tool', content: results });
-    if (fatal) throw fatal;
-  }
 }
 
 const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
@@ -364,22 +363,13 @@ const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
   budget: 'error_budget',
 };
 
-function budgetStop(kind: BudgetKind): Stop {
-  return { status: 'budget', reason: `The ${describeBudget(kind)} is used up.` };
+function event(run: RunState, fields: DistributiveOmit<AgentEvent, keyof AgentRef>): AgentEvent {
+  return { ...run.ref, ...fields } as AgentEvent;
 }
 
-/** A thrown error that is really a limit (cancel, time budget) becomes a stop, not a failure. */
-function stopFromError(
-  error: unknown,
-  userSignal: AbortSignal | undefined,
-  expired: AbortSignal | undefined,
-  budget: Budget,
-): Stop | undefined {
-  if (userSignal?.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
-  if (expired?.aborted) return budgetStop('time');
-  const kind = budget.exhausted();
-  if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
-  return undefined;
+function append(run: RunState, message: Message): AgentEvent {
+  run.messages.push(message);
+  return event(run, { type: 'message_end', message });
 }
 
 /** Omit that keeps a union a union. */

@@ -1,16 +1,17 @@
 // One tool call, from the model's raw arguments to the result the model reads back. Every
 // failure the model could fix (unknown tool, bad JSON, schema, denial, throw, timeout) ends
 // here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
-import type { PermissionPolicy } from '../permissions/permission-policy.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
+import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
+import type { PermissionPolicy } from '../core/permission-policy.js';
+import type { RunContext } from '../core/run-context.js';
 import {
   FatalToolError,
   type Tool,
   type ToolContext,
   type ToolOutput,
   toolError,
-} from '../tools/tool.js';
-import type { AgentEvent, AgentRef } from './events.js';
-import type { ToolCallPart, ToolResultPart } from './messages.js';
+} from '../core/tool.js';
 import type { AbortFanOut } from './stop-signals.js';
 
 /** How long a tool that was told to stop may take to do so before the loop leaves it. */
@@ -21,25 +22,30 @@ export interface ToolCallEnvironment {
   permissions: PermissionPolicy | undefined;
   /** What every call of this agent shares; the per-call fields are added here. */
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
+  /** The calling run, for tools that start agents. */
+  run: RunContext;
   /** Aborts on cancel or when the time budget ends: what tools are asked to stop on. */
   signal: AbortFanOut;
   /** Aborts on cancel or once tools had their time to wind down: when waiting for them stops. */
   hardStop: AbortFanOut;
   timeoutMs: number;
-  emit(event: AgentEvent): void;
 }
+
+/** Where a call's events go: the stream of the batch it belongs to. */
+type Emit = (event: AgentEvent) => void;
 
 export async function executeToolCall(
   call: ToolCallPart,
   env: ToolCallEnvironment,
+  emit: Emit,
 ): Promise<ToolResultPart> {
   const ref: AgentRef = env.context.agent;
   const { toolCallId, toolName } = call;
   const started = Date.now();
-  env.emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError } = await runTool(call, env);
+  emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
+  const { output, isError } = await runTool(call, env, emit);
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
-  env.emit({
+  emit({
     ...ref,
     type: 'tool_end',
     toolCallId,
@@ -54,6 +60,7 @@ export async function executeToolCall(
 async function runTool(
   call: ToolCallPart,
   env: ToolCallEnvironment,
+  emit: Emit,
 ): Promise<{ output: string; isError: boolean }> {
   const tool = env.tools.get(call.toolName);
   if (!tool) {
@@ -88,7 +95,7 @@ async function runTool(
     if (decision.behavior === 'deny') return toolError(decision.message);
     if (decision.input !== undefined) input = decision.input;
   }
-  return callWithTimeout(tool, input, call.toolCallId, env);
+  return callWithTimeout(tool, input, call.toolCallId, env, emit);
 }
 
 async function callWithTimeout(
@@ -96,6 +103,7 @@ async function callWithTimeout(
   input: unknown,
   toolCallId: string,
   env: ToolCallEnvironment,
+  emit: Emit,
 ): Promise<{ output: string; isError: boolean }> {
   const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
   // Only a call that can time out needs a signal of its own; the others share the agent's.
@@ -128,11 +136,13 @@ async function callWithTimeout(
     ...env.context,
     toolCallId,
     signal: call?.signal ?? env.signal.signal,
-    progress: (text) =>
-      env.emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
+    progress: (text) => emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
   };
+  const calling = tool.spawnsAgents
+    ? tool.call(input, { ...context, run: env.run, emit })
+    : tool.call(input, context);
   try {
-    const output = await Promise.race([tool.call(input, context), abandoned]);
+    const output = await Promise.race([calling, abandoned]);
     return normalize(output);
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;

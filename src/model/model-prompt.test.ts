@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../tools/tool.js';
+import { defineTool } from '../core/tool.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
 
 const tool = defineTool({

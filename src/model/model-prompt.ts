@@ -8,8 +8,8 @@ import type {
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import { z } from 'zod';
-import type { Message } from '../loop/messages.js';
-import type { Tool } from '../tools/tool.js';
+import type { Message } from '../core/messages.js';
+import type { Tool } from '../core/tool.js';
 
 const schemaCache = new WeakMap<Tool, LanguageModelV4FunctionTool>();
 

@@ -10,23 +10,18 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
+import type { RetryOptions } from '../core/inherited-options.js';
 import {
   type AssistantMessage,
   type Message,
   type TextPart,
   type ToolCallPart,
   textOf,
-} from '../loop/messages.js';
-import type { Usage } from '../loop/usage.js';
-import type { Tool } from '../tools/tool.js';
+} from '../core/messages.js';
+import type { Tool } from '../core/tool.js';
+import type { Usage } from '../core/usage.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
-import {
-  isRetryable,
-  messageOf,
-  type RetryOptions,
-  retryDelayMs,
-  StreamCutError,
-} from './retry-policy.js';
+import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
 
 export interface ModelTurnRequest {
   model: LanguageModelV4;

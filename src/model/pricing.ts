@@ -1,5 +1,5 @@
 // Dollar cost of usage for models whose list price we know; null for the rest, never a guess.
-import type { Usage } from '../loop/usage.js';
+import type { Usage } from '../core/usage.js';
 
 /** US dollars per million tokens. */
 export interface ModelPrice {

@@ -2,7 +2,7 @@
 // needs, and turns setup failures (unreachable server, refused key, unknown model) into one line
 // that names the flag or variable to fix.
 import { APICallError, type LanguageModelV4 } from '@ai-sdk/provider';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 
 export const PROVIDERS = ['anthropic', 'openai', 'openai-compatible', 'scripted'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];

@@ -1,12 +1,6 @@
 // Which model-call failures are worth another try, and how long to wait before it.
 import { APICallError } from '@ai-sdk/provider';
-
-export interface RetryOptions {
-  /** Attempts after the first. */
-  maxRetries?: number;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
-}
+import type { RetryOptions } from '../core/inherited-options.js';
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {
   maxRetries: 5,

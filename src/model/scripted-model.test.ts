@@ -6,7 +6,7 @@ import {
   type LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import { loadScriptedModel, ScriptedModel, scriptedModel } from './scripted-model.js';
 
 function call(

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 
 /** One tool call the scripted model makes. */
 export interface ScriptToolCall {

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Tool } from '../tools/tool.js';
+import type { PermissionDecision, PermissionRequest } from '../core/permission-policy.js';
+import type { Tool } from '../core/tool.js';
 import {
   type CanUseTool,
   createPermissionPolicy,
   type PermissionPolicyOptions,
   type PermissionPrompt,
 } from './create-permission-policy.js';
-import type { PermissionDecision, PermissionRequest } from './permission-policy.js';
 import { parseRuleList } from './permission-rule.js';
 
 const cwd = '/work/project';

@@ -2,19 +2,19 @@
 // permission mode, then the shared decision store and a person (or a deny that says how to allow).
 // Also how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
-import { isReadOnlyCall } from '../tools/tool.js';
-import { DecisionStore } from './decision-store.js';
 import type {
   PermissionDecision,
   PermissionMode,
   PermissionPolicy,
   PermissionRequest,
-} from './permission-policy.js';
+  PermissionRule,
+} from '../core/permission-policy.js';
+import { isReadOnlyCall } from '../core/tool.js';
+import { DecisionStore } from './decision-store.js';
 import {
   describeCall,
   findDenyingRule,
   isAllowedByRules,
-  type PermissionRule,
   type PermissionTarget,
   type SuggestedRules,
   suggestRules,

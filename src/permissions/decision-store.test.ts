@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import { DecisionStore } from './decision-store.js';
 
 const cwd = '/work/project';

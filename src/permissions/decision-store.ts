@@ -1,10 +1,6 @@
 // The "always allow" decisions a person made during one run, shared by every agent in the tree.
-import {
-  isAllowedByRules,
-  type PermissionRule,
-  type PermissionTarget,
-  parsePermissionRule,
-} from './permission-rule.js';
+import type { PermissionRule } from '../core/permission-policy.js';
+import { isAllowedByRules, type PermissionTarget, parsePermissionRule } from './permission-rule.js';
 
 /** Where remembered rules say they came from, in messages and reports. */
 const REMEMBERED = 'a decision made during this run';

@@ -3,18 +3,8 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { ConfigError } from '../config-error.js';
-
-export interface PermissionRule {
-  /** The rule as written; remembered decisions are keyed by it. */
-  text: string;
-  /** A tool name, possibly with `*` wildcards or an MCP server prefix (`mcp__fs`). */
-  toolName: string;
-  /** What goes between the parentheses; absent for a bare `Tool` rule. */
-  specifier?: string;
-  /** Where the rule came from, as a person finds it: `--allowed-tools`, `.warren/settings.json permissions.deny[0]`. */
-  source: string;
-}
+import { ConfigError } from '../core/config-error.js';
+import type { PermissionRule } from '../core/permission-policy.js';
 
 /** One tool call as rules see it. */
 export interface PermissionTarget {

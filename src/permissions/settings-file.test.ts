@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import { loadPermissionSettings } from './settings-file.js';
 
 let root: string;

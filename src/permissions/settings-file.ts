@@ -4,10 +4,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
+import type { PermissionMode, PermissionRule } from '../core/permission-policy.js';
 import { PERMISSION_MODES } from './create-permission-policy.js';
-import type { PermissionMode } from './permission-policy.js';
-import { type PermissionRule, parsePermissionRule } from './permission-rule.js';
+import { parsePermissionRule } from './permission-rule.js';
 
 /** Where a settings file sits, relative to the project folder or the home folder. */
 export const SETTINGS_FILE = path.join('.warren', 'settings.json');

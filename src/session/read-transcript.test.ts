@@ -2,10 +2,10 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../config-error.js';
-import type { AgentRef } from '../loop/events.js';
-import type { Message } from '../loop/messages.js';
-import { emptyUsage } from '../loop/usage.js';
+import { ConfigError } from '../core/config-error.js';
+import type { AgentRef } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import { emptyUsage } from '../core/usage.js';
 import { INTERRUPTED_TOOL_OUTPUT, loadSession, readTranscript } from './read-transcript.js';
 import { TranscriptWriter } from './transcript-writer.js';
 

@@ -3,13 +3,13 @@
 // and a conversation the model will still accept, never a failed resume.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import {
   type Message,
   type ToolCallPart,
   type ToolResultPart,
   toolCallsOf,
-} from '../loop/messages.js';
+} from '../core/messages.js';
 import { mainTranscriptPath, validateSessionId } from './session-paths.js';
 import {
   TRANSCRIPT_VERSION,

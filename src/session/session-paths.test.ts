@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import {
   agentTranscriptPath,
   defaultSessionDir,

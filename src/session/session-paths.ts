@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../core/config-error.js';
 
 /** One path segment: no separators, no `..`, no leading dot (hidden files), nothing a shell or Windows minds. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

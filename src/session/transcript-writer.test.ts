@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentRef } from '../loop/events.js';
-import type { Message } from '../loop/messages.js';
-import { emptyUsage } from '../loop/usage.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import { emptyUsage } from '../core/usage.js';
 import { readTranscript } from './read-transcript.js';
 import { redactSecrets, secretValuesFromEnv, TranscriptWriter } from './transcript-writer.js';
 

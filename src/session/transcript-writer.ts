@@ -3,9 +3,9 @@
 // shown to the user survives a crash or a kill; secrets are redacted on the way.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AgentEvent, AgentRef, RunResult } from '../loop/events.js';
-import type { Message } from '../loop/messages.js';
-import type { Usage } from '../loop/usage.js';
+import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import type { Usage } from '../core/usage.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
 
 /** Bumped when a record changes shape; readers skip records newer than they know. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../loop/events.js';
-import { emptyUsage } from '../loop/usage.js';
+import type { AgentEvent } from '../core/events.js';
+import { emptyUsage } from '../core/usage.js';
 import { AgentTree } from './agent-tree.js';
 
 const start = (agentId: string, parentId: string | null, depth: number): AgentEvent => ({

@@ -1,7 +1,7 @@
 // Follows a run's events and keeps one summary per agent, main agent first: what the JSON
 // result's `agents` array reports, and what a live agent tree will draw.
-import type { AgentEvent, AgentStatus } from '../loop/events.js';
-import { addUsage, emptyUsage, type Usage } from '../loop/usage.js';
+import type { AgentEvent, AgentStatus } from '../core/events.js';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 
 export interface AgentSummary {
   agentId: string;

@@ -3,7 +3,7 @@
 import { readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { ToolContext } from './tool.js';
+import type { ToolContext } from '../core/tool.js';
 
 export type AllowedPath =
   | {

@@ -2,9 +2,9 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isReadOnlyCall, type ToolContext } from '../core/tool.js';
 import { bashTool, readOnlyBashTool } from './bash.js';
 import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
-import { isReadOnlyCall, type ToolContext } from './tool.js';
 
 let dir: string;
 let ctx: ToolContext;

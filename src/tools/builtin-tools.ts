@@ -1,11 +1,12 @@
 // The built-in tool set every agent starts from. Tools take their environment from the call's
 // ToolContext, so each is one constant object shared by all agents.
+
+import type { Tool } from '../core/tool.js';
 import { bashTool, readOnlyBashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { readTool } from './read.js';
-import type { Tool } from './tool.js';
 import { writeTool } from './write.js';
 
 export { bashTool, editTool, globTool, grepTool, readOnlyBashTool, readTool, writeTool };

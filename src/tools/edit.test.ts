@@ -1,10 +1,10 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolContext } from '../core/tool.js';
 import { editTool } from './edit.js';
 import { readTool } from './read.js';
 import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
-import type { ToolContext } from './tool.js';
 
 let dir: string;
 let ctx: ToolContext;

@@ -1,9 +1,9 @@
 // The Edit tool: exact string replacement in a file the agent has read, written atomically.
 // When the text is missing or ambiguous it says why, so the model can fix its next attempt.
 import { z } from 'zod';
+import { defineTool, type ToolOutput } from '../core/tool.js';
 import { displayPath, permissionPath, realDir, resolveAllowedPath } from './allowed-path.js';
 import { formatNumberedLines, splitLines } from './read.js';
-import { defineTool, type ToolOutput } from './tool.js';
 import { readCurrentForWrite, writeAndRecord } from './write.js';
 
 const SNIPPET_CONTEXT_LINES = 3;

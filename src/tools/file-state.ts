@@ -1,17 +1,13 @@
-// Per-agent memory of what was read: path → content hash and mtime at the last Read. Write and
+// The file-state cache: per-agent memory of what was read: path → content hash and mtime at the last Read. Write and
 // Edit consult it so an agent never overwrites a file it has not seen, or that changed since.
 import { createHash } from 'node:crypto';
-
-export interface FileSnapshot {
-  hash: string;
-  mtimeMs: number;
-}
+import type { FileSnapshot, FileState } from '../core/file-state.js';
 
 export function hashContent(content: string | Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-export class FileStateCache {
+export class FileStateCache implements FileState {
   readonly #entries = new Map<string, FileSnapshot>();
   readonly maxEntries: number;
 

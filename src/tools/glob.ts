@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { defineTool } from '../core/tool.js';
 import {
   displayPath,
   errorCode,
@@ -11,7 +12,6 @@ import {
   realDir,
   resolveAllowedPath,
 } from './allowed-path.js';
-import { defineTool } from './tool.js';
 
 const MAX_RESULTS = 100;
 /** Skipped unless the pattern names them: they hold thousands of files nobody means to list. */

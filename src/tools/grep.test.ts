@@ -1,9 +1,9 @@
 import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolContext } from '../core/tool.js';
 import { type GrepEngineName, makeGrepTool, ripgrepAvailable } from './grep.js';
 import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
-import type { ToolContext } from './tool.js';
 
 const hasRipgrep = await ripgrepAvailable();
 

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import type { Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { defineTool, type PlainTool } from '../core/tool.js';
 import {
   displayPath,
   errorCode,
@@ -17,7 +18,6 @@ import {
   resolveAllowedPath,
 } from './allowed-path.js';
 import { sortByMtimeNewestFirst } from './glob.js';
-import { defineTool, type Tool } from './tool.js';
 
 const MAX_ENTRIES = 250;
 const MAX_LINE_CHARS = 300;
@@ -63,7 +63,7 @@ const inputSchema = z.object({
 });
 
 /** Builds the Grep tool; tests pin the engine, everything else uses `grepTool` (`auto`). */
-export function makeGrepTool(engine: GrepEngineName): Tool {
+export function makeGrepTool(engine: GrepEngineName): PlainTool {
   return defineTool({
     name: 'Grep',
     description: [

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolContext } from '../core/tool.js';
 import { hashContent } from './file-state.js';
 import { readTool } from './read.js';
 import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
-import type { ToolContext } from './tool.js';
 
 let dir: string;
 let ctx: ToolContext;

@@ -4,6 +4,7 @@ import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { defineTool, type ToolOutput } from '../core/tool.js';
 import {
   displayPath,
   errorCode,
@@ -12,7 +13,6 @@ import {
   resolveAllowedPath,
 } from './allowed-path.js';
 import { hashContent } from './file-state.js';
-import { defineTool, type ToolOutput } from './tool.js';
 
 const DEFAULT_LINE_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;

@@ -3,15 +3,12 @@ import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { Budget } from '../loop/budget.js';
-import type { RunContext } from '../loop/run-context.js';
-import { scriptedModel } from '../model/scripted-model.js';
+import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { FileStateCache } from './file-state.js';
-import { defineTool, type ToolContext, type ToolOutput } from './tool.js';
 
 /**
- * A context for calling a tool directly: fresh file state, a live signal, no-op progress and
- * emit, the main agent. `allowedDirs` defaults to `[cwd]`.
+ * A context for calling a tool directly: fresh file state, a live signal, no-op progress, the
+ * main agent. `allowedDirs` defaults to `[cwd]`.
  */
 export function testToolContext(overrides: Partial<ToolContext> = {}): ToolContext {
   const cwd = overrides.cwd ?? process.cwd();
@@ -22,9 +19,7 @@ export function testToolContext(overrides: Partial<ToolContext> = {}): ToolConte
     allowedDirs: [cwd],
     fileState: new FileStateCache(),
     agent: { agentId: 'main', parentId: null, depth: 0, agentType: 'main' },
-    run: standaloneRun(),
     progress: () => {},
-    emit: () => {},
     ...overrides,
   };
 }
@@ -42,21 +37,6 @@ export function outputText(result: ToolOutput): string {
 /** Whether a tool result is flagged as an error for the model. */
 export function isErrorOutput(result: ToolOutput): boolean {
   return typeof result !== 'string' && result.isError === true;
-}
-
-/** A run context for calling a tool outside any agent; tools that start agents refuse it. */
-function standaloneRun(): RunContext {
-  const model = scriptedModel([{ text: 'no model in a standalone tool call' }]);
-  return {
-    options: { model },
-    cancelSignal: undefined,
-    model,
-    tools: [],
-    budget: new Budget(),
-    permissions: undefined,
-    messages: [],
-    turnsLeft: Infinity,
-  };
 }
 
 /** A read-only tool that answers `echo: <text>`, for tests of the loop and of sub-agents. */

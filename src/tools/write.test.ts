@@ -1,9 +1,9 @@
 import { chmod, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolContext } from '../core/tool.js';
 import { readTool } from './read.js';
 import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
-import type { ToolContext } from './tool.js';
 import { writeTool } from './write.js';
 
 let dir: string;

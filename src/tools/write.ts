@@ -5,6 +5,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import type { FileState } from '../core/file-state.js';
+import { defineTool } from '../core/tool.js';
 import {
   displayPath,
   errorCode,
@@ -12,9 +14,8 @@ import {
   realDir,
   resolveAllowedPath,
 } from './allowed-path.js';
-import { type FileStateCache, hashContent } from './file-state.js';
+import { hashContent } from './file-state.js';
 import { splitLines } from './read.js';
-import { defineTool } from './tool.js';
 
 const inputSchema = z.object({
   file_path: z
@@ -69,7 +70,7 @@ export type CurrentContent =
 export async function readCurrentForWrite(
   file: string,
   shown: string,
-  fileState: FileStateCache,
+  fileState: FileState,
 ): Promise<CurrentContent> {
   const stats = await stat(file).catch((error: unknown) => {
     if (errorCode(error) === 'ENOENT') return undefined;
@@ -101,7 +102,7 @@ export async function readCurrentForWrite(
 export async function writeAndRecord(
   file: string,
   content: string,
-  fileState: FileStateCache,
+  fileState: FileState,
 ): Promise<void> {
   const mtimeMs = await writeFileAtomic(file, content);
   fileState.set(file, { hash: hashContent(Buffer.from(content, 'utf8')), mtimeMs });

@@ -1,7 +1,7 @@
 // The one shape of a sub-agent definition: the permissive input people write (files, the SDK's
 // `agents` option) and the normalised AgentDefinition every other layer reads.
 import { z } from 'zod';
-import type { PermissionMode } from '../permissions/permission-policy.js';
+import type { PermissionMode } from '../../core/permission-policy.js';
 
 /** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
 export const agentSourceSchema = z.object({

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AgentsListing, agentsListing, formatAgentsListing } from './agents-command.js';
-import { loadAgentDefinitions } from './load-agent-definitions.js';
+import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { type AgentsListing, agentsListing, formatAgentsListing } from './agents-listing.js';
 
 let cwd: string;
 let home: string;

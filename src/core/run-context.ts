@@ -1,20 +1,20 @@
-// What a tool may know of the agent that called it: enough to start a child agent from it
-// (the Agent tool), and nothing it could use to change the caller's run.
+// What a tool that starts agents (Agent, delegate_to_<name>) knows of the agent that called it:
+// enough to derive a child from it, nothing it could use to change the caller's run.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { PermissionPolicy } from '../permissions/permission-policy.js';
-import type { Tool } from '../tools/tool.js';
-import type { AgentLoopOptions } from './agent-loop.js';
 import type { Budget } from './budget.js';
+import type { InheritedOptions } from './inherited-options.js';
 import type { Message } from './messages.js';
+import type { PermissionPolicy } from './permission-policy.js';
+import type { Tool } from './tool.js';
 
 export interface RunContext {
-  /** The options the agent was started with; what a child inherits unless told otherwise. */
-  readonly options: Readonly<AgentLoopOptions>;
+  /** How the agent calls its model and tools; a child makes its calls the same way. */
+  readonly inherited: Readonly<InheritedOptions>;
   /**
    * Aborts when the agent is cancelled (by its caller or an ancestor), not when its time budget
-   * ends: the signal a child follows. Undefined when nothing can cancel the run.
+   * ends: the signal a child follows.
    */
-  readonly cancelSignal: AbortSignal | undefined;
+  readonly cancelSignal: AbortSignal;
   readonly model: LanguageModelV4;
   /** The agent's tools: a child's tools are always a subset of these. */
   readonly tools: readonly Tool[];

@@ -1,9 +1,9 @@
 // What `warren agents [--json]` shows: every definition with its source, status and load
 // problems, as a JSON-ready object and as a text table. Pure: the CLI only prints the result.
 import path from 'node:path';
-import type { AgentSourceKind } from './agent-definition.js';
-import type { AgentDiagnostic, AgentLoadStatus } from './agent-load-entry.js';
-import type { AgentDefinitionsResult } from './load-agent-definitions.js';
+import type { AgentSourceKind } from '../agents/definitions/agent-definition.js';
+import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/agent-load-entry.js';
+import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
 
 export interface AgentsListingDiagnostic {
   message: string;

@@ -2,6 +2,7 @@
 // AgentDefinition: validates each field on its own, maps other dialects' names, and reports
 // what it changed. Files are lenient (a bad field is dropped with a warning); SDK input is strict.
 import type { z } from 'zod';
+import { normalizeModel } from '../../model/model-alias.js';
 import {
   type AgentDefinition,
   type AgentFieldName,
@@ -9,7 +10,6 @@ import {
   agentFieldSchemas,
 } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-load-entry.js';
-import { normalizeModel } from './model-alias.js';
 import { normalizeTools } from './normalize-tools.js';
 
 export interface BuildAgentDefinitionOptions {

@@ -1,9 +1,9 @@
 // What a tool is: a plain object with a zod schema and one `call`. Built-ins, MCP tools and the
-// Agent tool all have this shape; the loop treats them alike.
+// tools that start agents all have this shape; the loop treats them alike.
 import type { z } from 'zod';
-import type { AgentEvent, AgentRef } from '../loop/events.js';
-import type { RunContext } from '../loop/run-context.js';
-import type { FileStateCache } from './file-state.js';
+import type { AgentEvent, AgentRef } from './events.js';
+import type { FileState } from './file-state.js';
+import type { RunContext } from './run-context.js';
 
 export interface ToolContext {
   toolCallId: string;
@@ -14,15 +14,18 @@ export interface ToolContext {
   /** Directories file tools may touch (cwd first). Anything outside is refused. */
   allowedDirs: readonly string[];
   /** What this agent has read, so Write and Edit can refuse stale or unread files. */
-  fileState: FileStateCache;
+  fileState: FileState;
   /** The agent running this tool. */
   agent: AgentRef & { agentType: string };
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
-  /** The calling agent's run, for tools that start agents of their own. */
+}
+
+/** What a tool that starts agents gets besides: the calling run, and its event stream. */
+export interface SpawnToolContext extends ToolContext {
   run: RunContext;
   /**
-   * Forwards events into the calling agent's stream, for tools that run agents of their own.
+   * Forwards events into the calling agent's stream.
    * Contract: events keep their own `agentId`; the loop does not rewrite them.
    */
   emit(event: AgentEvent): void;
@@ -31,7 +34,7 @@ export interface ToolContext {
 /** What `call` returns: text for the model, or text flagged as an error the model can act on. */
 export type ToolOutput = string | { output: string; isError?: boolean };
 
-export interface Tool<Input = unknown> {
+interface ToolFields<Input> {
   name: string;
   /** Shown to the model: when to use the tool and what it returns. */
   description: string;
@@ -52,17 +55,35 @@ export interface Tool<Input = unknown> {
    * relative to cwd. Without it only the bare rule `Name` applies.
    */
   permissionSubject?(input: Input, ctx: Pick<ToolContext, 'cwd'>): string;
+}
+
+/** A tool that does its work itself. */
+export interface PlainTool<Input = unknown> extends ToolFields<Input> {
+  spawnsAgents?: false;
   /** Contract: errors the model can fix are returned with `isError`; a throw becomes one too. */
   call(input: Input, ctx: ToolContext): Promise<ToolOutput>;
 }
 
+/** A tool that starts agents: the loop hands it the calling run (SpawnToolContext). */
+export interface SpawnTool<Input = unknown> extends ToolFields<Input> {
+  spawnsAgents: true;
+  call(input: Input, ctx: SpawnToolContext): Promise<ToolOutput>;
+}
+
+export type Tool<Input = unknown> = PlainTool<Input> | SpawnTool<Input>;
+
 /**
- * Types a tool's `call` from its schema and returns it as a plain `Tool`, so tools of different
- * inputs sit in one list. Sound because the loop parses every input with `inputSchema` first.
+ * Types a tool's `call` from its schema and returns it with its input erased, so tools of
+ * different inputs sit in one list. Sound because the loop parses every input with
+ * `inputSchema` first.
  */
 export function defineTool<Schema extends z.ZodType>(
-  tool: Tool<z.output<Schema>> & { inputSchema: Schema },
-): Tool {
+  tool: PlainTool<z.output<Schema>> & { inputSchema: Schema },
+): PlainTool;
+export function defineTool<Schema extends z.ZodType>(
+  tool: SpawnTool<z.output<Schema>> & { inputSchema: Schema },
+): SpawnTool;
+export function defineTool(tool: Tool<never>): Tool {
   return tool as unknown as Tool;
 }
 

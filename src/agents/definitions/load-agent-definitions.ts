@@ -5,7 +5,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../../core/config-error.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,

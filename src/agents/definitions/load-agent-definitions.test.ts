@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../../core/config-error.js';
 import {
   type LoadAgentDefinitionsOptions,
   loadAgentDefinitions,

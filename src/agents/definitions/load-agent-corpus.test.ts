@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDefinitionsResult, loadAgentDefinitions } from './load-agent-definitions.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const corpusDir = path.resolve(repoRoot, '../shared/corpus/agents');
 const present = existsSync(corpusDir);
 

@@ -1,7 +1,18 @@
-// The question the loop asks before every tool call, and the shape of the answer.
-import type { AgentRef } from '../loop/events.js';
-import type { Tool } from '../tools/tool.js';
-import type { PermissionRule } from './permission-rule.js';
+// The question the loop asks before every tool call, the shape of the answer, and the rules
+// a policy is made of. The policy itself lives in permissions/.
+import type { AgentRef } from './events.js';
+import type { Tool } from './tool.js';
+
+export interface PermissionRule {
+  /** The rule as written; remembered decisions are keyed by it. */
+  text: string;
+  /** A tool name, possibly with `*` wildcards or an MCP server prefix (`mcp__fs`). */
+  toolName: string;
+  /** What goes between the parentheses; absent for a bare `Tool` rule. */
+  specifier?: string;
+  /** Where the rule came from, as a person finds it: `--allowed-tools`, `.warren/settings.json permissions.deny[0]`. */
+  source: string;
+}
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 

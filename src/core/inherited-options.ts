@@ -1,0 +1,35 @@
+// How an agent calls its model and its tools, passed unchanged to every sub-agent it starts.
+
+import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+
+export interface RetryOptions {
+  /** Attempts after the first. */
+  maxRetries?: number;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export interface InheritedOptions {
+  retry?: RetryOptions;
+  /** Longest a tool call may run unless the tool sets its own. Default: 15 minutes. */
+  toolTimeoutMs?: number;
+  maxOutputTokens?: number;
+  providerOptions?: SharedV4ProviderOptions;
+  /** Base URL for `openai-compatible:` model specs, the parent's and a child's own. */
+  baseUrl?: string;
+  /** One last turn without tools when a limit ends the run, so the agent can report. Default: true. */
+  graceTurn?: boolean;
+  /**
+   * Stream replies as they are written (`message_delta` per piece). Default true. With false a
+   * reply is fetched whole and comes as one delta: less work per call when nobody watches text
+   * arrive.
+   */
+  stream?: boolean;
+}
+
+/** Exactly the inherited fields of a larger options object. */
+export function inheritedOptions(options: InheritedOptions): InheritedOptions {
+  const { retry, toolTimeoutMs, maxOutputTokens, providerOptions, baseUrl, graceTurn, stream } =
+    options;
+  return { retry, toolTimeoutMs, maxOutputTokens, providerOptions, baseUrl, graceTurn, stream };
+}

@@ -1,0 +1,48 @@
+// The tool calls of one assistant message: all at once when every tool is concurrency-safe,
+// else one by one. Their events stream out as they happen; results keep the order of the calls.
+import type { AgentEvent } from '../core/events.js';
+import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
+import { messageOf } from '../model/retry-policy.js';
+import { EventChannel } from './event-channel.js';
+import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
+
+export interface ToolBatch {
+  results: ToolResultPart[];
+  /** A FatalToolError (or other throw) that must end the agent once the results are recorded. */
+  fatal: unknown;
+}
+
+export async function* runToolCalls(
+  calls: readonly ToolCallPart[],
+  env: ToolCallEnvironment,
+): AsyncGenerator<AgentEvent, ToolBatch> {
+  const channel = new EventChannel<AgentEvent>();
+  const emit = (event: AgentEvent) => channel.push(event);
+  const stopped = env.signal.signal;
+  const batch: ToolBatch = { results: [], fatal: undefined };
+  const runOne = async (index: number) => {
+    const call = calls[index]!;
+    try {
+      batch.results[index] = await executeToolCall(call, env, emit);
+    } catch (error) {
+      if (!stopped.aborted) batch.fatal ??= error;
+      batch.results[index] = {
+        type: 'tool-result',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: stopped.aborted
+          ? 'Cancelled: the run stopped before this call finished.'
+          : messageOf(error),
+        isError: true,
+      };
+    }
+  };
+  const parallel = calls.every((call) => env.tools.get(call.toolName)?.isConcurrencySafe);
+  const work = (async () => {
+    if (parallel) await Promise.all(calls.map((_, index) => runOne(index)));
+    else for (let index = 0; index < calls.length; index++) await runOne(index);
+  })().finally(() => channel.close());
+  yield* channel;
+  await work;
+  return batch;
+}
