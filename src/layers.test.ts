@@ -1,0 +1,185 @@
+// The dependency rule of docs/architecture.md, checked over the real import graph: each folder
+// imports only the folders below it, and no module reaches itself through its imports.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * What each folder of src/ may import besides itself. Folders not built yet are listed so the
+ * rule holds from their first file. The files at the top of src/ (index.ts, query.ts,
+ * testing.ts) are the entry points and sit above everything but the CLI.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  model: ['core'],
+  tools: ['core'],
+  permissions: ['core', 'tools'],
+  session: ['core'],
+  telemetry: ['core', 'model'],
+  hooks: ['core'],
+  isolation: ['core', 'tools'],
+  mcp: ['core', 'permissions'],
+  loop: ['core', 'model', 'tools', 'permissions'],
+  agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp'],
+  tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
+  remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
+  testing: ['core', 'model', 'tools'],
+  '(entry)': [
+    'core',
+    'model',
+    'tools',
+    'permissions',
+    'session',
+    'telemetry',
+    'hooks',
+    'isolation',
+    'mcp',
+    'loop',
+    'agents',
+    'tasks',
+    'remote',
+    'testing',
+  ],
+  cli: [
+    'core',
+    'model',
+    'tools',
+    'permissions',
+    'session',
+    'telemetry',
+    'hooks',
+    'isolation',
+    'mcp',
+    'loop',
+    'agents',
+    'tasks',
+    'remote',
+    '(entry)',
+  ],
+};
+
+interface ImportEdge {
+  from: string;
+  to: string;
+  /** `import type` / `export type`: erased from the built code, so it cannot loop at run time. */
+  typeOnly?: boolean;
+}
+
+/** Every relative import and re-export of the non-test sources under src/. */
+function importGraph(): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'fixtures') walk(file);
+        continue;
+      }
+      if (!/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
+      const text = readFileSync(file, 'utf8');
+      const statements =
+        /^(?:import|export)(\s+type)?\b(?:[^;'"]*?\bfrom)?\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
+      for (const match of text.matchAll(statements)) {
+        const target = path.resolve(dir, match[2]!).replace(/\.js$/, '.ts');
+        edges.push({
+          from: path.relative(SRC, file),
+          to: path.relative(SRC, target),
+          typeOnly: match[1] !== undefined,
+        });
+      }
+    }
+  };
+  walk(SRC);
+  return edges;
+}
+
+function folderOf(file: string): string {
+  const [first, ...rest] = file.split(path.sep);
+  return rest.length === 0 ? '(entry)' : first!;
+}
+
+/** Groups of modules that import each other in a circle (Tarjan's strongly connected components). */
+function circles(edges: readonly ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of next.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const node of next.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+describe('the layers of src/', () => {
+  const edges = importGraph();
+
+  it('reads a real import graph', () => {
+    expect(edges.some((edge) => edge.from === path.join('loop', 'agent-loop.ts'))).toBe(true);
+  });
+
+  it('has every folder in the dependency rule', () => {
+    const unknown = new Set(edges.map((edge) => folderOf(edge.from)).filter((f) => !MAY_IMPORT[f]));
+    expect([...unknown]).toEqual([]);
+  });
+
+  it('imports only downward: no folder imports one above it', () => {
+    const upward = edges
+      .filter(({ from, to }) => {
+        const source = folderOf(from);
+        const target = folderOf(to);
+        return source !== target && !MAY_IMPORT[source]?.includes(target);
+      })
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(upward).toEqual([]);
+  });
+
+  it('has no import circle between folders, type-only imports included', () => {
+    const folders = edges
+      .map(({ from, to }) => ({ from: folderOf(from), to: folderOf(to) }))
+      .filter(({ from, to }) => from !== to);
+    expect(circles(folders)).toEqual([]);
+  });
+
+  it('has no import circle between modules at run time', () => {
+    // Types that refer to each other (Tool and RunContext) may sit in two modules; a circle of
+    // real imports makes module start-up order matter, and is a design knot.
+    expect(circles(edges.filter((edge) => !edge.typeOnly))).toEqual([]);
+  });
+
+  it('finds a circle when there is one', () => {
+    const looped = [
+      { from: 'a.ts', to: 'b.ts' },
+      { from: 'b.ts', to: 'c.ts' },
+      { from: 'c.ts', to: 'a.ts' },
+      { from: 'c.ts', to: 'd.ts' },
+    ];
+    expect(circles(looped)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+});
