@@ -78,6 +78,8 @@ export async function createSubagentContext(
     agentId: `agent_${randomUUID().slice(0, 8)}`,
     parentId: ctx.agent.agentId,
     depth,
+    agentPath: childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+    parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
   };
@@ -106,6 +108,35 @@ export function forkMessages(messages: readonly Message[], systemPrompt: string)
     if (content.length > 0) forked.push({ role: 'assistant', content });
   }
   return forked;
+}
+
+/**
+ * A child's path: its parent's, the spawning tool with its number among the parent's calls of
+ * that tool (in the order the model wrote them, not the order they ran), and its type, e.g.
+ * `main/Agent#2/explore`. The same conversation gives the same paths, however the children's
+ * timing falls: what a cassette keys recorded calls by.
+ */
+export function childPath(
+  parentPath: string,
+  parentMessages: readonly Message[],
+  toolCallId: string,
+  agentType: string,
+): string {
+  const type = agentType.replaceAll('/', '_');
+  const seen = new Map<string, number>();
+  let spawnedBy: string | undefined;
+  for (const message of parentMessages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const count = (seen.get(part.toolName) ?? 0) + 1;
+      seen.set(part.toolName, count);
+      // A resumed history may repeat an id from an earlier run; the latest call is this one.
+      if (part.toolCallId === toolCallId) spawnedBy = `${part.toolName}#${count}`;
+    }
+  }
+  // A tool called outside a model turn (a test calling it directly) is named by its id.
+  return `${parentPath}/${spawnedBy ?? toolCallId}/${type}`;
 }
 
 /**

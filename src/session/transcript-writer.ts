@@ -30,6 +30,9 @@ export type TranscriptRecord = RecordEnvelope &
         model: string;
         tools: string[];
         cwd: string;
+        /** Since warren 0.1 with telemetry; older records lack them. */
+        path?: string;
+        parentToolCallId?: string;
       }
     | { type: 'message'; message: Message }
     /** The output itself is in the tool message that follows. */
@@ -41,7 +44,15 @@ export type TranscriptRecord = RecordEnvelope &
         durationMs: number;
       }
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
-    | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
+    | {
+        type: 'usage';
+        turn: number;
+        usage: Usage;
+        costUsd: number | null;
+        /** The model call's duration and finish reason; older records lack them. */
+        durationMs?: number;
+        finishReason?: string;
+      }
     | ({ type: 'result' } & TranscriptResult)
   );
 
@@ -127,8 +138,18 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
   };
   switch (event.type) {
     case 'run_start': {
-      const { agentType, description, model, tools, cwd } = event;
-      return { ...envelope, type: 'run_start', agentType, description, model, tools, cwd };
+      const { agentType, description, model, tools, cwd, path, parentToolCallId } = event;
+      return {
+        ...envelope,
+        type: 'run_start',
+        agentType,
+        description,
+        model,
+        tools,
+        cwd,
+        path,
+        ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+      };
     }
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
@@ -141,8 +162,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       return { ...envelope, type: 'retry', attempt, delayMs, error };
     }
     case 'usage': {
-      const { turn, usage, costUsd } = event;
-      return { ...envelope, type: 'usage', turn, usage, costUsd };
+      const { turn, usage, costUsd, durationMs, finishReason } = event;
+      return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
     }
     case 'result': {
       // The conversation is already in the file, one message record at a time.
