@@ -1,5 +1,7 @@
 // query(): the agent loop with sub-agents wired in. It adds the Agent tool (and a definition's
 // delegate_to_<name> tools) to the main agent; every sub-agent then runs agentLoop() again.
+
+import type { TracerProvider } from '@opentelemetry/api';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
@@ -13,6 +15,7 @@ import type { AgentEvent, RunResult } from './core/events.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
+import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
@@ -29,6 +32,13 @@ export interface QueryOptions
   definitions?: ReadonlyMap<string, AgentDefinition>;
   /** Run the main agent as this definition: its prompt, tools, model, turns and delegates. */
   agent?: string;
+  /**
+   * OpenTelemetry: spans for every agent, model call and tool call of the tree go to this
+   * provider's tracer (GenAI semantic conventions). Message contents only with `traceContent`.
+   */
+  tracerProvider?: TracerProvider;
+  /** Record prompts, replies and tool input/output on the spans. Default: false. */
+  traceContent?: boolean;
 }
 
 export interface QueryParams {
@@ -55,10 +65,12 @@ export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEve
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
     // The loop's own generator, not a wrapper: every event of the tree passes through here.
-    return agentLoop({
+    const run = agentLoop({
       prompt,
       options: mainAgentOptions({ ...options, model, permissions }, spawn),
     });
+    if (!options.tracerProvider) return run;
+    return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
     return rejecting(error);
   }

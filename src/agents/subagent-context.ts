@@ -7,7 +7,6 @@ import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
-import { resolveModel } from '../model/resolve-model.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
@@ -159,7 +158,7 @@ async function childModel(
   let model = runtime.models.get(spec);
   if (!model) {
     const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;
-    model = resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
+    model = runtime.resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
     runtime.models.set(spec, model);
   }
   return model;

@@ -152,7 +152,9 @@ describe('a sub-agent', () => {
       { match: { prompt: 'TWO' }, delayMs: 5, text: 'two done' },
       { text: 'main done' },
     ]);
-    const starts = events.filter((event) => event.type === 'run_start');
+    const starts = events.filter(
+      (event): event is AgentEventOf<'run_start'> => event.type === 'run_start',
+    );
     const byPath = new Map(starts.map((event) => [event.path, event]));
     expect([...byPath.keys()].sort()).toEqual([
       'main',
@@ -160,7 +162,10 @@ describe('a sub-agent', () => {
       'main/Agent#1/general-purpose/Agent#1/general-purpose',
       'main/Agent#2/explore',
     ]);
-    const mainCalls = events.filter((event) => event.type === 'tool_start' && event.depth === 0);
+    const mainCalls = events.filter(
+      (event): event is AgentEventOf<'tool_start'> =>
+        event.type === 'tool_start' && event.depth === 0,
+    );
     expect(byPath.get('main/Agent#2/explore')?.parentToolCallId).toBe(mainCalls[2]?.toolCallId);
     expect(byPath.get('main')?.parentToolCallId).toBeUndefined();
     // Every model request says which agent asks, for proxies, gateways and cassettes.

@@ -172,7 +172,7 @@ export async function* agentLoop({
 
 function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const name = modelName(model);
-  const price = priceOf(name);
+  const price = priceOf(name, options.prices);
   const budget =
     options.budget ??
     new Budget({
