@@ -4,7 +4,11 @@
 // and its transcript on a click.
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
-import type { SessionTimeline, TimelineAgent } from '../telemetry/session-timeline.js';
+import {
+  type SessionTimeline,
+  type TimelineAgent,
+  treeOrder,
+} from '../telemetry/session-timeline.js';
 
 /** Characters of one message shown in the transcript; the rest is in the JSONL file. */
 const MAX_MESSAGE_CHARS = 4000;
@@ -80,25 +84,6 @@ ${transcripts}
 </body>
 </html>
 `;
-}
-
-/** Each agent after its parent, children in start order: the tree read top to bottom. */
-function treeOrder(
-  agents: readonly TimelineAgent[],
-): Array<{ agent: TimelineAgent; depth: number }> {
-  const ids = new Set(agents.map((agent) => agent.agentId));
-  const children = new Map<string | null, TimelineAgent[]>();
-  for (const agent of agents) {
-    const parent = agent.parentId !== null && ids.has(agent.parentId) ? agent.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), agent]);
-  }
-  const ordered: Array<{ agent: TimelineAgent; depth: number }> = [];
-  const visit = (agent: TimelineAgent, depth: number) => {
-    ordered.push({ agent, depth });
-    for (const child of children.get(agent.agentId) ?? []) visit(child, depth + 1);
-  };
-  for (const root of children.get(null) ?? []) visit(root, 0);
-  return ordered;
 }
 
 function transcriptSection(agent: TimelineAgent, index: number): string {
@@ -201,12 +186,11 @@ h1 { font-size: 18px; margin: 0 0 4px; }
 .summary, .legend, .hint { margin: 4px 0; color: #57606a; }
 .legend .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin: 0 4px 0 10px; vertical-align: -1px; }
 main { padding: 8px 24px 24px; }
-.table { display: grid; grid-template-columns: minmax(180px, 26%) 1fr repeat(5, minmax(60px, max-content)); column-gap: 12px; }
-.row { display: contents; cursor: pointer; }
-.row > div { padding: 4px 0; border-bottom: 1px solid #eaeef2; }
-.row:hover > div, .row.selected > div { background: #f6f8fa; }
+.row { display: grid; grid-template-columns: minmax(180px, 26%) 1fr 64px 64px 56px 72px 64px; column-gap: 12px; cursor: pointer; border-bottom: 1px solid #eaeef2; }
+.row > div { padding: 4px 0; }
+.row:hover, .row.selected { background: #f6f8fa; }
 .row:focus { outline: none; }
-.row:focus-visible > div { background: #ddf4ff; }
+.row:focus-visible { background: #ddf4ff; }
 .row.head { cursor: default; font-weight: 600; color: #57606a; }
 .label { padding-left: calc(var(--depth, 0) * 18px) !important; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .label b { font-weight: 600; }

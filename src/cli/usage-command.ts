@@ -1,5 +1,7 @@
 // `warren usage <session-id>`: what each agent of a session spent, as an indented tree with a
 // subtotal under every agent that had children, or as JSON.
+
+import { treeOrder } from '../telemetry/session-timeline.js';
 import type { SessionArgs } from './cli-args.js';
 import type { CliIo } from './print-mode.js';
 import { agentJson, usageJson } from './result-json.js';
@@ -17,7 +19,7 @@ export async function runUsageCommand(args: SessionArgs, io: CliIo): Promise<num
     usage: usageJson(timeline.usage),
     total_cost_usd: timeline.costUsd,
     duration_ms: timeline.endMs - timeline.startMs,
-    agents: timeline.agents.map((agent) => ({
+    agents: treeOrder(timeline.agents).map(({ agent }) => ({
       ...agentJson(agent),
       path: agent.path,
       model: agent.model,

@@ -1,7 +1,11 @@
 // The text of `warren usage`: one row per agent, indented under its parent, then a subtotal row
 // for every agent with children (itself and all below it), and the session total.
 import type { Usage } from '../core/usage.js';
-import type { SessionTimeline, TimelineAgent } from '../telemetry/session-timeline.js';
+import {
+  childrenByParent,
+  type SessionTimeline,
+  type TimelineAgent,
+} from '../telemetry/session-timeline.js';
 
 interface Row {
   label: string;
@@ -26,13 +30,7 @@ const HEADERS = [
 const MAX_LABEL = 60;
 
 export function formatUsageTable(timeline: SessionTimeline): string {
-  const children = new Map<string | null, TimelineAgent[]>();
-  const ids = new Set(timeline.agents.map((agent) => agent.agentId));
-  for (const agent of timeline.agents) {
-    // An agent whose parent is not in the session (a resumed run's main agent) is a root.
-    const parent = agent.parentId !== null && ids.has(agent.parentId) ? agent.parentId : null;
-    children.set(parent, [...(children.get(parent) ?? []), agent]);
-  }
+  const children = childrenByParent(timeline.agents);
   const rows: Row[] = [];
   const visit = (agent: TimelineAgent, depth: number) => {
     const indent = '  '.repeat(depth);

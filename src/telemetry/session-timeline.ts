@@ -101,16 +101,12 @@ export function buildTimeline(
   const agents = tree.agents(endMs).flatMap((summary): TimelineAgent[] => {
     const detail = details.get(summary.agentId);
     if (!detail) return [];
+    // A record is written when its event reaches the reader, a moment after it happened; a
+    // model call's own measured start may come first, and the bar starts there.
+    const startMs = Math.min(summary.startedAt, ...detail.turns.map((turn) => turn.startMs));
     const end =
       summary.status === 'running' ? detail.lastMs : summary.startedAt + summary.durationMs;
-    return [
-      {
-        ...summary,
-        ...detail,
-        startMs: summary.startedAt,
-        endMs: Math.max(end, summary.startedAt),
-      },
-    ];
+    return [{ ...summary, ...detail, startMs, endMs: Math.max(end, startMs, detail.lastMs) }];
   });
   startMs = Math.min(startMs, ...agents.map((agent) => agent.startMs));
   return {
@@ -121,4 +117,41 @@ export function buildTimeline(
     usage: tree.totalUsage(),
     costUsd: tree.totalCostUsd(),
   };
+}
+
+/**
+ * Each agent's children, siblings in the order their parent started them (`Agent#2` before
+ * `Agent#10`), not the order their first records happen to carry; roots under `null`. An agent
+ * whose parent is not in the session (a resumed run's main agent) is a root.
+ */
+export function childrenByParent(
+  agents: readonly TimelineAgent[],
+): Map<string | null, TimelineAgent[]> {
+  const ids = new Set(agents.map((agent) => agent.agentId));
+  const children = new Map<string | null, TimelineAgent[]>();
+  for (const agent of agents) {
+    const parent = agent.parentId !== null && ids.has(agent.parentId) ? agent.parentId : null;
+    children.set(parent, [...(children.get(parent) ?? []), agent]);
+  }
+  for (const [parent, list] of children) {
+    // Roots (runs of one session, resumed) keep their time order.
+    if (parent !== null) {
+      list.sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
+    }
+  }
+  return children;
+}
+
+/** The tree read top to bottom: each agent, then its children, with its depth below the root. */
+export function treeOrder(
+  agents: readonly TimelineAgent[],
+): Array<{ agent: TimelineAgent; depth: number }> {
+  const children = childrenByParent(agents);
+  const ordered: Array<{ agent: TimelineAgent; depth: number }> = [];
+  const visit = (agent: TimelineAgent, depth: number) => {
+    ordered.push({ agent, depth });
+    for (const child of children.get(agent.agentId) ?? []) visit(child, depth + 1);
+  };
+  for (const root of children.get(null) ?? []) visit(root, 0);
+  return ordered;
 }
