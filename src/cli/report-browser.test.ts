@@ -25,6 +25,11 @@ function findChromium(): string | undefined {
 
 const CHROMIUM = findChromium();
 
+/** The page's window as the callbacks below use it; this project compiles without DOM types. */
+interface PageWindow {
+  getComputedStyle(element: unknown): { paddingLeft: string; backgroundColor: string };
+}
+
 describe('the report page in Chromium', () => {
   it('has a browser to test with in CI (.ci/run installs Debian chromium)', () => {
     if (process.env.CI && !CHROMIUM) {
@@ -89,14 +94,19 @@ describe('the report page in Chromium', () => {
           page
             .locator('.row[data-agent] .label')
             .nth(index)
-            .evaluate((label) => Number.parseFloat(getComputedStyle(label).paddingLeft));
+            .evaluate((label) =>
+              Number.parseFloat(
+                (globalThis as unknown as PageWindow).getComputedStyle(label).paddingLeft,
+              ),
+            );
         expect(await indent(5)).toBeGreaterThan(await indent(4));
         expect(await indent(4)).toBeGreaterThan(await indent(0));
         // Every bar is drawn, inside its track, in the colour of a completed agent.
         const bars = await page.locator('.bar').evaluateAll((elements) =>
           elements.map((bar) => {
             const box = bar.getBoundingClientRect();
-            return { width: box.width, colour: getComputedStyle(bar).backgroundColor };
+            const style = (globalThis as unknown as PageWindow).getComputedStyle(bar);
+            return { width: box.width, colour: style.backgroundColor };
           }),
         );
         expect(bars).toHaveLength(7);
