@@ -73,6 +73,11 @@ export type AgentEvent = AgentRef &
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
     | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
     | { type: 'turn_end'; turn: number; message: AssistantMessage }
+    /**
+     * Something went wrong that the run works around (an MCP server that did not start, one not
+     * started because its file is untrusted); for people, never sent to the model.
+     */
+    | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
   );
 

@@ -42,6 +42,7 @@ export type TranscriptRecord = RecordEnvelope &
       }
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
     | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
+    | { type: 'warning'; message: string }
     | ({ type: 'result' } & TranscriptResult)
   );
 
@@ -144,6 +145,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       const { turn, usage, costUsd } = event;
       return { ...envelope, type: 'usage', turn, usage, costUsd };
     }
+    case 'warning':
+      return { ...envelope, type: 'warning', message: event.message };
     case 'result': {
       // The conversation is already in the file, one message record at a time.
       const { messages: _conversation, type: _type, ...result } = event;
