@@ -1,6 +1,9 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
 // and how wide the tree may grow, and what children share (resolved models, prompts).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
+import { mcpTrust } from '../mcp/trust-store.js';
+import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
@@ -17,6 +20,11 @@ export interface SubagentSettings {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
   fileStateMaxEntries?: number;
+  /**
+   * How agents' own MCP servers start: trust of project files, timeouts. Default: the trust
+   * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
+   */
+  mcp?: AgentMcpSettings;
 }
 
 export class SubagentRuntime {
@@ -26,6 +34,7 @@ export class SubagentRuntime {
   readonly resultMaxChars: number;
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
+  readonly mcp: AgentMcpSettings;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -37,6 +46,7 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+    this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
   }
 
   /** A definition's prompt with the environment; one string per definition and cwd, shared. */
