@@ -167,6 +167,22 @@ describe('query() with mcpServers', () => {
     expect(isAlive(started[0]!)).toBe(false);
   });
 
+  it('starts the servers of the definition the main agent runs as, for the whole run', async () => {
+    const before = new Set(liveGroups());
+    const { outputs, events } = await run(
+      [{ toolCalls: [{ name: 'mcp__own__echo', input: { message: 'lead' } }] }, { text: 'done' }],
+      {
+        agent: 'lead',
+        agents: {
+          lead: { description: 'leads', prompt: 'LEAD', mcpServers: [{ own: everythingServer() }] },
+        },
+      },
+    );
+    expect(outputs).toEqual([['mcp__own__echo', 'Echo: lead']]);
+    expect((events[0] as AgentEventOf<'run_start'>).agentType).toBe('lead');
+    expect(liveGroups().filter((pid) => !before.has(pid) && isAlive(pid))).toEqual([]);
+  });
+
   it('refuses a bad server config on the first next(), naming the field', async () => {
     const generator = query({
       prompt: 'x',

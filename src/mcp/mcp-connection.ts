@@ -241,7 +241,7 @@ export class McpConnection {
 
   /** Why a start failed, in words a person can act on. */
   #describe(error: unknown, signal?: AbortSignal): string {
-    if (signal?.aborted) return 'the agent was cancelled while it started';
+    if (signal?.aborted) return 'the run was cancelled while it started';
     const message = error instanceof Error ? error.message : String(error);
     if (/timed? ?out|TimeoutError|aborted/i.test(message) || isTimeout(error)) {
       return `it did not answer within ${this.#startTimeoutMs} ms (MCP_TIMEOUT sets the limit)`;

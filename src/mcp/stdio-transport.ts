@@ -124,7 +124,14 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   #receive(chunk: Buffer): void {
-    this.#readBuffer.append(chunk);
+    try {
+      this.#readBuffer.append(chunk);
+    } catch (error) {
+      // More than the buffer holds without a line break: not a server speaking MCP. Stop it.
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
     for (;;) {
       let message: JSONRPCMessage | null;
       try {
