@@ -5,21 +5,24 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
-import { defineTool, FatalToolError } from '../core/tool.js';
+import { FatalToolError } from '../core/tool.js';
 import type { ScriptedModel } from '../model/scripted-model.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
-import { echoTool, makeTempDir } from '../tools/test-context.js';
+import { echoTool, throwingTool } from '../testing/stub-tools.js';
+import { useTempDir } from '../testing/temp-dir.js';
 
 const agentCall = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',
   input: { description: prompt.slice(0, 20), prompt, ...extra },
 });
+
+/** Every tree runs in a scratch directory of its own, removed after the test. */
+const workspace = useTempDir('warren-tree-');
 
 interface Tree {
   result: RunResult;
@@ -41,7 +44,7 @@ async function runTree(
     options: {
       model,
       tools: [echoTool],
-      cwd: await makeTempDir(),
+      cwd: workspace(),
       retry: { initialDelayMs: 1, maxDelayMs: 5 },
       ...options,
     },
@@ -176,7 +179,7 @@ describe('tools of a sub-agent', () => {
   });
 
   it('of a read-only agent swap Bash for read-only Bash and leave out writes', async () => {
-    const cwd = await makeTempDir();
+    const cwd = workspace();
     const { model, results } = await runTree(
       [
         { toolCalls: [agentCall('EXPLORE task', { subagent_type: 'Explore' })] },
@@ -375,16 +378,7 @@ describe('budgets across the tree', () => {
 
 describe('a hard failure', () => {
   it('in a grandchild ends every agent up to the root instead of becoming a result', async () => {
-    const guard = defineTool({
-      name: 'Guard',
-      description: 'refuses',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      async call() {
-        throw new FatalToolError('credential found in output');
-      },
-    });
+    const guard = throwingTool('Guard', new FatalToolError('credential found in output'));
     const { result, results } = await runTree(
       [
         { toolCalls: [agentCall('UPPER')] },
@@ -487,7 +481,7 @@ describe('running sub-agents in parallel', () => {
 
 describe('what the parent gets back', () => {
   it('a long result truncated, with the full text in the child sidechain transcript', async () => {
-    const sessionDir = await makeTempDir();
+    const sessionDir = join(workspace(), 'sessions');
     const long = `${'word '.repeat(100)}END-OF-TEXT`;
     const transcript = new TranscriptWriter({ sessionDir, sessionId: 's1', mainAgentId: 'main' });
     const model = scriptedModel([

@@ -2,8 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import { resolveModel } from '../model/resolve-model.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { echoTool } from '../tools/test-context.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { echoTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 
 let server: MockLlmServer;

@@ -5,7 +5,7 @@ import type { PermissionPolicy } from '../core/permission-policy.js';
 import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
-import { echoTool } from '../tools/test-context.js';
+import { echoTool, throwingTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 
 async function run(
@@ -183,16 +183,7 @@ describe('agentLoop()', () => {
   });
 
   describe('turns the failures a model can fix into error results and carries on', () => {
-    const throwing = defineTool({
-      name: 'Throws',
-      description: 'always fails',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      async call() {
-        throw new Error('disk on fire');
-      },
-    });
+    const throwing = throwingTool('Throws', new Error('disk on fire'));
     const hanging = defineTool({
       name: 'Hangs',
       description: 'never returns, ignores its signal',
@@ -246,16 +237,7 @@ describe('agentLoop()', () => {
   });
 
   it('ends the agent with a failure when a tool throws FatalToolError', async () => {
-    const guard = defineTool({
-      name: 'Guard',
-      description: 'refuses for good',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      async call() {
-        throw new FatalToolError('secret found in output');
-      },
-    });
+    const guard = throwingTool('Guard', new FatalToolError('secret found in output'));
     const { result } = await run([{ toolCalls: [{ name: 'Guard', input: {} }] }, { text: 'x' }], {
       tools: [guard],
     });

@@ -14,7 +14,7 @@ import {
   type MockLlmServer,
   type MockReply,
   startMockLlmServer,
-} from '../testing/mock-llm-server.js';
+} from '../testing/mock-llm/server.js';
 import { resolveModel } from './resolve-model.js';
 
 const prompt: LanguageModelV4Prompt = [

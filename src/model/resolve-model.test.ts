@@ -2,7 +2,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { APICallError } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
 import { checkReachable, describeModelError, resolveModel } from './resolve-model.js';
 
 const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }];

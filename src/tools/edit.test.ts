@@ -1,27 +1,16 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../core/tool.js';
+import { describe, expect, it } from 'vitest';
+import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
 import { editTool } from './edit.js';
 import { readTool } from './read.js';
-import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
 
-let dir: string;
-let ctx: ToolContext;
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  ctx = testToolContext({ cwd: dir });
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, ctx } = useToolSandbox();
 
 async function readAfterWriting(name: string, content: string): Promise<string> {
-  const file = path.join(dir, name);
+  const file = path.join(dir(), name);
   await writeFile(file, content);
-  await readTool.call({ file_path: name }, ctx);
+  await readTool.call({ file_path: name }, ctx());
   return file;
 }
 
@@ -41,7 +30,7 @@ describe('Edit', () => {
     const file = await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: '"hello "', new_string: '"hi "' },
-      ctx,
+      ctx(),
     );
     expect(await readFile(file, 'utf8')).toBe(source.replace('"hello "', '"hi "'));
     expect(outputText(result)).toContain('Edited app.js');
@@ -49,10 +38,10 @@ describe('Edit', () => {
   });
 
   it('refuses to edit a file this agent has not read', async () => {
-    await writeFile(path.join(dir, 'app.js'), source);
+    await writeFile(path.join(dir(), 'app.js'), source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'hello', new_string: 'hi' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('Read it first');
@@ -63,7 +52,7 @@ describe('Edit', () => {
     await writeFile(file, `${source}// added by a formatter\n`);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'hello', new_string: 'hi' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('Read it again');
@@ -74,7 +63,7 @@ describe('Edit', () => {
     await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'goodbye', new_string: 'farewell' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('not found');
@@ -85,7 +74,7 @@ describe('Edit', () => {
     await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'function part() {\nreturn "bye";', new_string: 'x' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('line 5');
@@ -96,7 +85,7 @@ describe('Edit', () => {
     await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: '     6\t  return "bye";', new_string: 'x' },
-      ctx,
+      ctx(),
     );
     expect(outputText(result)).toContain('line-number prefix');
   });
@@ -105,7 +94,7 @@ describe('Edit', () => {
     const file = await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'return', new_string: 'yield' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('occurs 2 times');
@@ -118,7 +107,7 @@ describe('Edit', () => {
     const file = await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'return', new_string: 'yield', replace_all: true },
-      ctx,
+      ctx(),
     );
     expect(outputText(result)).toContain('replaced 2 occurrences');
     expect(await readFile(file, 'utf8')).toBe(source.replaceAll('return', 'yield'));
@@ -128,7 +117,7 @@ describe('Edit', () => {
     await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: 'hello', new_string: 'hello' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('nothing to change');
@@ -138,17 +127,17 @@ describe('Edit', () => {
     const file = await readAfterWriting('price.txt', 'price: X\n');
     await editTool.call(
       { file_path: 'price.txt', old_string: 'X', new_string: "$& $1 $$ $'" },
-      ctx,
+      ctx(),
     );
     expect(await readFile(file, 'utf8')).toBe("price: $& $1 $$ $'\n");
   });
 
   it('allows consecutive edits without reading again in between', async () => {
     const file = await readAfterWriting('app.js', source);
-    await editTool.call({ file_path: 'app.js', old_string: 'greet', new_string: 'welcome' }, ctx);
+    await editTool.call({ file_path: 'app.js', old_string: 'greet', new_string: 'welcome' }, ctx());
     const second = await editTool.call(
       { file_path: 'app.js', old_string: '"bye"', new_string: '"ciao"' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(second)).toBe(false);
     expect(await readFile(file, 'utf8')).toContain('welcome');
@@ -159,7 +148,7 @@ describe('Edit', () => {
     const file = await readAfterWriting('dos.txt', 'one\r\ntwo\r\nthree\r\n');
     const result = await editTool.call(
       { file_path: 'dos.txt', old_string: 'one\ntwo', new_string: 'uno\ndos' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(false);
     expect(await readFile(file, 'utf8')).toBe('uno\r\ndos\r\nthree\r\n');
@@ -168,17 +157,17 @@ describe('Edit', () => {
   it('creates a new file when old_string is empty and the file does not exist', async () => {
     const result = await editTool.call(
       { file_path: 'fresh/new.txt', old_string: '', new_string: 'hello\n' },
-      ctx,
+      ctx(),
     );
     expect(outputText(result)).toBe('Created fresh/new.txt.');
-    expect(await readFile(path.join(dir, 'fresh/new.txt'), 'utf8')).toBe('hello\n');
+    expect(await readFile(path.join(dir(), 'fresh/new.txt'), 'utf8')).toBe('hello\n');
   });
 
   it('refuses an empty old_string for a file that has content', async () => {
     await readAfterWriting('app.js', source);
     const result = await editTool.call(
       { file_path: 'app.js', old_string: '', new_string: 'x' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('already exists');
@@ -187,7 +176,7 @@ describe('Edit', () => {
   it('says that a missing file must be created with Write', async () => {
     const result = await editTool.call(
       { file_path: 'nope.txt', old_string: 'a', new_string: 'b' },
-      ctx,
+      ctx(),
     );
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('does not exist');
