@@ -1,7 +1,7 @@
 // Sub-agents, end to end through query() and the scripted model: what a child sees, what it
 // may use, how budgets and cancellation cross the tree, and what the parent gets back.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
@@ -138,6 +138,60 @@ describe('a sub-agent', () => {
     const childStart = events.findIndex((event) => event.type === 'run_start' && event.depth === 1);
     const mainToolEnd = events.findIndex((event) => event.type === 'tool_end' && event.depth === 0);
     expect(childStart).toBeLessThan(mainToolEnd);
+  });
+});
+
+describe("a sub-agent's file state", () => {
+  // A child starts from a copy of what its parent has read; what it reads or writes afterwards
+  // stays in its copy, so the parent's Write and Edit still judge the file by the parent's reads.
+  const builtinsWithoutAsking: Partial<QueryOptions> = {
+    tools: undefined,
+    permissions: createPermissionPolicy({ mode: 'bypassPermissions' }),
+  };
+  const notes = () => join(workspace(), 'notes.txt');
+  const editNotes = (from: string, to: string) => ({
+    name: 'Edit',
+    input: { file_path: 'notes.txt', old_string: from, new_string: to },
+  });
+  const parentEdit = (result: RunResult) =>
+    toolOutputs(result).find((part) => part.toolName === 'Edit');
+
+  it("keeps the parent's Edit refused as stale after a child changed the file", async () => {
+    await writeFile(notes(), 'first draft\n');
+    const { result } = await runTree(
+      [
+        { toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
+        { match: { lastToolResult: 'first draft' }, toolCalls: [agentCall('CHILD-EDIT revise')] },
+        { match: { prompt: 'CHILD-EDIT' }, toolCalls: [editNotes('first', 'child')] },
+        { match: { prompt: 'CHILD-EDIT' }, text: 'revised' },
+        { match: { lastToolResult: 'revised' }, toolCalls: [editNotes('child', 'parent')] },
+        { text: 'done' },
+      ],
+      builtinsWithoutAsking,
+    );
+    expect(parentEdit(result)).toMatchObject({ isError: true });
+    expect(parentEdit(result)?.output).toContain('has changed since you last read it');
+    expect(await readFile(notes(), 'utf8')).toBe('child draft\n');
+  });
+
+  it("keeps a file only the child read unread for the parent's Edit", async () => {
+    await writeFile(notes(), 'first draft\n');
+    const { result } = await runTree(
+      [
+        { toolCalls: [agentCall('CHILD-READ look at the notes')] },
+        {
+          match: { prompt: 'CHILD-READ' },
+          toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
+        },
+        { match: { prompt: 'CHILD-READ' }, text: 'the notes say first draft' },
+        { match: { lastToolResult: 'notes say' }, toolCalls: [editNotes('first', 'parent')] },
+        { text: 'done' },
+      ],
+      builtinsWithoutAsking,
+    );
+    expect(parentEdit(result)).toMatchObject({ isError: true });
+    expect(parentEdit(result)?.output).toContain('has not been read yet');
+    expect(await readFile(notes(), 'utf8')).toBe('first draft\n');
   });
 });
 

@@ -271,6 +271,21 @@ describe('agentLoop()', () => {
       expect(JSON.stringify(lastPrompt)).toContain('You cannot call tools any more');
     });
 
+    it('keeps only the text of a grace-turn reply and runs none of its tool calls', async () => {
+      const { result, events } = await run(
+        [
+          forever,
+          { text: 'Out of turns.', toolCalls: [{ name: 'Echo', input: { text: 'one more' } }] },
+        ],
+        { tools: [echoTool], maxTurns: 1 },
+      );
+      const textOnly = { role: 'assistant', content: [{ type: 'text', text: 'Out of turns.' }] };
+      expect(result).toMatchObject({ status: 'max_turns', result: 'Out of turns.', toolCalls: 1 });
+      expect(result.messages.at(-1)).toEqual(textOnly);
+      expect(ofType(events, 'turn_end').at(-1)?.message).toEqual(textOnly);
+      expect(ofType(events, 'tool_start').map((event) => event.input)).toEqual([{ text: 'again' }]);
+    });
+
     it('leaves out the grace turn when asked to', async () => {
       const { result, model } = await run([forever, forever], {
         tools: [echoTool],
