@@ -2,7 +2,8 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
-import { type GrepEngineName, makeGrepTool, ripgrepAvailable } from './grep.js';
+import { type GrepEngineName, makeGrepTool } from './grep.js';
+import { ripgrepAvailable } from './grep-ripgrep.js';
 
 const hasRipgrep = await ripgrepAvailable();
 
