@@ -13,6 +13,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, throwingTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
@@ -38,26 +39,19 @@ async function runTree(
   prompt = 'PARENT-SECRET task for the main agent',
 ): Promise<Tree> {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  const generator = query({
-    prompt,
-    options: {
-      model,
-      tools: [echoTool],
-      cwd: workspace(),
-      retry: { initialDelayMs: 1, maxDelayMs: 5 },
-      ...options,
-    },
-  });
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  const results = events.filter(
-    (event): event is AgentEventOf<'result'> => event.type === 'result',
+  const { events, result } = await runToEnd(
+    query({
+      prompt,
+      options: {
+        model,
+        tools: [echoTool],
+        cwd: workspace(),
+        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        ...options,
+      },
+    }),
   );
-  return { result: step.value, events, model, results };
+  return { result, events, model, results: ofType(events, 'result') };
 }
 
 /** The text of every message the model was sent in one call. */
@@ -144,54 +138,49 @@ describe('a sub-agent', () => {
 describe("a sub-agent's file state", () => {
   // A child starts from a copy of what its parent has read; what it reads or writes afterwards
   // stays in its copy, so the parent's Write and Edit still judge the file by the parent's reads.
-  const builtinsWithoutAsking: Partial<QueryOptions> = {
-    tools: undefined,
-    permissions: createPermissionPolicy({ mode: 'bypassPermissions' }),
-  };
   const notes = () => join(workspace(), 'notes.txt');
   const editNotes = (from: string, to: string) => ({
     name: 'Edit',
     input: { file_path: 'notes.txt', old_string: from, new_string: to },
   });
-  const parentEdit = (result: RunResult) =>
-    toolOutputs(result).find((part) => part.toolName === 'Edit');
+
+  /** Runs the tree over notes.txt holding "first draft"; returns the parent's Edit and the file. */
+  async function parentEditAfter(turns: ScriptTurn[]) {
+    await writeFile(notes(), 'first draft\n');
+    const { result } = await runTree(turns, {
+      tools: undefined,
+      permissions: createPermissionPolicy({ mode: 'bypassPermissions' }),
+    });
+    const edit = toolOutputs(result).find((part) => part.toolName === 'Edit');
+    return { edit, file: await readFile(notes(), 'utf8') };
+  }
 
   it("keeps the parent's Edit refused as stale after a child changed the file", async () => {
-    await writeFile(notes(), 'first draft\n');
-    const { result } = await runTree(
-      [
-        { toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
-        { match: { lastToolResult: 'first draft' }, toolCalls: [agentCall('CHILD-EDIT revise')] },
-        { match: { prompt: 'CHILD-EDIT' }, toolCalls: [editNotes('first', 'child')] },
-        { match: { prompt: 'CHILD-EDIT' }, text: 'revised' },
-        { match: { lastToolResult: 'revised' }, toolCalls: [editNotes('child', 'parent')] },
-        { text: 'done' },
-      ],
-      builtinsWithoutAsking,
-    );
-    expect(parentEdit(result)).toMatchObject({ isError: true });
-    expect(parentEdit(result)?.output).toContain('has changed since you last read it');
-    expect(await readFile(notes(), 'utf8')).toBe('child draft\n');
+    const { edit, file } = await parentEditAfter([
+      { toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
+      { match: { lastToolResult: 'first draft' }, toolCalls: [agentCall('CHILD-EDIT revise')] },
+      { match: { prompt: 'CHILD-EDIT' }, toolCalls: [editNotes('first', 'child')] },
+      { match: { prompt: 'CHILD-EDIT' }, text: 'revised' },
+      { match: { lastToolResult: 'revised' }, toolCalls: [editNotes('child', 'parent')] },
+      { text: 'done' },
+    ]);
+    expect(edit).toMatchObject({ isError: true, output: expect.stringContaining('has changed') });
+    expect(file).toBe('child draft\n');
   });
 
   it("keeps a file only the child read unread for the parent's Edit", async () => {
-    await writeFile(notes(), 'first draft\n');
-    const { result } = await runTree(
-      [
-        { toolCalls: [agentCall('CHILD-READ look at the notes')] },
-        {
-          match: { prompt: 'CHILD-READ' },
-          toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
-        },
-        { match: { prompt: 'CHILD-READ' }, text: 'the notes say first draft' },
-        { match: { lastToolResult: 'notes say' }, toolCalls: [editNotes('first', 'parent')] },
-        { text: 'done' },
-      ],
-      builtinsWithoutAsking,
-    );
-    expect(parentEdit(result)).toMatchObject({ isError: true });
-    expect(parentEdit(result)?.output).toContain('has not been read yet');
-    expect(await readFile(notes(), 'utf8')).toBe('first draft\n');
+    const { edit, file } = await parentEditAfter([
+      { toolCalls: [agentCall('CHILD-READ look at the notes')] },
+      {
+        match: { prompt: 'CHILD-READ' },
+        toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
+      },
+      { match: { prompt: 'CHILD-READ' }, text: 'the notes say first draft' },
+      { match: { lastToolResult: 'notes say' }, toolCalls: [editNotes('first', 'parent')] },
+      { text: 'done' },
+    ]);
+    expect(edit).toMatchObject({ isError: true, output: expect.stringContaining('not been read') });
+    expect(file).toBe('first draft\n');
   });
 });
 
@@ -412,16 +401,13 @@ describe('budgets across the tree', () => {
       { match: { prompt: 'cannot call tools' }, text: 'child stopped' },
       { match: { prompt: 'cannot call tools' }, text: 'main stopped' },
     ]);
-    const events: AgentEvent[] = [];
-    for await (const event of query({
-      prompt: 'go',
-      options: { model: priced(model), tools: [echoTool], costBudgetUsd: 5 },
-    })) {
-      events.push(event);
-    }
-    const results = events.filter(
-      (event): event is AgentEventOf<'result'> => event.type === 'result',
+    const { events } = await runToEnd(
+      query({
+        prompt: 'go',
+        options: { model: priced(model), tools: [echoTool], costBudgetUsd: 5 },
+      }),
     );
+    const results = ofType(events, 'result');
     expect(results.map((event) => [event.depth, event.status])).toEqual([
       [1, 'budget'],
       [0, 'budget'],

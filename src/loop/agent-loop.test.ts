@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import type { RunResult } from '../core/events.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, throwingTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 
@@ -14,21 +15,13 @@ async function run(
   prompt = 'do the task',
 ) {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  const generator = agentLoop({ prompt, options: { model, retry: FAST_RETRY, ...options } });
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  return { result: step.value as RunResult, events, model };
+  const { events, result } = await runToEnd(
+    agentLoop({ prompt, options: { model, retry: FAST_RETRY, ...options } }),
+  );
+  return { result, events, model };
 }
 
 const FAST_RETRY = { initialDelayMs: 1, maxDelayMs: 5 };
-
-function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): AgentEventOf<T>[] {
-  return events.filter((event): event is AgentEventOf<T> => event.type === type);
-}
 
 function toolResults(result: RunResult) {
   return result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));

@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import type { ConfigError } from '../core/config-error.js';
+import { configErrorOf } from '../testing/caught-errors.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { loadScript, readScript } from './scripted-script.js';
 
@@ -14,12 +15,7 @@ const dir = useTempDir('warren-script-');
 async function loadError(name: string, source: string): Promise<ConfigError> {
   const path = join(dir(), name);
   await writeFile(path, source);
-  const error = await loadScript(path).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!ConfigError.isInstance(error)) throw new Error(`expected a ConfigError, got ${error}`);
-  return error;
+  return configErrorOf(loadScript(path));
 }
 
 describe('loadScript', () => {

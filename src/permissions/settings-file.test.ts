@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import type { ConfigError } from '../core/config-error.js';
+import { configErrorOf } from '../testing/caught-errors.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { loadPermissionSettings } from './settings-file.js';
 
@@ -21,10 +22,8 @@ async function writeSettings(dir: string, text: string): Promise<string> {
   return file;
 }
 
-async function loadError(): Promise<ConfigError> {
-  const error = await loadPermissionSettings({ projectDir, homeDir }).catch((e: unknown) => e);
-  if (ConfigError.isInstance(error)) return error;
-  throw new Error(`expected a ConfigError, got ${String(error)}`);
+function loadError(): Promise<ConfigError> {
+  return configErrorOf(loadPermissionSettings({ projectDir, homeDir }));
 }
 
 describe('loadPermissionSettings', () => {

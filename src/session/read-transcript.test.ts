@@ -5,6 +5,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { emptyUsage } from '../core/usage.js';
+import { captureError } from '../testing/caught-errors.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { INTERRUPTED_TOOL_OUTPUT, loadSession, readTranscript } from './read-transcript.js';
 import { TranscriptWriter } from './transcript-writer.js';
@@ -98,9 +99,8 @@ describe('readTranscript', () => {
       durationMs: 3,
     });
     writer.write({ ...main, type: 'usage', turn: 3, usage, costUsd: 0.25 });
-    writer.write({
+    const result = {
       ...main,
-      type: 'result',
       subtype: 'success',
       status: 'completed',
       isError: false,
@@ -112,27 +112,15 @@ describe('readTranscript', () => {
       durationMs: 1500,
       usage,
       costUsd: 0.25,
-      messages: conversation,
-    });
+    } as const;
+    writer.write({ ...result, type: 'result', messages: conversation });
     writer.close();
 
     const transcript = readTranscript(path);
     expect(transcript.warnings).toEqual([]);
     expect(transcript.messages).toEqual(conversation);
-    expect(transcript.lastResult).toEqual({
-      ...main,
-      subtype: 'success',
-      status: 'completed',
-      isError: false,
-      result: 'No.',
-      agentType: 'main',
-      description: 'answer questions',
-      numTurns: 3,
-      toolCalls: 2,
-      durationMs: 1500,
-      usage,
-      costUsd: 0.25,
-    });
+    // The result record leaves the conversation out: it is already in the message records.
+    expect(transcript.lastResult).toEqual(result);
   });
 
   it('skips a garbage middle line and a cut-off last line, naming each file:line', () => {
@@ -271,13 +259,4 @@ describe('loadSession', () => {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
 }

@@ -2,10 +2,9 @@
 // event sequence with its ping, and `{ type: 'error', error: { type, message } }` errors.
 import type { MockUsage } from './mock-reply.js';
 import {
-  ARGUMENT_PIECE_CHARS,
+  argumentPieces,
   hexId,
   type ResolvedCall,
-  splitEvery,
   sseEvent,
   type WireFormat,
 } from './wire-format.js';
@@ -69,7 +68,7 @@ export const anthropicWire: WireFormat = {
     for (const toolCall of call.toolCalls) {
       startBlock({ type: 'tool_use', id: toolCall.id, name: toolCall.name, input: {} });
       delta({ type: 'input_json_delta', partial_json: '' });
-      for (const piece of splitEvery(toolCall.arguments, ARGUMENT_PIECE_CHARS)) {
+      for (const piece of argumentPieces(toolCall)) {
         delta({ type: 'input_json_delta', partial_json: piece });
       }
       stopBlock();

@@ -3,11 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MockUsage } from './mock-reply.js';
 import {
-  ARGUMENT_PIECE_CHARS,
+  argumentPieces,
   hexId,
   nowSeconds,
   type ResolvedCall,
-  splitEvery,
   sseData,
   type WireFormat,
 } from './wire-format.js';
@@ -82,7 +81,7 @@ export const openAiChatWire: WireFormat = {
           ],
         }),
       );
-      for (const piece of splitEvery(toolCall.arguments, ARGUMENT_PIECE_CHARS)) {
+      for (const piece of argumentPieces(toolCall)) {
         events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
       }
     }

@@ -3,9 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MockReply, MockUsage } from './mock-reply.js';
 
-/** Tool-call arguments stream in pieces of this many characters, so clients must join them. */
-export const ARGUMENT_PIECE_CHARS = 12;
-
 export interface ResolvedToolCall {
   id: string;
   name: string;
@@ -41,10 +38,16 @@ export function sseEvent(type: string, payload: object): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
 }
 
-export function splitEvery(text: string, size: number): string[] {
+/** Tool-call arguments stream in pieces of this many characters, so clients must join them. */
+const ARGUMENT_PIECE_CHARS = 12;
+
+/** The pieces a tool call's arguments text streams in, in order. */
+export function argumentPieces(toolCall: ResolvedToolCall): string[] {
+  const text = toolCall.arguments;
   const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += size)
-    pieces.push(text.slice(start, start + size));
+  for (let start = 0; start < text.length; start += ARGUMENT_PIECE_CHARS) {
+    pieces.push(text.slice(start, start + ARGUMENT_PIECE_CHARS));
+  }
   return pieces;
 }
 
