@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, AgentEventOf } from './core/events.js';
 import { liveGroups } from './mcp/process-groups.js';
-import { everythingServer } from './mcp/test-servers.js';
 import { scriptedModel } from './model/scripted-model.js';
 import type { ScriptTurn } from './model/scripted-script.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
 import { parseRuleList } from './permissions/permission-rule.js';
 import { type QueryOptions, query } from './query.js';
-import { makeTempDir } from './tools/test-context.js';
+import { everythingServer } from './testing/mcp-servers.js';
+import { makeTempDir } from './testing/temp-dir.js';
 
 async function run(turns: ScriptTurn[], options: Partial<QueryOptions>) {
   const model = scriptedModel(turns);

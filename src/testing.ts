@@ -1,5 +1,6 @@
 // `warren/testing`: what users need to test their own agents offline — a scripted model and a
-// loopback server that speaks the real OpenAI and Anthropic wire formats.
+// loopback server that speaks the real OpenAI and Anthropic wire formats (testing/mock-llm/).
+// The other files in testing/ are warren's own test helpers; the build leaves them out of dist/.
 export {
   loadScriptedModel,
   ScriptedModel,
@@ -23,4 +24,4 @@ export {
   type MockUsage,
   type RecordedRequest,
   startMockLlmServer,
-} from './testing/mock-llm-server.js';
+} from './testing/mock-llm/server.js';

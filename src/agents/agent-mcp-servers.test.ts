@@ -10,11 +10,12 @@ import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import { defineTool } from '../core/tool.js';
 import { liveGroups } from '../mcp/process-groups.js';
-import { everythingServer } from '../mcp/test-servers.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
-import { echoTool, makeTempDir } from '../tools/test-context.js';
+import { everythingServer } from '../testing/mcp-servers.js';
+import { echoTool } from '../testing/stub-tools.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { loadAgentDefinitions } from './definitions/load-agent-definitions.js';
 
 const agentCall = (subagentType: string, prompt: string) => ({

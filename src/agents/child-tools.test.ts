@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
+import { builtinTools } from '../tools/builtin-tools.js';
 import { childTools } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { SpawnTools } from './spawn-tools.js';
@@ -19,12 +20,7 @@ function fakeTool(name: string, readOnly = false): Tool {
 }
 
 const PLAIN = [
-  'Read',
-  'Write',
-  'Edit',
-  'Glob',
-  'Grep',
-  'Bash',
+  ...builtinTools().map((tool) => tool.name),
   'mcp__fs__read',
   'mcp__fs__write',
   'mcp__git__log',

@@ -7,9 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { everythingServer } from '../mcp/test-servers.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { type CliRun, runWarren, WARREN_BIN } from './test-cli.js';
+import { type CliRun, runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { everythingServer } from '../testing/mcp-servers.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 let home: string;
 let project: string;

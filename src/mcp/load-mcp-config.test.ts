@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { sha256Of } from './config-file.js';
 import { loadMcpConfig } from './load-mcp-config.js';
 import { mcpTrust, recordTrust, trustOfContent } from './trust-store.js';

@@ -8,10 +8,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Tool } from '../core/tool.js';
-import { isErrorOutput, makeTempDir, outputText, testToolContext } from '../tools/test-context.js';
-import { McpConnection } from './mcp-connection.js';
-import { mcpTools } from './mcp-tool.js';
-import { type McpServerInput, serverSpecsOf } from './server-config.js';
 import {
   everythingServer,
   filesystemServer,
@@ -19,7 +15,12 @@ import {
   memoryServer,
   serveEverythingHttp,
   serveEverythingSse,
-} from './test-servers.js';
+} from '../testing/mcp-servers.js';
+import { makeTempDir } from '../testing/temp-dir.js';
+import { isErrorOutput, outputText, testToolContext } from '../testing/tool-context.js';
+import { McpConnection } from './mcp-connection.js';
+import { mcpTools } from './mcp-tool.js';
+import { type McpServerInput, serverSpecsOf } from './server-config.js';
 
 const open: McpConnection[] = [];
 const servers: LoopbackServer[] = [];

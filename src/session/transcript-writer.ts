@@ -3,9 +3,14 @@
 // shown to the user survives a crash or a kill; secrets are redacted on the way.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
+import type {
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  AgentRef,
+  RunResult,
+} from '../core/events.js';
 import type { Message } from '../core/messages.js';
-import type { Usage } from '../core/usage.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
 
 /** Bumped when a record changes shape; readers skip records newer than they know. */
@@ -20,29 +25,23 @@ interface RecordEnvelope extends AgentRef {
   timestamp: string;
 }
 
+/**
+ * The fields of the event a record keeps. Records reuse the event types: a field added to or
+ * removed from one of these events fails to compile in toRecord until someone decides what the
+ * transcript keeps (and bumps TRANSCRIPT_VERSION if a record changes shape).
+ */
+type EventFields<T extends AgentEventType> = Omit<AgentEventOf<T>, keyof AgentRef>;
+
 /** One line of a transcript. */
 export type TranscriptRecord = RecordEnvelope &
   (
-    | {
-        type: 'run_start';
-        agentType: string;
-        description: string;
-        model: string;
-        tools: string[];
-        cwd: string;
-      }
+    | EventFields<'run_start'>
     | { type: 'message'; message: Message }
     /** The output itself is in the tool message that follows. */
-    | {
-        type: 'tool_end';
-        toolCallId: string;
-        toolName: string;
-        isError: boolean;
-        durationMs: number;
-      }
-    | { type: 'retry'; attempt: number; delayMs: number; error: string }
-    | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
-    | { type: 'warning'; message: string }
+    | Omit<EventFields<'tool_end'>, 'output'>
+    | EventFields<'retry'>
+    | EventFields<'usage'>
+    | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
   );
 

@@ -6,7 +6,13 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { McpStdioServerConfig } from './server-config.js';
+
+/** A stdio server config, in the shape `mcpServers` and `.mcp.json` take. */
+export interface StdioServer {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
 
 const require = createRequire(import.meta.url);
 const serverScript = (name: string) =>
@@ -15,12 +21,12 @@ const serverScript = (name: string) =>
 export const EVERYTHING_SCRIPT = serverScript('everything');
 
 /** server-everything over stdio: echo, get-sum, get-structured-content, trigger-long-running-operation, … */
-export function everythingServer(): McpStdioServerConfig {
+export function everythingServer(): StdioServer {
   return { command: process.execPath, args: [EVERYTHING_SCRIPT, 'stdio'] };
 }
 
 /** server-memory over stdio, its knowledge graph in `file`. */
-export function memoryServer(file: string): McpStdioServerConfig {
+export function memoryServer(file: string): StdioServer {
   return {
     command: process.execPath,
     args: [serverScript('memory')],
@@ -29,7 +35,7 @@ export function memoryServer(file: string): McpStdioServerConfig {
 }
 
 /** server-filesystem over stdio, allowed into `dir` only. */
-export function filesystemServer(dir: string): McpStdioServerConfig {
+export function filesystemServer(dir: string): StdioServer {
   return { command: process.execPath, args: [serverScript('filesystem'), dir] };
 }
 
