@@ -86,10 +86,10 @@ export function formatToolsListing(listing: McpToolsListing): string {
   if (listing.tools.length === 0) return `The MCP server "${listing.server}" has no tools.\n`;
   const rows = listing.tools.map((tool) => [
     tool.name,
-    tool.read_only ? 'read-only' : '',
+    tool.read_only ? 'read-only' : 'may write',
     (tool.description.split('\n', 1)[0] ?? '').slice(0, 100),
   ]);
-  return `${table([['TOOL', '', 'DESCRIPTION'], ...rows]).join('\n')}\n`;
+  return `${table([['TOOL', 'ACCESS', 'DESCRIPTION'], ...rows]).join('\n')}\n`;
 }
 
 function targetOf(config: ResolvedServerConfig): string | null {
