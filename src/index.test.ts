@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentEvent, defineTool, query, type RunResult } from './index.js';
+import { makeTempDir } from './testing/temp-dir.js';
 import { scriptedModel } from './testing.js';
-import { makeTempDir } from './tools/test-context.js';
 
 describe('the public API', () => {
   it('runs query() with custom tools and programmatic agent definitions', async () => {

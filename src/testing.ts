@@ -1,6 +1,7 @@
 // `warren/testing`: what users need to test their own agents offline — a scripted model, a
-// loopback server that speaks the real OpenAI and Anthropic wire formats, and cassettes that
-// record a real run's whole tree and replay it deterministically.
+// loopback server that speaks the real OpenAI and Anthropic wire formats (testing/mock-llm/),
+// and cassettes that record a real run's whole tree and replay it deterministically.
+// The other files in testing/ are warren's own test helpers; the build leaves them out of dist/.
 export {
   loadScriptedModel,
   ScriptedModel,
@@ -36,4 +37,4 @@ export {
   type MockUsage,
   type RecordedRequest,
   startMockLlmServer,
-} from './testing/mock-llm-server.js';
+} from './testing/mock-llm/server.js';

@@ -23,7 +23,9 @@ export interface PrintArgs {
   allowedTools: string | undefined;
   disallowedTools: string | undefined;
   agentsDirs: string[];
-  mcpConfig: string | undefined;
+  /** `--mcp-config` files, in the order given. */
+  mcpConfigs: string[];
+  trustProject: boolean;
   agent: string | undefined;
   cwd: string | undefined;
   sessionDir: string | undefined;
@@ -54,10 +56,30 @@ export interface AgentsArgs {
   cwd: string | undefined;
 }
 
+export interface McpArgs {
+  command: 'mcp';
+  action: 'list' | 'tools';
+  /** The server whose tools `tools` lists. */
+  server: string | undefined;
+  json: boolean;
+  mcpConfigs: string[];
+  trustProject: boolean;
+  cwd: string | undefined;
+}
+
+export interface TrustArgs {
+  command: 'trust';
+  /** Default: the project's `.mcp.json`. */
+  file: string | undefined;
+  cwd: string | undefined;
+}
+
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
   | SessionArgs
+  | McpArgs
+  | TrustArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'interactive' };
@@ -78,7 +100,8 @@ const OPTIONS = {
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
   'agents-dir': { type: 'string', multiple: true },
-  'mcp-config': { type: 'string' },
+  'mcp-config': { type: 'string', multiple: true },
+  'trust-project': { type: 'boolean' },
   agent: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
@@ -111,6 +134,17 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   if (positionals[0] === 'usage' || positionals[0] === 'report') {
     return sessionArgs(positionals[0], positionals.slice(1), values);
+  }
+  if (positionals[0] === 'mcp' && !values.print) return mcpArgs(positionals, values);
+  if (positionals[0] === 'trust' && !values.print) {
+    if (positionals.length > 2) {
+      throw new ConfigError(
+        `trust ${positionals[2]}`,
+        'unexpected argument',
+        'warren trust [<file>]',
+      );
+    }
+    return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
   if (!values.print) {
     if (positionals.length === 0) return { command: 'interactive' };
@@ -145,7 +179,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     allowedTools: values['allowed-tools'],
     disallowedTools: values['disallowed-tools'],
     agentsDirs: values['agents-dir'] ?? [],
-    mcpConfig: values['mcp-config'],
+    mcpConfigs: values['mcp-config'] ?? [],
+    trustProject: values['trust-project'] === true,
     agent: values.agent,
     cwd: values.cwd,
     sessionDir: values['session-dir'],
@@ -207,6 +242,32 @@ function sessionArgs(
   };
 }
 
+type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
+
+function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs {
+  const [, action = 'list', server, extra] = positionals;
+  const usage = 'warren mcp [list | tools <server>] [--json]';
+  if (action !== 'list' && action !== 'tools') {
+    throw new ConfigError(`mcp ${action}`, 'is not an mcp command', usage);
+  }
+  if (action === 'tools' && server === undefined) {
+    throw new ConfigError('mcp tools', 'names no server', usage);
+  }
+  const unexpected = action === 'list' ? server : extra;
+  if (unexpected !== undefined) {
+    throw new ConfigError(`mcp ${action} ${unexpected}`, 'unexpected argument', usage);
+  }
+  return {
+    command: 'mcp',
+    action,
+    server,
+    json: values.json === true,
+    mcpConfigs: values['mcp-config'] ?? [],
+    trustProject: values['trust-project'] === true,
+    cwd: values.cwd,
+  };
+}
+
 function parseOrExplain(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -249,6 +310,10 @@ Usage:
                                     tokens, cost and time of every agent of a session, as a tree
   warren report <session-id> [--session-dir <dir>] [--html <file>]
                                     a self-contained HTML timeline of the session's agent tree
+  warren mcp [list | tools <server>] [--json]
+                                    MCP servers: transport, status, tool count; a server's tools
+  warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
+                                    MCP servers, until it changes (default: .mcp.json)
   warren --help | --version
 
 Flags:
@@ -267,7 +332,9 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
-  --mcp-config <file>               MCP servers (not supported yet: the flag is refused)
+  --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
+  --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
+                                    without a trust record
   --cwd <dir>                       working directory (default: the current one)
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
@@ -279,6 +346,9 @@ Flags:
 
 Tracing: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP; OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf
 or http/json) to send OpenTelemetry spans of every agent, model call and tool call.
+
+Environment: MCP_TIMEOUT (ms an MCP server may take to start, default 30000), MCP_TOOL_TIMEOUT
+(ms one MCP tool call may take, default 600000).
 
 Exit codes: 0 success, 1 the run ended in error, 2 bad usage or configuration.
 `;

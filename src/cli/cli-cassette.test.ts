@@ -3,9 +3,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { runWarren } from './test-cli.js';
+import { runWarren } from '../testing/cli-process.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 let server: MockLlmServer;
 let project: string;

@@ -3,8 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWarren } from './test-cli.js';
-import { type FanOutSession, runFanOutSession } from './test-fan-out-session.js';
+import { runWarren } from '../testing/cli-process.js';
+import { type FanOutSession, runFanOutSession } from '../testing/fan-out-session.js';
 
 let session: FanOutSession;
 

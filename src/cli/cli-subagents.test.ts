@@ -3,28 +3,26 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { runWarren } from './test-cli.js';
+import { runWarren } from '../testing/cli-process.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { useTempDir } from '../testing/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS = resolve(ROOT, '../shared/corpus/agents');
 
 let server: MockLlmServer;
-let home: string;
-let project: string;
+const home = useTempDir('warren-home-');
+const project = useTempDir('warren-project-');
 
 beforeEach(async () => {
   server = await startMockLlmServer();
-  home = await makeTempDir('warren-home-');
-  project = await makeTempDir('warren-project-');
 });
 afterEach(async () => {
   await server.close();
 });
 
 function warren(args: string[]) {
-  return runWarren(args, { cwd: project, env: { HOME: home } });
+  return runWarren(args, { cwd: project(), env: { HOME: home() } });
 }
 
 const against = (...extra: string[]) => [
@@ -33,7 +31,7 @@ const against = (...extra: string[]) => [
   '--base-url',
   `${server.url}/v1`,
   '--session-dir',
-  join(home, 'sessions'),
+  join(home(), 'sessions'),
   ...extra,
 ];
 
@@ -100,7 +98,7 @@ describe('warren -p with sub-agents', () => {
       num_turns: 1,
     });
     expect(child.transcript).toBe(
-      join(home, 'sessions', result.session_id, 'agents', `${child.agent_id}.jsonl`),
+      join(home(), 'sessions', result.session_id, 'agents', `${child.agent_id}.jsonl`),
     );
     expect(await readFile(child.transcript, 'utf8')).toContain('The notes are in notes.txt.');
     const totalOutput = result.usage.output_tokens;
@@ -110,9 +108,9 @@ describe('warren -p with sub-agents', () => {
 
 describe('definition files', () => {
   it('runs the main agent as a project definition with --agent, with only its tools', async () => {
-    await mkdir(join(project, '.claude/agents'), { recursive: true });
+    await mkdir(join(project(), '.claude/agents'), { recursive: true });
     await writeFile(
-      join(project, '.claude/agents/reviewer.md'),
+      join(project(), '.claude/agents/reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou are REVIEWER-PROMPT.\n',
     );
     server.enqueue({ text: 'Looks fine.' });
@@ -144,9 +142,9 @@ describe('definition files', () => {
 
 describe('warren agents', () => {
   it('lists definitions with their source and the warnings of a messy file', async () => {
-    await mkdir(join(project, '.warren/agents'), { recursive: true });
+    await mkdir(join(project(), '.warren/agents'), { recursive: true });
     await writeFile(
-      join(project, '.warren/agents/helper.md'),
+      join(project(), '.warren/agents/helper.md'),
       '---\ndescription: Use when: things break\ntools: Read, WebSearch\n---\nHelp.\n',
     );
     const run = await warren(['agents', '--json']);

@@ -4,13 +4,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runWarren } from '../testing/cli-process.js';
 import {
   type OtlpReceiver,
   type ReceivedSpan,
   startOtlpReceiver,
-} from '../telemetry/test-otlp-receiver.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { runWarren } from './test-cli.js';
+} from '../testing/otlp-receiver.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 /** Two children at once; the first starts one of its own (depth 2). */
 const TREE_SCRIPT = `

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { type CliRun, runWarren, WARREN_BIN } from './test-cli.js';
+import { type CliRun, runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { useTempDir } from '../testing/temp-dir.js';
 
 function warren(
   args: string[],
@@ -14,21 +14,19 @@ function warren(
 ): Promise<CliRun> {
   return runWarren(args, {
     ...options,
-    env: { HOME: home, WARREN_HOME: join(home, '.warren'), ...options.env },
+    env: { HOME: home(), WARREN_HOME: join(home(), '.warren'), ...options.env },
   });
 }
 
 let server: MockLlmServer;
-let home: string;
-let project: string;
+const home = useTempDir('warren-home-');
+const project = useTempDir('warren-project-');
 let sessions: string;
 
 beforeEach(async () => {
   server = await startMockLlmServer();
-  home = await makeTempDir('warren-home-');
-  project = await makeTempDir('warren-project-');
-  sessions = join(home, 'sessions');
-  await writeFile(join(project, 'notes.txt'), 'the answer is 42\n');
+  sessions = join(home(), 'sessions');
+  await writeFile(join(project(), 'notes.txt'), 'the answer is 42\n');
 });
 afterEach(async () => {
   await server.close();
@@ -47,7 +45,7 @@ function against(...extra: string[]): string[] {
     '--base-url',
     `${server.url}/v1`,
     '--cwd',
-    project,
+    project(),
     '--session-dir',
     sessions,
     ...extra,
@@ -179,20 +177,20 @@ describe('warren -p', () => {
       expect(denied.is_error).toBe(true);
       expect(denied.content).toMatch(/--allowed-tools "Write\(\.\/out\.txt\)"/);
       expect(denied.content).toMatch(/--permission-mode acceptEdits/);
-      await expect(readFile(join(project, 'out.txt'))).rejects.toThrow();
+      await expect(readFile(join(project(), 'out.txt'))).rejects.toThrow();
     });
 
     it('allows it with --allowed-tools', async () => {
       server.enqueue(writeCall, { text: 'Written.' });
       const run = await warren(['-p', 'write', ...against('--allowed-tools', 'Write(*.txt)')]);
       expect(run.code).toBe(0);
-      expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi');
+      expect(await readFile(join(project(), 'out.txt'), 'utf8')).toBe('hi');
     });
 
     it('reads allow and deny rules from .warren/settings.json; deny wins over the mode', async () => {
-      await mkdir(join(project, '.warren'));
+      await mkdir(join(project(), '.warren'));
       await writeFile(
-        join(project, '.warren/settings.json'),
+        join(project(), '.warren/settings.json'),
         JSON.stringify({ permissions: { deny: ['Write(out.txt)'] } }),
       );
       server.enqueue(writeCall, { text: 'Denied.' });
@@ -202,7 +200,7 @@ describe('warren -p', () => {
         ...against('--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'),
       ]);
       expect(run.stdout).toContain('"is_error":true');
-      await expect(readFile(join(project, 'out.txt'))).rejects.toThrow();
+      await expect(readFile(join(project(), 'out.txt'))).rejects.toThrow();
     });
   });
 
@@ -247,7 +245,7 @@ describe('warren -p', () => {
       const child = spawn(
         process.execPath,
         [WARREN_BIN, '-p', 'go', ...against('--output-format', 'stream-json')],
-        { env: { PATH: process.env.PATH, HOME: home } },
+        { env: { PATH: process.env.PATH, HOME: home() } },
       );
       const reported: Array<{ type: string; session_id?: string }> = [];
       let buffer = '';
@@ -361,7 +359,7 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
   });
 
   it('a bad scripted model file, naming file:line', async () => {
-    const script = join(project, 'script.yaml');
+    const script = join(project(), 'script.yaml');
     await writeFile(
       script,
       'turns:\n  - text: hi\n  - toolCalls:\n      - name: Read\n        input: 7\n',
@@ -372,9 +370,9 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
   });
 
   it('a malformed .warren/settings.json, naming file:line', async () => {
-    await mkdir(join(project, '.warren'));
+    await mkdir(join(project(), '.warren'));
     await writeFile(
-      join(project, '.warren/settings.json'),
+      join(project(), '.warren/settings.json'),
       '{\n  "permissions": { "allow": ["Read",] }\n}\n',
     );
     server.enqueue({ text: 'never' });
@@ -390,7 +388,7 @@ it('stops quietly when the reader closes the pipe early', async () => {
     process.execPath,
     [WARREN_BIN, '-p', 'x', ...against('--output-format', 'stream-json')],
     {
-      env: { PATH: process.env.PATH, HOME: home },
+      env: { PATH: process.env.PATH, HOME: home() },
     },
   );
   let stderr = '';

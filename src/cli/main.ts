@@ -24,6 +24,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       // Each command loads its own modules: start-up stays short for the one being run.
       case 'agents':
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
+      case 'mcp':
+        return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+      case 'trust':
+        return await (await import('./trust-command.js')).runTrustCommand(args, io);
       case 'print':
         return await (await import('./print-mode.js')).runPrintMode(args, io);
       case 'usage':

@@ -7,9 +7,12 @@ import { resolve } from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { ConfigError } from '../core/config-error.js';
-import type { RunResult } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Tool } from '../core/tool.js';
+import { loadMcpConfig } from '../mcp/load-mcp-config.js';
+import { serverConfigOf } from '../mcp/server-config.js';
+import { mcpTrust } from '../mcp/trust-store.js';
 import { isModelAlias } from '../model/model-alias.js';
 import { loadPriceTable } from '../model/price-file.js';
 import { modelName } from '../model/pricing.js';
@@ -47,18 +50,15 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   if (!prompt) {
     throw new ConfigError('-p', 'no prompt given', 'warren -p "<prompt>", or pipe it on stdin');
   }
-  if (args.mcpConfig) {
-    throw new ConfigError(
-      '--mcp-config',
-      'MCP servers are not supported yet',
-      'leave the flag out',
-    );
-  }
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  const [{ definitions, entries }, settings, prices] = await Promise.all([
+  // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
+  // project definitions start servers only with --trust-project or a trust record.
+  const trust = mcpTrust({ trustProject: args.trustProject });
+  const [{ definitions, entries }, settings, mcp, prices] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+    loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
     loadPriceTable(),
   ]);
   const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
@@ -105,6 +105,15 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const stopListening = io.onInterrupt(() => controller.abort());
 
   let result: RunResult | undefined;
+  // Untrusted project servers are reported once the run has said who the main agent is.
+  let pendingWarnings = mcp.warnings;
+  const show = (event: AgentEvent) => {
+    // The transcript line goes to disk before anyone is shown the event.
+    transcript.write(event);
+    tree.observe(event);
+    models.recorder?.observe(event);
+    output.event(event);
+  };
   try {
     const run = query({
       prompt,
@@ -126,6 +135,10 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         signal: controller.signal,
         permissions,
         agentId: mainAgentId,
+        mcpServers: Object.fromEntries(
+          mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+        ),
+        trustProject: args.trustProject,
         prices,
         resolveModel: models.resolveChild,
         tracerProvider: tracing?.tracerProvider,
@@ -133,11 +146,13 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
       },
     });
     for await (const event of run) {
-      // The transcript line goes to disk before anyone is shown the event.
-      transcript.write(event);
-      tree.observe(event);
-      models.recorder?.observe(event);
-      output.event(event);
+      show(event);
+      if (event.type === 'run_start' && event.agentId === mainAgentId) {
+        for (const message of pendingWarnings) {
+          show({ agentId: mainAgentId, parentId: null, depth: 0, type: 'warning', message });
+        }
+        pendingWarnings = [];
+      }
       if (event.type === 'result' && event.agentId === mainAgentId) result = event;
     }
   } finally {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWarren } from './test-cli.js';
-import { type FanOutSession, runFanOutSession } from './test-fan-out-session.js';
+import { runWarren } from '../testing/cli-process.js';
+import { type FanOutSession, runFanOutSession } from '../testing/fan-out-session.js';
 
 const DOCS_IMAGE = fileURLToPath(new URL('../../docs/images/report.png', import.meta.url));
 

@@ -90,6 +90,11 @@ export type AgentEvent = AgentRef &
         finishReason: string;
       }
     | { type: 'turn_end'; turn: number; message: AssistantMessage }
+    /**
+     * Something went wrong that the run works around (an MCP server that did not start, one not
+     * started because its file is untrusted); for people, never sent to the model.
+     */
+    | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
   );
 

@@ -1,11 +1,11 @@
 // The user's prices, `~/.warren/prices.json` (`$WARREN_HOME/prices.json`): models warren does not
 // price (a local server, a negotiated rate) and corrections, laid over the built-in table.
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { warrenHome } from '../core/warren-home.js';
 import { BUILTIN_PRICES, type PriceTable } from './pricing.js';
 
 const SHAPE =
@@ -32,7 +32,7 @@ const priceFileSchema = z.strictObject({
 
 /** Where the user's price file is: `$WARREN_HOME/prices.json`, else `~/.warren/prices.json`. */
 export function priceFilePath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.WARREN_HOME || join(homedir(), '.warren'), 'prices.json');
+  return join(warrenHome(env), 'prices.json');
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { loadPriceTable, parsePriceFile, priceFilePath } from './price-file.js';
 import { BUILTIN_PRICES, costOf, modelName, priceOf } from './pricing.js';
 

@@ -7,6 +7,7 @@ import {
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
+import { readStreamParts } from '../testing/stream-parts.js';
 import { loadScriptedModel, ScriptedModel, scriptedModel } from './scripted-model.js';
 
 function call(
@@ -48,19 +49,6 @@ async function readAll(
   const parts: LanguageModelV4StreamPart[] = [];
   for await (const part of stream) parts.push(part);
   return parts;
-}
-
-/** Reads until the stream fails; returns what arrived and the error. */
-async function readUntilError(
-  stream: ReadableStream<LanguageModelV4StreamPart>,
-): Promise<{ parts: LanguageModelV4StreamPart[]; error: unknown }> {
-  const parts: LanguageModelV4StreamPart[] = [];
-  try {
-    for await (const part of stream) parts.push(part);
-  } catch (error) {
-    return { parts, error };
-  }
-  throw new Error(`the stream ended without an error after ${parts.length} parts`);
 }
 
 async function textOfCall(model: ScriptedModel, options: LanguageModelV4CallOptions) {
@@ -285,7 +273,7 @@ describe('ScriptedModel', () => {
     ]);
 
     const { stream } = await model.doStream(call('count'));
-    const { parts, error } = await readUntilError(stream);
+    const { parts, error } = await readStreamParts(stream);
 
     const deltas = parts.flatMap((part) => (part.type === 'text-delta' ? [part.delta] : []));
     expect(deltas).toEqual(['one ', 'two ']);
@@ -301,7 +289,7 @@ describe('ScriptedModel', () => {
     const controller = new AbortController();
 
     const { stream } = await model.doStream(call('wait', { signal: controller.signal }));
-    const reading = readUntilError(stream);
+    const reading = readStreamParts(stream);
     controller.abort();
 
     const { parts, error } = await reading;

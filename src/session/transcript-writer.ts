@@ -3,9 +3,14 @@
 // shown to the user survives a crash or a kill; secrets are redacted on the way.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
+import type {
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  AgentRef,
+  RunResult,
+} from '../core/events.js';
 import type { Message } from '../core/messages.js';
-import type { Usage } from '../core/usage.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
 
 /** Bumped when a record changes shape; readers skip records newer than they know. */
@@ -20,39 +25,23 @@ interface RecordEnvelope extends AgentRef {
   timestamp: string;
 }
 
+/**
+ * The fields of the event a record keeps. Records reuse the event types: a field added to or
+ * removed from one of these events fails to compile in toRecord until someone decides what the
+ * transcript keeps (and bumps TRANSCRIPT_VERSION if a record changes shape).
+ */
+type EventFields<T extends AgentEventType> = Omit<AgentEventOf<T>, keyof AgentRef>;
+
 /** One line of a transcript. */
 export type TranscriptRecord = RecordEnvelope &
   (
-    | {
-        type: 'run_start';
-        agentType: string;
-        description: string;
-        model: string;
-        tools: string[];
-        cwd: string;
-        /** Since warren 0.1 with telemetry; older records lack them. */
-        path?: string;
-        parentToolCallId?: string;
-      }
+    | EventFields<'run_start'>
     | { type: 'message'; message: Message }
     /** The output itself is in the tool message that follows. */
-    | {
-        type: 'tool_end';
-        toolCallId: string;
-        toolName: string;
-        isError: boolean;
-        durationMs: number;
-      }
-    | { type: 'retry'; attempt: number; delayMs: number; error: string }
-    | {
-        type: 'usage';
-        turn: number;
-        usage: Usage;
-        costUsd: number | null;
-        /** The model call's duration and finish reason; older records lack them. */
-        durationMs?: number;
-        finishReason?: string;
-      }
+    | Omit<EventFields<'tool_end'>, 'output'>
+    | EventFields<'retry'>
+    | EventFields<'usage'>
+    | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
   );
 
@@ -165,6 +154,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       const { turn, usage, costUsd, durationMs, finishReason } = event;
       return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
     }
+    case 'warning':
+      return { ...envelope, type: 'warning', message: event.message };
     case 'result': {
       // The conversation is already in the file, one message record at a time.
       const { messages: _conversation, type: _type, ...result } = event;

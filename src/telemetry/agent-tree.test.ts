@@ -3,7 +3,7 @@ import type { AgentEvent } from '../core/events.js';
 import { emptyUsage } from '../core/usage.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
 
 const start = (agentId: string, parentId: string | null, depth: number): AgentEvent => ({

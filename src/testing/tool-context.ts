@@ -1,10 +1,10 @@
-// Test fixtures for tools: a ToolContext with fresh state, and real temporary directories.
-import { mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { z } from 'zod';
-import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
-import { FileStateCache } from './file-state.js';
+// Calling a tool directly in a test: a ToolContext with fresh state, a scratch directory to work
+// in, and readers for what a tool returns.
+
+import { beforeEach } from 'vitest';
+import type { ToolContext, ToolOutput } from '../core/tool.js';
+import { FileStateCache } from '../tools/file-state.js';
+import { useTempDir } from './temp-dir.js';
 
 /**
  * A context for calling a tool directly: fresh file state, a live signal, no-op progress, the
@@ -24,9 +24,23 @@ export function testToolContext(overrides: Partial<ToolContext> = {}): ToolConte
   };
 }
 
-/** A new empty directory under the OS temp dir, as its real path (macOS links /tmp elsewhere). */
-export async function makeTempDir(prefix = 'warren-test-'): Promise<string> {
-  return realpath(await mkdtemp(path.join(tmpdir(), prefix)));
+/**
+ * For every test: a fresh temp dir (`dir()`) and a tool context working in it (`ctx()`), with
+ * file state that starts empty, so no test sees what another one read.
+ */
+export function useToolSandbox(): { dir: () => string; ctx: () => ToolContext } {
+  const dir = useTempDir();
+  let ctx: ToolContext | undefined;
+  beforeEach(() => {
+    ctx = testToolContext({ cwd: dir() });
+  });
+  return {
+    dir,
+    ctx: () => {
+      if (ctx === undefined) throw new Error('useToolSandbox(): the context exists only in a test');
+      return ctx;
+    },
+  };
 }
 
 /** The text of a tool result, error or not. */
@@ -38,15 +52,3 @@ export function outputText(result: ToolOutput): string {
 export function isErrorOutput(result: ToolOutput): boolean {
   return typeof result !== 'string' && result.isError === true;
 }
-
-/** A read-only tool that answers `echo: <text>`, for tests of the loop and of sub-agents. */
-export const echoTool = defineTool({
-  name: 'Echo',
-  description: 'returns its text',
-  inputSchema: z.object({ text: z.string() }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  async call({ text }) {
-    return `echo: ${text}`;
-  },
-});

@@ -3,8 +3,8 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir } from '../tools/test-context.js';
-import { runWarren } from './test-cli.js';
+import { runWarren } from './cli-process.js';
+import { makeTempDir } from './temp-dir.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
