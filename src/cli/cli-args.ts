@@ -7,13 +7,10 @@ import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
-export interface PrintArgs {
-  command: 'print';
-  /** Undefined when the prompt is to be read from standard input. */
-  prompt: string | undefined;
+/** The flags that assemble a run: shared by `-p` and the interactive UI. */
+export interface RunArgs {
   model: string | undefined;
   baseUrl: string | undefined;
-  outputFormat: OutputFormat;
   maxTurns: number | undefined;
   maxDepth: number;
   maxParallel: number;
@@ -30,13 +27,25 @@ export interface PrintArgs {
   cwd: string | undefined;
   sessionDir: string | undefined;
   resume: string | undefined;
-  verbose: boolean;
   /** Write every model call and tool result of the tree to this cassette. */
   record: string | undefined;
   /** Answer every model call from this cassette. */
   replay: string | undefined;
   /** With `replay`: tools answer with their recorded results instead of running. */
   replayTools: boolean;
+}
+
+export interface PrintArgs extends RunArgs {
+  command: 'print';
+  /** Undefined when the prompt is to be read from standard input. */
+  prompt: string | undefined;
+  outputFormat: OutputFormat;
+  verbose: boolean;
+}
+
+/** `warren` with no prompt: the terminal UI, a conversation of many runs. */
+export interface InteractiveArgs extends RunArgs {
+  command: 'interactive';
 }
 
 /** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
@@ -82,7 +91,7 @@ export type CliArgs =
   | TrustArgs
   | { command: 'help' }
   | { command: 'version' }
-  | { command: 'interactive' };
+  | InteractiveArgs;
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
@@ -147,7 +156,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
   if (!values.print) {
-    if (positionals.length === 0) return { command: 'interactive' };
+    if (positionals.length === 0) return interactiveArgs(values);
     throw new ConfigError(
       `"${positionals[0]}"`,
       'is not a command',
@@ -164,9 +173,30 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   return {
     command: 'print',
     prompt: positionals[0],
+    outputFormat: oneOf('--output-format', values['output-format'] ?? 'text', OUTPUT_FORMATS),
+    verbose: values.verbose === true,
+    ...runArgs(values),
+  };
+}
+
+function interactiveArgs(values: ParsedValues): InteractiveArgs {
+  // Output flags without -p are most likely a forgotten -p: say so rather than ignore them.
+  for (const flag of ['output-format', 'verbose'] as const) {
+    if (values[flag] !== undefined) {
+      throw new ConfigError(
+        `--${flag}`,
+        'applies to -p only',
+        `add -p "<prompt>", or leave --${flag} out to open the terminal UI`,
+      );
+    }
+  }
+  return { command: 'interactive', ...runArgs(values) };
+}
+
+function runArgs(values: ParsedValues): RunArgs {
+  return {
     model: values.model ?? process.env.WARREN_MODEL,
     baseUrl: values['base-url'] ?? process.env.WARREN_BASE_URL,
-    outputFormat: oneOf('--output-format', values['output-format'] ?? 'text', OUTPUT_FORMATS),
     maxTurns: positiveInteger('--max-turns', values['max-turns']),
     maxDepth: positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ?? 3,
     maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
@@ -185,7 +215,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     cwd: values.cwd,
     sessionDir: values['session-dir'],
     resume: values.resume,
-    verbose: values.verbose === true,
     ...cassetteFlags(values),
   };
 }
@@ -194,7 +223,7 @@ function cassetteFlags(values: {
   record?: string;
   replay?: string;
   'replay-tools'?: boolean;
-}): Pick<PrintArgs, 'record' | 'replay' | 'replayTools'> {
+}): Pick<RunArgs, 'record' | 'replay' | 'replayTools'> {
   const { record, replay } = values;
   const replayTools = values['replay-tools'] === true;
   if (record !== undefined && replay !== undefined) {

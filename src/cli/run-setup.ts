@@ -1,0 +1,284 @@
+// What a session needs before its first event, assembled from flags and files: definitions,
+// settings, MCP servers, prices, the model, permissions, the system prompt, the conversation to
+// resume. Shared by print mode and the terminal UI, which differ only in how they show events.
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+import {
+  type AgentDefinitionsResult,
+  loadAgentDefinitions,
+} from '../agents/definitions/load-agent-definitions.js';
+import { ConfigError } from '../core/config-error.js';
+import type { AgentEvent } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import type { PermissionMode } from '../core/permission-policy.js';
+import type { Tool } from '../core/tool.js';
+import { loadMcpConfig } from '../mcp/load-mcp-config.js';
+import { serverConfigOf } from '../mcp/server-config.js';
+import { mcpTrust } from '../mcp/trust-store.js';
+import { isModelAlias } from '../model/model-alias.js';
+import { loadPriceTable } from '../model/price-file.js';
+import { modelName } from '../model/pricing.js';
+import { checkReachable, type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
+import {
+  type CanUseTool,
+  createPermissionPolicy,
+  type RulePermissionPolicy,
+} from '../permissions/create-permission-policy.js';
+import { parseRuleList } from '../permissions/permission-rule.js';
+import { loadPermissionSettings } from '../permissions/settings-file.js';
+import type { QueryOptions } from '../query.js';
+import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
+import type { TranscriptWriter } from '../session/transcript-writer.js';
+import type { CassetteRecorder } from '../telemetry/cassette.js';
+import { otlpConfig } from '../telemetry/otlp-config.js';
+import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import type { RunArgs } from './cli-args.js';
+import { packageVersion } from './package-version.js';
+import type { CliIo } from './print-mode.js';
+import { mainSystemPrompt } from './system-prompt.js';
+
+export interface RunSetup {
+  cwd: string;
+  /** Every definition file seen, with its load problems (for `/agents`). */
+  agents: AgentDefinitionsResult;
+  permissionMode: PermissionMode;
+  /** The root policy; its decision store is the one the whole tree shares. */
+  permissions: RulePermissionPolicy;
+  /** The main model's name as prices and people know it. */
+  modelName: string;
+  systemPrompt: string;
+  sessionDir: string;
+  sessionId: string;
+  /** The conversation to continue (`--resume`); empty for a new session. */
+  history: Message[];
+  /** MCP servers not started (untrusted project files): reported once the run has begun. */
+  warnings: string[];
+  /** The options of one `query()` of this session. */
+  queryOptions(run: QueryRun): QueryOptions;
+  /** Every event of the session, after its transcript line is written (cassettes see it). */
+  observe(event: AgentEvent): void;
+  /** Flushes the cassette and the spans; call once, when the session ends. */
+  close(): Promise<void>;
+}
+
+export interface QueryRun {
+  prompt?: string;
+  agentId: string;
+  signal: AbortSignal;
+  messages: readonly Message[];
+  transcript: TranscriptWriter;
+}
+
+export interface SetUpOptions {
+  /** How a person is asked about a call no rule decides; without it such calls are denied. */
+  canUseTool?: CanUseTool;
+}
+
+export async function setUpRun(
+  args: RunArgs,
+  io: CliIo,
+  options: SetUpOptions = {},
+): Promise<RunSetup> {
+  const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
+  // Bad tracing variables are bad input too: refused before anything runs.
+  const tracingConfig = otlpConfig();
+  // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
+  // project definitions start servers only with --trust-project or a trust record.
+  const trust = mcpTrust({ trustProject: args.trustProject });
+  const [agents, settings, mcp, prices] = await Promise.all([
+    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+    loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+    loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
+    loadPriceTable(),
+  ]);
+  const { definitions, entries } = agents;
+  const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
+  if (args.agent && !mainDefinition) {
+    const broken = entries.find((entry) => entry.name === args.agent && entry.error);
+    throw new ConfigError(
+      `--agent ${args.agent}`,
+      broken ? `cannot be used: ${broken.error?.message}` : 'no such agent',
+      broken ? 'fix the definition file' : `use one of: ${[...definitions.keys()].join(', ')}`,
+    );
+  }
+  const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
+  const permissionMode =
+    args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
+  const permissions = createPermissionPolicy({
+    mode: permissionMode,
+    allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
+    deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
+    canUseTool: options.canUseTool,
+  });
+  const systemPrompt = mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 });
+  const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
+  const resumed = args.resume
+    ? await resumeConversation({ sessionDir, sessionId: args.resume, systemPrompt, io })
+    : undefined;
+  const tools = models.tools(builtinTools());
+  const tracing = tracingConfig && (await startTracing(tracingConfig, io));
+  const mcpServers = Object.fromEntries(
+    mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+  );
+
+  return {
+    cwd,
+    agents,
+    permissionMode,
+    permissions,
+    modelName: modelName(models.model),
+    systemPrompt,
+    sessionDir,
+    sessionId: resumed?.sessionId ?? newSessionId(),
+    history: resumed?.history ?? [],
+    warnings: mcp.warnings,
+    queryOptions: (run) => ({
+      model: models.model,
+      baseUrl: args.baseUrl,
+      systemPrompt,
+      tools,
+      definitions: definitions as ReadonlyMap<string, AgentDefinition>,
+      agent: args.agent,
+      maxDepth: args.maxDepth,
+      maxParallel: args.maxParallel,
+      transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
+      messages: run.messages,
+      cwd,
+      maxTurns: args.maxTurns,
+      timeBudgetMs: args.timeBudgetMs,
+      tokenBudget: args.tokenBudget,
+      signal: run.signal,
+      permissions,
+      agentId: run.agentId,
+      mcpServers,
+      trustProject: args.trustProject,
+      prices,
+      resolveModel: models.resolveChild,
+      tracerProvider: tracing?.tracerProvider,
+      traceContent: tracingConfig?.logContent,
+    }),
+    observe: (event) => models.recorder?.observe(event),
+    close: async () => {
+      models.recorder?.close();
+      // Spans are sent before the process exits, or they are lost.
+      await tracing?.shutdown();
+    },
+  };
+}
+
+/**
+ * A saved session's conversation, ready to go on: read problems become warnings on stderr, and
+ * the environment (cwd, date) in its system prompt is today's.
+ * @throws ConfigError for an unknown session.
+ */
+export async function resumeConversation(params: {
+  sessionDir: string;
+  sessionId: string;
+  systemPrompt: string;
+  io: Pick<CliIo, 'stderr'>;
+}): Promise<{ sessionId: string; history: Message[] }> {
+  // Loaded on demand: most runs start a new session.
+  const { loadSession } = await import('../session/read-transcript.js');
+  const session = loadSession({ sessionDir: params.sessionDir, sessionId: params.sessionId });
+  for (const warning of session.warnings) params.io.stderr(`warren: warning: ${warning}\n`);
+  return {
+    sessionId: params.sessionId,
+    history: session.messages.map((message) =>
+      message.role === 'system' ? { role: 'system', content: params.systemPrompt } : message,
+    ),
+  };
+}
+
+interface RunModels {
+  model: LanguageModelV4;
+  /** How a child with a model of its own gets it. */
+  resolveChild: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  /** The run's tools: the given ones, or with `--replay-tools` their recorded results. */
+  tools(tools: Tool[]): Tool[];
+  recorder?: CassetteRecorder;
+}
+
+/** The main model and how children get theirs: for real, recorded to a cassette, or replayed. */
+async function modelsFor(args: RunArgs, definitionModel: string | undefined): Promise<RunModels> {
+  if (args.replay) {
+    const [{ Cassette }, { Replay }, { replayTools }] = await Promise.all([
+      import('../telemetry/cassette.js'),
+      import('../telemetry/replay-model.js'),
+      import('../telemetry/replay-tools.js'),
+    ]);
+    const cassette = Cassette.read(args.replay, `--replay ${args.replay}`);
+    const replay = new Replay(cassette);
+    // Named as recorded, so prices, names and provider-specific prompts come out the same.
+    return {
+      model: replay.model(cassette.header.model ?? args.model),
+      resolveChild: async (spec) => replay.model(spec),
+      tools: (tools) => (args.replayTools ? replayTools(tools, cassette) : tools),
+    };
+  }
+  const modelSpec = args.model ?? definitionModel;
+  if (!modelSpec) {
+    throw new ConfigError(
+      '--model',
+      'no model given',
+      'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
+    );
+  }
+  // The server check overlaps loading the provider package: start-up is what people feel.
+  const [model] = await Promise.all([
+    resolveModel(modelSpec, { baseUrl: args.baseUrl }),
+    checkReachable(modelSpec, { baseUrl: args.baseUrl }),
+  ]);
+  if (!args.record) return { model, resolveChild: resolveModel, tools: (tools) => tools };
+  const [{ CassetteRecorder }, { recordModel }] = await Promise.all([
+    import('../telemetry/cassette.js'),
+    import('../telemetry/record-model.js'),
+  ]);
+  let recorder: CassetteRecorder;
+  try {
+    recorder = new CassetteRecorder({ file: args.record, model: modelName(model) });
+  } catch (error) {
+    throw new ConfigError(
+      `--record ${args.record}`,
+      `cannot write the cassette: ${(error as Error).message}`,
+      'give a path in a folder that exists and you can write to',
+    );
+  }
+  return {
+    model: recordModel(model, recorder),
+    resolveChild: async (spec, options) => recordModel(await resolveModel(spec, options), recorder),
+    tools: (tools) => tools,
+    recorder,
+  };
+}
+
+/** The OpenTelemetry SDK, loaded only now that tracing is on. */
+async function startTracing(
+  config: NonNullable<ReturnType<typeof otlpConfig>>,
+  io: CliIo,
+): Promise<OtlpTracing> {
+  const { startOtlpTracing } = await import('../telemetry/otlp-tracing.js');
+  return startOtlpTracing({
+    config,
+    serviceVersion: packageVersion(),
+    warn: (message) => io.stderr(`warren: warning: ${message}\n`),
+  });
+}
+
+function existingDirectory(path: string, flag: string): string {
+  const absolute = resolve(path);
+  const stat = statSync(absolute, { throwIfNoEntry: false });
+  if (!stat?.isDirectory()) {
+    throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
+  }
+  return absolute;
+}
+
+/** A definition's model when it names one outright; `inherit` and aliases need a session model. */
+function fullModelSpec(model: string | undefined): string | undefined {
+  if (!model || model === 'inherit' || isModelAlias(model)) return undefined;
+  return model;
+}
