@@ -1,6 +1,6 @@
 // The dependency rule of docs/architecture.md, checked over the real import graph: each folder
 // imports only the folders below it, and no module reaches itself through its imports.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ function importGraph(): ImportEdge[] {
       const statements =
         /^(?:import|export)(\s+type)?\b(?:[^;'"]*?\bfrom)?\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
       for (const match of text.matchAll(statements)) {
-        const target = path.resolve(dir, match[2]!).replace(/\.js$/, '.ts');
+        const target = sourceOf(path.resolve(dir, match[2]!));
         edges.push({
           from: path.relative(SRC, file),
           to: path.relative(SRC, target),
@@ -82,6 +82,12 @@ function importGraph(): ImportEdge[] {
   };
   walk(SRC);
   return edges;
+}
+
+/** The source file an import of `x.js` names: `x.ts`, or `x.tsx` for a module with JSX. */
+function sourceOf(built: string): string {
+  const source = built.replace(/\.js$/, '.ts');
+  return existsSync(source) || !existsSync(`${source}x`) ? source : `${source}x`;
 }
 
 function folderOf(file: string): string {

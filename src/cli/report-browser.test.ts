@@ -30,6 +30,11 @@ interface PageWindow {
   getComputedStyle(element: unknown): { paddingLeft: string; backgroundColor: string };
 }
 
+/** An element of the page; React's types declare DOM names without their members. */
+interface PageElement {
+  getBoundingClientRect(): { width: number };
+}
+
 describe('the report page in Chromium', () => {
   it('has a browser to test with in CI (.ci/run installs Debian chromium)', () => {
     if (process.env.CI && !CHROMIUM) {
@@ -104,7 +109,7 @@ describe('the report page in Chromium', () => {
         // Every bar is drawn, inside its track, in the colour of a completed agent.
         const bars = await page.locator('.bar').evaluateAll((elements) =>
           elements.map((bar) => {
-            const box = bar.getBoundingClientRect();
+            const box = (bar as unknown as PageElement).getBoundingClientRect();
             const style = (globalThis as unknown as PageWindow).getComputedStyle(bar);
             return { width: box.width, colour: style.backgroundColor };
           }),
