@@ -333,6 +333,8 @@ function positiveInteger(
 export const HELP = `warren — an agent runtime whose sub-agents are tool calls
 
 Usage:
+  warren [flags]                    the terminal UI: a conversation, its sub-agents live as a tree
+                                    (needs a terminal; /help inside lists keys and commands)
   warren -p "<prompt>" [flags]      run to the end, print the result, exit
   warren agents [--json]            list agent definitions, their sources and load warnings
   warren usage <session-id> [--session-dir <dir>] [--json]

@@ -324,6 +324,18 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
       /--cwd \/no\/such\/dir: is not a directory/,
     ],
     [
+      'the terminal UI without a terminal, pointing to -p',
+      [],
+      {},
+      /^warren: terminal UI: needs a terminal, and standard output is not one \(to run a prompt to the end, use warren -p/,
+    ],
+    [
+      'an output flag without -p',
+      ['--output-format', 'json'],
+      {},
+      /--output-format: applies to -p only/,
+    ],
+    [
       'an unknown session',
       ['-p', 'x', '--model', 'openai:gpt-4.1', '--resume', 'nope'],
       { OPENAI_API_KEY: 'k' },

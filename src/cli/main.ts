@@ -15,13 +15,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'version':
         io.stdout(`${packageVersion()}\n`);
         return 0;
-      case 'interactive':
-        throw new ConfigError(
-          'warren',
-          'the interactive terminal UI is not built yet',
-          'run a prompt to the end with warren -p "<prompt>"',
-        );
       // Each command loads its own modules: start-up stays short for the one being run.
+      case 'interactive':
+        return await (await import('./tui/interactive-command.js')).runInteractive(args, io);
       case 'agents':
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
       case 'mcp':

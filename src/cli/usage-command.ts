@@ -11,7 +11,7 @@ import { formatUsageTable } from './usage-table.js';
 export async function runUsageCommand(args: SessionArgs, io: CliIo): Promise<number> {
   const timeline = loadTimeline(args, io);
   if (!args.json) {
-    io.stdout(formatUsageTable(timeline));
+    io.stdout(formatUsageTable({ ...timeline, durationMs: timeline.endMs - timeline.startMs }));
     return 0;
   }
   const json = {

@@ -1,11 +1,18 @@
 // The text of `warren usage`: one row per agent, indented under its parent, then a subtotal row
 // for every agent with children (itself and all below it), and the session total.
 import type { Usage } from '../core/usage.js';
-import {
-  childrenByParent,
-  type SessionTimeline,
-  type TimelineAgent,
-} from '../telemetry/session-timeline.js';
+import type { AgentSummary } from '../telemetry/agent-tree.js';
+import { childrenByParent } from '../telemetry/session-timeline.js';
+
+/** What the table shows: a finished session read back, or the live one of the terminal UI. */
+export interface UsageTree {
+  sessionId: string;
+  /** Parents before their children. */
+  agents: readonly AgentSummary[];
+  usage: Usage;
+  costUsd: number | null;
+  durationMs: number;
+}
 
 interface Row {
   label: string;
@@ -29,10 +36,10 @@ const HEADERS = [
 ];
 const MAX_LABEL = 60;
 
-export function formatUsageTable(timeline: SessionTimeline): string {
+export function formatUsageTable(timeline: UsageTree): string {
   const children = childrenByParent(timeline.agents);
   const rows: Row[] = [];
-  const visit = (agent: TimelineAgent, depth: number) => {
+  const visit = (agent: AgentSummary, depth: number) => {
     const indent = '  '.repeat(depth);
     const name = agent.description ? `${agent.agentType}: ${agent.description}` : agent.agentType;
     const status = agent.status === 'completed' ? '' : ` [${agent.status}]`;
@@ -66,7 +73,7 @@ export function formatUsageTable(timeline: SessionTimeline): string {
     tools: '',
     usage: timeline.usage,
     cost: timeline.costUsd,
-    durationMs: timeline.endMs - timeline.startMs,
+    durationMs: timeline.durationMs,
   });
   const cells = rows.map((row) => [
     row.label,

@@ -124,11 +124,11 @@ export function buildTimeline(
  * `Agent#10`), not the order their first records happen to carry; roots under `null`. An agent
  * whose parent is not in the session (a resumed run's main agent) is a root.
  */
-export function childrenByParent(
-  agents: readonly TimelineAgent[],
-): Map<string | null, TimelineAgent[]> {
+export function childrenByParent<Agent extends Pick<AgentSummary, 'agentId' | 'parentId' | 'path'>>(
+  agents: readonly Agent[],
+): Map<string | null, Agent[]> {
   const ids = new Set(agents.map((agent) => agent.agentId));
-  const children = new Map<string | null, TimelineAgent[]>();
+  const children = new Map<string | null, Agent[]>();
   for (const agent of agents) {
     const parent = agent.parentId !== null && ids.has(agent.parentId) ? agent.parentId : null;
     children.set(parent, [...(children.get(parent) ?? []), agent]);

@@ -1,0 +1,150 @@
+// The whole screen: the conversation written once above (Ink's <Static>), and below it the live
+// part, kept within the terminal's height: the streaming answer, the tree of running agents,
+// the permission question or the prompt, the status line. Also the keys of the whole UI.
+import { Box, Static, useInput, useStdout, useWindowSize } from 'ink';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { ChangeFeed } from './change-feed.js';
+import { EntryView } from './entry-view.js';
+import type { InteractiveSession } from './interactive-session.js';
+import { foregroundLines } from './live-tree.js';
+import { MarkdownText } from './markdown-text.js';
+import { PermissionPrompt } from './permission-prompt.js';
+import { PromptInput } from './prompt-input.js';
+import { runSlashCommand } from './slash-commands.js';
+import { StatusLine } from './status-line.js';
+import { TreeLineView } from './tree-line-view.js';
+import { WorkingLine } from './working-line.js';
+
+export interface AppProps {
+  session: InteractiveSession;
+  feed: ChangeFeed;
+  /** Ctrl+C twice or `/exit`: the caller stops everything and unmounts. */
+  onExit: () => void;
+  now?: () => number;
+}
+
+/** How long a first Ctrl+C waits for the second. */
+const EXIT_WINDOW_MS = 2000;
+/** Rows the prompt's box takes besides its text: the border. */
+const INPUT_CHROME = 2;
+/** Rows a permission question takes at most: border, who, call, diff, options. */
+const QUESTION_ROWS = 18;
+
+export function App({ session, feed, onExit, now = Date.now }: AppProps) {
+  useSyncExternalStore(feed.subscribe, feed.version);
+  const { columns, rows } = useWindowSize();
+  const { write } = useStdout();
+  const { view, permissions } = session;
+  const [exitArmed, setExitArmed] = useState(false);
+  const exitTimer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const [, setTick] = useState(0);
+  const [inputLines, setInputLines] = useState(1);
+
+  // Elapsed times move on while anything runs, even when no event arrives.
+  const running = session.busy || view.agents.size > 0;
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setTick((tick) => tick + 1), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  useEffect(() => () => clearTimeout(exitTimer.current), []);
+
+  const pending = permissions.current();
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      if (exitArmed) return onExit();
+      setExitArmed(true);
+      clearTimeout(exitTimer.current);
+      exitTimer.current = setTimeout(() => setExitArmed(false), EXIT_WINDOW_MS);
+      return;
+    }
+    // Esc answers an open question (no); otherwise it stops the turn.
+    if (key.escape && !pending && session.interrupt()) feed.flush();
+  });
+
+  const submit = (text: string) => {
+    if (text.startsWith('/') && !text.startsWith('//')) {
+      const context = {
+        session,
+        exit: onExit,
+        clearScreen: () => write('\u001b[2J\u001b[3J\u001b[H'),
+      };
+      void runSlashCommand(context, text).finally(feed.flush);
+      return;
+    }
+    session.submit(text.startsWith('//') ? text.slice(1) : text);
+    feed.flush();
+  };
+
+  const at = now();
+  const bottomRows = pending ? QUESTION_ROWS : INPUT_CHROME + inputLines;
+  const available = Math.max(2, rows - bottomRows - 1 - (session.busy ? 1 : 0) - 1);
+  const streaming = view.streaming.trim();
+  const treeRows = streaming ? Math.max(1, Math.floor(available / 2)) : available;
+  const lines = foregroundLines(view, treeRows);
+  const streamRows = Math.max(1, available - lines.length);
+
+  return (
+    <>
+      <Static key={view.epoch} items={view.written()}>
+        {(entry) => <EntryView key={entry.id} entry={entry} />}
+      </Static>
+      <Box flexDirection="column" width={columns}>
+        {streaming ? (
+          <Box marginTop={1}>
+            <MarkdownText text={streaming} lastLines={{ rows: streamRows, width: columns }} />
+          </Box>
+        ) : null}
+        {lines.length > 0 ? (
+          <Box flexDirection="column" marginTop={streaming ? 0 : 1}>
+            {lines.map((line) => (
+              <TreeLineView key={line.key} line={line} now={at} width={columns} />
+            ))}
+          </Box>
+        ) : null}
+        {session.busy ? (
+          <WorkingLine
+            elapsedMs={at - (session.turnStartedAt ?? at)}
+            queued={session.queued.length}
+          />
+        ) : null}
+        {pending ? (
+          <PermissionPrompt
+            key={pending.id}
+            pending={pending}
+            waiting={permissions.pending().length - 1}
+            onAllowOnce={() => permissions.allowOnce(pending.id)}
+            onAllowAlways={(rule) => {
+              permissions.allowAlways(pending.id, rule);
+              view.add({
+                kind: 'notice',
+                tone: 'success',
+                text: `Always allowed ${rule} for this session, in every agent.`,
+              });
+            }}
+            onDeny={(note) => permissions.deny(pending.id, note)}
+          />
+        ) : null}
+        {/* Hidden, not unmounted, while a question is open: what was typed stays. */}
+        <Box display={pending ? 'none' : 'flex'} flexDirection="column">
+          <PromptInput
+            history={session.sent}
+            onSubmit={submit}
+            isActive={!pending}
+            maxLines={Math.max(1, rows - 12)}
+            onLinesChange={setInputLines}
+            placeholder={session.busy ? 'Type ahead; Enter queues it' : 'Ask anything · /help'}
+          />
+        </Box>
+        <StatusLine
+          model={session.setup.modelName}
+          sessionId={session.sessionId}
+          usage={view.usage}
+          costUsd={view.costUsd}
+          permissionMode={session.setup.permissionMode}
+          exitArmed={exitArmed}
+        />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+// One finished item of the conversation as it is written above the live area, once: the
+// person's prompt, the main agent's answer in Markdown, a tool line, a finished sub-agent,
+// a notice, or a command's output.
+import { Box, Text } from 'ink';
+import { FinishedAgentLine } from './agent-line.js';
+import { MarkdownText } from './markdown-text.js';
+import type { Entry, EntryTone } from './session-view.js';
+import { type Theme, useTheme } from './theme.js';
+import { FinishedToolLine } from './tool-line.js';
+
+export function EntryView({ entry }: { entry: Entry }) {
+  const theme = useTheme();
+  switch (entry.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1}>
+          <Text color={theme.accent} bold>
+            {'❯ '}
+          </Text>
+          <Text bold>{entry.text}</Text>
+        </Box>
+      );
+    case 'assistant':
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <MarkdownText text={entry.text} />
+        </Box>
+      );
+    case 'tool':
+      return (
+        <FinishedToolLine
+          summary={entry.summary}
+          isError={entry.isError}
+          durationMs={entry.durationMs}
+          detail={entry.detail}
+        />
+      );
+    case 'agent':
+      return <FinishedAgentLine agent={entry.agent} indent={0} />;
+    case 'notice':
+      return <Text color={toneColour(theme, entry.tone)}>{entry.text}</Text>;
+    case 'output':
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Text bold>{entry.title}</Text>
+          <Text>{entry.text.replace(/\n$/, '')}</Text>
+        </Box>
+      );
+  }
+}
+
+export function toneColour(theme: Theme, tone: EntryTone): string | undefined {
+  switch (tone) {
+    case 'error':
+      return theme.error;
+    case 'warning':
+      return theme.warning;
+    case 'success':
+      return theme.success;
+    case 'info':
+      return undefined;
+  }
+}

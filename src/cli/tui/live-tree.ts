@@ -1,0 +1,85 @@
+// The live part of the screen as lines: each running tool call of the main agent, the sub-agent
+// it started under it, their own children indented by depth. It never takes more rows than it
+// is given, so the screen keeps its height (a frame taller than the terminal redraws it whole).
+import type { AgentRow, RunningTool, SessionView } from './session-view.js';
+
+export type TreeLine =
+  | { kind: 'tool'; key: string; indent: number; tool: RunningTool }
+  | { kind: 'agent'; key: string; indent: number; row: AgentRow }
+  | { kind: 'more'; key: string; indent: number; running: number; finished: number };
+
+/**
+ * The lines of what runs in the foreground, at most `maxRows`. Over the limit, finished
+ * sub-agents go first (their parents still show their counts), then the last running rows
+ * become one "… and N more" line.
+ */
+export function foregroundLines(view: SessionView, maxRows: number): TreeLine[] {
+  const childrenOf = childrenByParent(view.agents.values(), (row) => !row.background);
+  const byCall = new Map<string, AgentRow[]>();
+  for (const row of view.agents.values()) {
+    if (row.background || row.depth !== 1 || row.parentToolCallId === undefined) continue;
+    byCall.set(row.parentToolCallId, [...(byCall.get(row.parentToolCallId) ?? []), row]);
+  }
+  const lines: TreeLine[] = [];
+  for (const tool of view.tools.values()) {
+    const started = byCall.get(tool.toolCallId) ?? [];
+    if (started.length === 0) {
+      lines.push({ kind: 'tool', key: `tool:${tool.toolCallId}`, indent: 0, tool });
+      continue;
+    }
+    for (const row of started) addAgent(lines, row, 0, childrenOf);
+  }
+  return fitted(lines, maxRows);
+}
+
+/** The lines of the agents working in the background, at most `maxRows`. */
+export function backgroundLines(view: SessionView, maxRows: number): TreeLine[] {
+  const background = [...view.agents.values()].filter((row) => row.background);
+  const childrenOf = childrenByParent(background, () => true);
+  const ids = new Set(background.map((row) => row.agentId));
+  const lines: TreeLine[] = [];
+  for (const row of background) {
+    if (row.parentId === null || !ids.has(row.parentId)) addAgent(lines, row, 0, childrenOf);
+  }
+  return fitted(lines, maxRows);
+}
+
+function addAgent(
+  lines: TreeLine[],
+  row: AgentRow,
+  indent: number,
+  childrenOf: ReadonlyMap<string, AgentRow[]>,
+): void {
+  lines.push({ kind: 'agent', key: `agent:${row.agentId}`, indent, row });
+  for (const child of childrenOf.get(row.agentId) ?? []) {
+    addAgent(lines, child, indent + 1, childrenOf);
+  }
+}
+
+function childrenByParent(
+  rows: Iterable<AgentRow>,
+  keep: (row: AgentRow) => boolean,
+): Map<string, AgentRow[]> {
+  const children = new Map<string, AgentRow[]>();
+  for (const row of rows) {
+    if (row.parentId === null || !keep(row)) continue;
+    const siblings = children.get(row.parentId);
+    if (siblings) siblings.push(row);
+    else children.set(row.parentId, [row]);
+  }
+  return children;
+}
+
+function fitted(lines: TreeLine[], maxRows: number): TreeLine[] {
+  if (lines.length <= maxRows) return lines;
+  const isFinished = (line: TreeLine) => line.kind === 'agent' && line.row.status !== 'running';
+  const finished = lines.filter(isFinished).length;
+  const running = lines.filter((line) => !isFinished(line));
+  if (maxRows <= 0) return [];
+  if (running.length <= maxRows - 1) {
+    return [...running, { kind: 'more', key: 'more', indent: 0, running: 0, finished }];
+  }
+  const shown = running.slice(0, maxRows - 1);
+  const hiddenRunning = running.length - shown.length;
+  return [...shown, { kind: 'more', key: 'more', indent: 0, running: hiddenRunning, finished }];
+}

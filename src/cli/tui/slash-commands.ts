@@ -1,0 +1,155 @@
+// The commands typed at the prompt: `/help`, `/clear`, `/cost`, `/agents`, `/resume`, `/exit`.
+// Each writes what it has to say into the conversation; none of them talks to the model.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../../core/config-error.js';
+import { agentsListing, formatAgentsListing } from '../agents-listing.js';
+import type { InteractiveSession } from './interactive-session.js';
+
+export interface CommandContext {
+  session: InteractiveSession;
+  /** Clears the terminal and what the UI has written to it (`/clear`). */
+  clearScreen: () => void;
+  exit: () => void;
+}
+
+interface SlashCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  run(context: CommandContext, argument: string): void | Promise<void>;
+}
+
+export const KEYS_HELP = [
+  ['Enter', 'send the prompt (while a turn runs, it waits for it)'],
+  ['Shift+Enter, Alt+Enter, \\ Enter', 'a new line in the prompt'],
+  ['Up / Down', 'earlier prompts'],
+  ['Esc', 'stop the turn in flight'],
+  ['Ctrl+C twice', 'exit: everything running is stopped'],
+  ['y / a / n', 'answer a permission question: once, always (every agent), no'],
+] as const;
+
+const COMMANDS: readonly SlashCommand[] = [
+  {
+    name: 'help',
+    usage: '/help',
+    summary: 'keys and commands',
+    run({ session }) {
+      const width = Math.max(...KEYS_HELP.map(([key]) => key.length));
+      const keys = KEYS_HELP.map(([key, what]) => `  ${key.padEnd(width)}  ${what}`);
+      const usageWidth = Math.max(...COMMANDS.map((command) => command.usage.length));
+      const commands = COMMANDS.map(
+        (command) => `  ${command.usage.padEnd(usageWidth)}  ${command.summary}`,
+      );
+      session.view.add({
+        kind: 'output',
+        title: 'Keys and commands',
+        text: ['Keys:', ...keys, '', 'Commands:', ...commands].join('\n'),
+      });
+    },
+  },
+  {
+    name: 'clear',
+    usage: '/clear',
+    summary: 'forget the conversation and start a new session',
+    run({ session, clearScreen }) {
+      if (refuseWhileBusy(session, '/clear')) return;
+      clearScreen();
+      session.clear();
+      session.view.add({ kind: 'notice', tone: 'info', text: `New session ${session.sessionId}.` });
+    },
+  },
+  {
+    name: 'cost',
+    usage: '/cost',
+    summary: 'tokens, cost and time of every agent of this session, as a tree',
+    run({ session }) {
+      session.view.add({ kind: 'output', title: 'Usage', text: session.costTable() });
+    },
+  },
+  {
+    name: 'agents',
+    usage: '/agents',
+    summary: 'agent definitions, where they come from, and their load warnings',
+    run({ session }) {
+      const { cwd, agents } = session.setup;
+      session.view.add({
+        kind: 'output',
+        title: 'Agents',
+        text: formatAgentsListing(agentsListing(agents), { cwd, homeDir: homedir() }),
+      });
+    },
+  },
+  {
+    name: 'resume',
+    usage: '/resume [<session-id>]',
+    summary: 'go on with a saved session; without an id, list the latest',
+    async run({ session, clearScreen }, argument) {
+      if (!argument) {
+        session.view.add({
+          kind: 'output',
+          title: 'Latest sessions',
+          text: latestSessions(session.setup.sessionDir),
+        });
+        return;
+      }
+      if (refuseWhileBusy(session, '/resume')) return;
+      try {
+        await session.resume(argument);
+        clearScreen();
+      } catch (error) {
+        if (!ConfigError.isInstance(error)) throw error;
+        session.view.add({ kind: 'notice', tone: 'error', text: error.message });
+      }
+    },
+  },
+  {
+    name: 'exit',
+    usage: '/exit',
+    summary: 'stop everything and leave (as Ctrl+C twice)',
+    run({ exit }) {
+      exit();
+    },
+  },
+];
+
+/** Runs `/name argument`; an unknown name says which exist. */
+export async function runSlashCommand(context: CommandContext, line: string): Promise<void> {
+  const [word = '', ...rest] = line.trim().slice(1).split(/\s+/);
+  const command = COMMANDS.find((candidate) => candidate.name === word.toLowerCase());
+  if (!command) {
+    const known = COMMANDS.map((candidate) => `/${candidate.name}`).join(', ');
+    context.session.view.add({
+      kind: 'notice',
+      tone: 'error',
+      text: `Unknown command /${word}. Commands: ${known}.`,
+    });
+    return;
+  }
+  await command.run(context, rest.join(' '));
+}
+
+function refuseWhileBusy(session: InteractiveSession, command: string): boolean {
+  if (!session.busy) return false;
+  session.view.add({
+    kind: 'notice',
+    tone: 'warning',
+    text: `${command} waits for the turn to end: press Esc to stop it first.`,
+  });
+  return true;
+}
+
+/** The ten newest sessions of the folder, newest first, with their size. */
+function latestSessions(sessionDir: string): string {
+  const names = existsSync(sessionDir)
+    ? readdirSync(sessionDir).filter((name) => name.endsWith('.jsonl'))
+    : [];
+  if (names.length === 0) return `No sessions in ${sessionDir} yet.`;
+  const latest = names.sort().reverse().slice(0, 10);
+  const lines = latest.map((name) => {
+    const size = statSync(join(sessionDir, name)).size;
+    return `  ${name.slice(0, -'.jsonl'.length)}  ${(size / 1024).toFixed(1)} KiB`;
+  });
+  return [...lines, '', 'Resume one with /resume <session-id>.'].join('\n');
+}

@@ -1,0 +1,284 @@
+// The terminal UI in a real terminal: the built `warren` in an 80×24 tmux pane, a scripted
+// model, keys typed with send-keys and the screen read back with capture-pane. What is asserted
+// is what a person sees. Needs the build (`npm test` builds first) and tmux (`.ci/run`
+// installs it).
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasTmux } from '../../testing/tmux-terminal.js';
+import { startWarrenInTmux, type WarrenInTmux } from '../../testing/warren-in-tmux.js';
+
+const TMUX = hasTmux();
+const E2E_TIMEOUT = 90_000;
+
+let warren: WarrenInTmux | undefined;
+afterEach(async () => {
+  await warren?.close();
+  warren = undefined;
+});
+
+async function start(
+  script: string,
+  options: Parameters<typeof startWarrenInTmux>[0] | object = {},
+) {
+  warren = await startWarrenInTmux({ script, ...options });
+  return warren;
+}
+
+/** Processes whose command line contains the text (other than this test's own). */
+function processesRunning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('the terminal UI', () => {
+  it('has tmux to test with in CI (.ci/run installs it)', () => {
+    if (process.env.CI && !TMUX) throw new Error('no tmux in CI: apt-get install tmux');
+  });
+
+  describe.skipIf(!TMUX)('in a real terminal (skipped without tmux)', () => {
+    it(
+      'shows a prompt and its streamed answer as Markdown, with the status line',
+      async () => {
+        const { terminal } = await start(`
+model: demo
+turns:
+  - match: { prompt: hello }
+    text: "Hello! **Bold** words, and a list:\\n\\n- first\\n- second\\n\\n\`\`\`\\nconst x = 1;\\n\`\`\`"
+    usage: { input: 1200, output: 300 }
+`);
+        const idle = await terminal.screen();
+        expect(idle).toContain('❯  Ask anything · /help');
+        expect(idle).toMatch(/scripted:demo · session …\S{8} · 0 tok/);
+        await terminal.type('hello');
+        await terminal.press('Enter');
+        const screen = await terminal.waitFor('• second');
+        expect(screen).toContain('❯ hello');
+        expect(screen).toContain('Hello! Bold words, and a list:');
+        expect(screen).toContain('• first');
+        expect(screen).toContain('  const x = 1;');
+        expect(screen).not.toContain('**');
+        expect(screen).not.toContain('```');
+        expect(screen).toMatch(/scripted:demo · session …\S{8} · 1\.5k tok/);
+        // Every line fits the 80 columns of the terminal.
+        for (const line of screen.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      "shows a running child's live row under the call that started it, then its summary line",
+      async () => {
+        const { terminal } = await start(
+          `
+model: demo
+turns:
+  - match: { agent: "/^main$/", prompt: map }
+    text: Starting a helper.
+    tool_calls: [{ name: Agent, input: { description: map the code, prompt: Map it. } }]
+  - match: { agent: "/^main/Agent#1/" }
+    delay_ms: 300
+    tool_calls: [{ name: Bash, input: { command: "sleep 4" } }]
+    usage: { input: 1500, output: 20 }
+  - match: { agent: "/^main/Agent#1/" }
+    text: Mapped.
+    usage: { input: 1600, output: 10 }
+  - match: { agent: "/^main$/" }
+    text: The map is done.
+`,
+          { args: ['--permission-mode', 'bypassPermissions'] },
+        );
+        await terminal.type('map the code');
+        await terminal.press('Enter');
+        const live = await terminal.waitFor('Bash sleep 4');
+        expect(live).toMatch(
+          /● general-purpose {2}map the… · Bash sleep 4 · 1 turn · 1 tool · 1\.5k tok · (\d+ ms|\d+\.\ds)/,
+        );
+        expect(live).toMatch(/● Working (\d+ ms|\d+\.\ds) · esc to interrupt/);
+        // The elapsed time moves on while nothing else happens.
+        const later = await terminal.waitFor(/1\.5k tok · [2-9]\.\ds/);
+        expect(later).toContain('Bash sleep 4');
+        const done = await terminal.waitFor('The map is done.');
+        expect(done).toMatch(
+          /✓ general-purpose {2}map the code — done \(2 turns, 1 tool, 3\.1k tok, \d+\.\ds\)/,
+        );
+        expect(done).not.toContain('● general-purpose');
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'asks before a call no rule allows: y runs it once, n denies it with a note for the model',
+      async () => {
+        const { terminal, project } = await start(`
+model: demo
+turns:
+  - match: { agent: "/^main$/", prompt: first }
+    tool_calls: [{ name: Bash, input: { command: "echo one > one.txt" } }]
+  - match: { agent: "/^main$/", prompt: first }
+    text: Wrote one.
+  - match: { agent: "/^main$/", prompt: second }
+    tool_calls: [{ name: Bash, input: { command: "rm -rf build" } }]
+  - match: { agent: "/^main$/", prompt: second, lastToolResult: "use git clean" }
+    text: Understood, I will use git clean.
+`);
+        await terminal.type('first');
+        await terminal.press('Enter');
+        const question = await terminal.waitFor('Permission · main agent');
+        expect(question).toContain('Bash: echo one > one.txt');
+        expect(question).toContain('1. Yes (y)');
+        expect(question).toContain('Always: Bash(echo one > one.txt) (a)');
+        expect(question).toContain('No, and tell the model why (n)');
+        await terminal.type('y');
+        const ran = await terminal.waitFor('Wrote one.');
+        expect(ran).toMatch(/✓ Bash echo one > one\.txt \(/);
+        expect(ran).not.toContain('Permission ·');
+        expect(await readFile(join(project, 'one.txt'), 'utf8')).toBe('one\n');
+
+        await terminal.type('second');
+        await terminal.press('Enter');
+        await terminal.waitFor('Bash: rm -rf build');
+        await terminal.type('n');
+        await terminal.waitFor('Tell the model why');
+        await terminal.type('use git clean');
+        await terminal.press('Enter');
+        const denied = await terminal.waitFor('Understood, I will use git clean.');
+        expect(denied).toMatch(/✗ Bash rm -rf build \(/);
+        expect(denied).toContain('⎿ The user did not allow Bash(rm -rf build). They said: use git');
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'remembers "always" (a) for the whole tree: neither the main agent nor a child asks again',
+      async () => {
+        const { terminal, project } = await start(`
+model: demo
+turns:
+  - match: { agent: "/^main$/" }
+    tool_calls: [{ name: Bash, input: { command: "echo main >> log.txt" } }]
+  - match: { agent: "/^main$/" }
+    tool_calls:
+      - { name: Bash, input: { command: "echo main >> log.txt" } }
+      - { name: Agent, input: { description: log from a child, prompt: Log it. } }
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "echo main >> log.txt" } }]
+  - match: { agent: "/^main/Agent#1/" }
+    text: Logged.
+  - match: { agent: "/^main$/" }
+    text: Logged three times.
+`);
+        await terminal.type('log it');
+        await terminal.press('Enter');
+        await terminal.waitFor('Bash: echo main >> log.txt');
+        await terminal.type('a');
+        const screen = await terminal.waitFor('Logged three times.');
+        expect(screen).toContain(
+          'Always allowed Bash(echo main >> log.txt) for this session, in every agent.',
+        );
+        expect(screen).toMatch(/✓ general-purpose {2}log from a child — done/);
+        expect(await readFile(join(project, 'log.txt'), 'utf8')).toBe('main\nmain\nmain\n');
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'stops the turn on Esc, and the conversation goes on',
+      async () => {
+        const { terminal } = await start(`
+model: demo
+turns:
+  - match: { prompt: slow }
+    delay_ms: 30000
+    text: Too late.
+  - match: { prompt: again }
+    text: Back again.
+`);
+        await terminal.type('slow');
+        await terminal.press('Enter');
+        await terminal.waitFor('esc to interrupt');
+        await terminal.press('Escape');
+        const stopped = await terminal.waitFor('Interrupted.');
+        expect(stopped).not.toContain('esc to interrupt');
+        await terminal.type('again');
+        await terminal.press('Enter');
+        await terminal.waitFor('Back again.');
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'exits on Ctrl+C twice, with every process it started stopped',
+      async () => {
+        const marker = `${1000 + Math.floor(Math.random() * 8000)}`;
+        const { terminal } = await start(
+          `
+model: demo
+turns:
+  - match: { agent: "/^main$/" }
+    tool_calls:
+      - { name: Agent, input: { description: wait one, prompt: Wait. } }
+      - { name: Agent, input: { description: wait two, prompt: Wait. } }
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "sleep ${marker}1" } }]
+  - match: { agent: "/^main/Agent#2/" }
+    tool_calls: [{ name: Bash, input: { command: "sleep ${marker}2" } }]
+`,
+          { args: ['--permission-mode', 'bypassPermissions'] },
+        );
+        const pid = await terminal.pid();
+        await terminal.type('wait');
+        await terminal.press('Enter');
+        await terminal.waitFor(/wait one · Bash sleep[^\n]*\n[^\n]*wait two · Bash sleep/);
+        await expect.poll(() => processesRunning(`sleep ${marker}1`)).toHaveLength(1);
+        await expect.poll(() => processesRunning(`sleep ${marker}2`)).toHaveLength(1);
+        await terminal.press('C-c');
+        await terminal.waitFor('Press Ctrl+C again to exit.');
+        await terminal.press('C-c');
+        expect(await terminal.waitForExit()).toBe(0);
+        const last = await terminal.screen();
+        expect(last).toMatch(/Go on with: warren --resume \S+/);
+        expect(last).not.toMatch(/\n\s+at /);
+        expect(processesRunning(`sleep ${marker}`)).toEqual([]);
+        expect(() => process.kill(pid, 0)).toThrow();
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'writes no colour with NO_COLOR, and colour without it',
+      async () => {
+        const script = `
+model: demo
+turns:
+  - { text: "Plain **text**." }
+`;
+        // An SGR sequence that sets a foreground colour: 30–37, 90–97, or 38;… (256 / RGB).
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are the subject
+        const colourCode = /\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38)(?:;[0-9]+)*m/;
+        const plain = await start(script, { env: { NO_COLOR: '1' } });
+        await plain.terminal.type('hi');
+        await plain.terminal.press('Enter');
+        await plain.terminal.waitFor('Plain text.');
+        expect(await plain.terminal.screen({ colours: true })).not.toMatch(colourCode);
+        await plain.close();
+
+        const coloured = await start(script);
+        await coloured.terminal.type('hi');
+        await coloured.terminal.press('Enter');
+        await coloured.terminal.waitFor('Plain text.');
+        expect(await coloured.terminal.screen({ colours: true })).toMatch(colourCode);
+      },
+      E2E_TIMEOUT,
+    );
+  });
+});
