@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
+import { checkAgentName } from '../agents/definitions/agent-name.js';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { ConfigError } from '../core/config-error.js';
 import type { RunResult } from '../core/events.js';
@@ -22,6 +24,7 @@ import type { PrintArgs } from './cli-args.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
 import { resultJson } from './result-json.js';
 import { mainSystemPrompt } from './system-prompt.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -49,9 +52,11 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
   ]);
-  const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
+  reportUnusableDefinitions(entries, io);
+  const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
+  const mainDefinition = agentName ? definitions.get(agentName) : undefined;
   if (args.agent && !mainDefinition) {
-    const broken = entries.find((entry) => entry.name === args.agent && entry.error);
+    const broken = entries.find((entry) => entry.name === agentName && entry.error);
     throw new ConfigError(
       `--agent ${args.agent}`,
       broken ? `cannot be used: ${broken.error?.message}` : 'no such agent',
@@ -112,7 +117,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         systemPrompt,
         tools,
         definitions,
-        agent: args.agent,
+        agent: mainDefinition?.name,
         maxDepth: args.maxDepth,
         maxParallel: args.maxParallel,
         transcriptPathFor: (agentId) => transcript.pathFor(agentId),
@@ -140,6 +145,18 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   if (!result) throw new Error('the run ended without a result');
   output.finish(resultJson({ result, sessionId, tree }));
   return result.isError ? 1 : 0;
+}
+
+/**
+ * One stderr line per definition file that cannot be used, so an agent the run lacks is never a
+ * mystery; `warren agents` shows the details and the warnings too.
+ */
+function reportUnusableDefinitions(entries: readonly AgentLoadEntry[], io: CliIo): void {
+  for (const { source, error } of entries) {
+    if (!error) continue;
+    const where = `${sourceLabel(source)}${error.line === undefined ? '' : `:${error.line}`}`;
+    io.stderr(`${terminalSafe(`warren: skipped agent definition ${where}: ${error.message}`)}\n`);
+  }
 }
 
 function outputFor(
