@@ -66,6 +66,14 @@ describe('childTools', () => {
     expect(names(noGit.tools)).not.toContain('mcp__git__log');
   });
 
+  it('reads a bare mcp__<server> as every tool of that server, as permission rules do', () => {
+    const fsOnly = childTools(parentTools, definition({ tools: ['mcp__fs'] }));
+    expect(names(fsOnly.tools)).toEqual(['mcp__fs__read', 'mcp__fs__write']);
+    const noFs = childTools(parentTools, definition({ disallowedTools: ['mcp__fs'] }));
+    expect(names(noFs.tools)).toContain('mcp__git__log');
+    expect(names(noFs.tools).some((name) => name.startsWith('mcp__fs__'))).toBe(false);
+  });
+
   it('turns denylist entries with a specifier into permission deny rules, keeping the tool', () => {
     const narrowed = childTools(
       parentTools,

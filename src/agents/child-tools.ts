@@ -79,11 +79,20 @@ function parseRule(rule: string): { toolName: string; specifier?: string } {
   return parseToolRule(rule) ?? { toolName: rule };
 }
 
-/** `Read` matches Read; `mcp__fs__*` matches every tool of server fs. */
+/** `Read` matches Read; `mcp__fs__*` and `mcp__fs` match every tool of server fs. */
 export function matchesName(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
+  if (!pattern.includes('*')) return pattern === name || isServerPattern(pattern, name);
   const source = pattern.split('*').map(escapeRegExp).join('.*');
   return new RegExp(`^${source}$`).test(name);
+}
+
+/** `mcp__fs` names a whole MCP server, as in Claude Code and in permission rules. */
+function isServerPattern(pattern: string, name: string): boolean {
+  return (
+    /^mcp__[^_]/.test(pattern) &&
+    !pattern.slice(5).includes('__') &&
+    name.startsWith(`${pattern}__`)
+  );
 }
 
 function escapeRegExp(text: string): string {

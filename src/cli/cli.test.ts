@@ -97,6 +97,9 @@ describe('warren -p', () => {
           tool_calls: 1,
           usage: expect.objectContaining({ output_tokens: expect.any(Number) }),
           cost_usd: null,
+          // A lone agent's subtree is itself.
+          subtree_usage: result.agents[0].usage,
+          subtree_cost_usd: null,
           duration_ms: expect.any(Number),
           worktree: null,
           transcript: join(sessions, `${result.session_id}.jsonl`),
@@ -107,6 +110,9 @@ describe('warren -p', () => {
       chatRequests()[1]!.body as { messages: Array<{ role: string; content: string }> }
     ).messages.find((message) => message.role === 'tool');
     expect(toolMessage?.content).toContain('the answer is 42');
+    // Each request says which agent asks, for proxies and gateways between warren and the model.
+    expect(chatRequests()[0]?.headers['x-warren-agent-id']).toBe(result.agents[0].agent_id);
+    expect(chatRequests()[0]?.headers['x-warren-agent-path']).toBe('main');
   });
 
   it('prints only the final text in text format, and reads the prompt from stdin', async () => {

@@ -50,6 +50,7 @@ describe('denialReport', () => {
         model: 'm',
         tools: [],
         cwd: '/',
+        path: 'main/Agent#1/explore',
       },
       toolEnd(
         child,

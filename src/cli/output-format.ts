@@ -20,12 +20,18 @@ export interface OutputOptions {
   verbose: boolean;
 }
 
+/** Warnings go to stderr in every format: one line each, for the person at the terminal. */
+function warningLine(event: AgentEvent, options: OutputOptions): void {
+  if (event.type === 'warning') options.stderr(`warren: warning: ${event.message}\n`);
+}
+
 /** The main agent's text on stdout as it arrives; denials (and with --verbose, progress) on stderr. */
 export function textOutput(options: OutputOptions): OutputSink {
   const text = mainTextStream(options.stdout);
   const denials = denialReport(options.stderr);
   return {
     event(event) {
+      warningLine(event, options);
       text.event(event);
       denials.event(event);
       if (!options.verbose) return;
@@ -42,7 +48,9 @@ export function textOutput(options: OutputOptions): OutputSink {
 
 export function jsonOutput(options: OutputOptions): OutputSink {
   return {
-    event() {},
+    event(event) {
+      warningLine(event, options);
+    },
     finish(result) {
       options.stdout(`${JSON.stringify(result)}\n`);
     },
@@ -53,6 +61,7 @@ export function streamJsonOutput(options: OutputOptions): OutputSink {
   const line = (value: object) => options.stdout(`${JSON.stringify(value)}\n`);
   return {
     event(event) {
+      warningLine(event, options);
       const value = streamJsonLine(event, options);
       if (value) line(value);
     },
@@ -101,6 +110,8 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
         is_error: event.isError,
         duration_ms: event.durationMs,
       };
+    case 'warning':
+      return { type: 'system', subtype: 'warning', ...who, message: event.message };
     case 'retry':
       return {
         type: 'system',
