@@ -187,7 +187,11 @@ function mainAgentOptions(
     const names = [...spawn.runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const { tools: mainTools, denyRules } = spawn.toolsFor({
+  const {
+    tools: mainTools,
+    denyRules,
+    askRules,
+  } = spawn.toolsFor({
     depth: 0,
     definition,
     parentTools: tools,
@@ -198,7 +202,11 @@ function mainAgentOptions(
     cwd,
     tools: mainTools,
     permissions: options.permissions?.derive
-      ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? options.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : options.permissions,
     systemPrompt: withEnvironment(definition.prompt, { cwd }),
     maxTurns: options.maxTurns ?? definition.maxTurns,

@@ -53,7 +53,11 @@ export async function createSubagentContext(
   const { run } = ctx;
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const { tools, denyRules, askRules } = spawner.toolsFor({
+    depth,
+    definition,
+    parentTools: run.tools,
+  });
   const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
   return {
     ...run.inherited,
@@ -71,7 +75,11 @@ export async function createSubagentContext(
     }),
     signal: run.cancelSignal,
     permissions: run.permissions?.derive
-      ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? run.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : run.permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
     agentId: `agent_${randomUUID().slice(0, 8)}`,

@@ -6,6 +6,8 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
+import { checkAgentName } from '../agents/definitions/agent-name.js';
 import {
   type AgentDefinitionsResult,
   loadAgentDefinitions,
@@ -40,6 +42,7 @@ import type { RunArgs } from './cli-args.js';
 import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
 import { mainSystemPrompt } from './system-prompt.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface RunSetup {
   cwd: string;
@@ -96,9 +99,11 @@ export async function setUpRun(
     loadPriceTable(),
   ]);
   const { definitions, entries } = agents;
-  const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
+  reportUnusableDefinitions(entries, io);
+  const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
+  const mainDefinition = agentName ? definitions.get(agentName) : undefined;
   if (args.agent && !mainDefinition) {
-    const broken = entries.find((entry) => entry.name === args.agent && entry.error);
+    const broken = entries.find((entry) => entry.name === agentName && entry.error);
     throw new ConfigError(
       `--agent ${args.agent}`,
       broken ? `cannot be used: ${broken.error?.message}` : 'no such agent',
@@ -142,7 +147,7 @@ export async function setUpRun(
       systemPrompt,
       tools,
       definitions: definitions as ReadonlyMap<string, AgentDefinition>,
-      agent: args.agent,
+      agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
       maxParallel: args.maxParallel,
       transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
@@ -168,6 +173,18 @@ export async function setUpRun(
       await tracing?.shutdown();
     },
   };
+}
+
+/**
+ * One stderr line per definition file that cannot be used, so an agent the run lacks is never a
+ * mystery; `warren agents` shows the details and the warnings too.
+ */
+function reportUnusableDefinitions(entries: readonly AgentLoadEntry[], io: CliIo): void {
+  for (const { source, error } of entries) {
+    if (!error) continue;
+    const where = `${sourceLabel(source)}${error.line === undefined ? '' : `:${error.line}`}`;
+    io.stderr(`${terminalSafe(`warren: skipped agent definition ${where}: ${error.message}`)}\n`);
+  }
 }
 
 /**

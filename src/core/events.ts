@@ -76,6 +76,8 @@ export type AgentEvent = AgentRef &
         output: string;
         isError: boolean;
         durationMs: number;
+        /** Set when the permission policy refused the call: why, and what would allow it, for people. */
+        denial?: string;
       }
     /** A model call failed in a way worth retrying; text streamed since message_start is void. */
     | { type: 'retry'; attempt: number; delayMs: number; error: string }

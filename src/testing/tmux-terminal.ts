@@ -118,7 +118,7 @@ export class TmuxTerminal {
   async waitUntil(
     check: (screen: string) => boolean,
     what: string,
-    { timeoutMs = 15_000 }: WaitOptions = {},
+    { timeoutMs = 20_000 }: WaitOptions = {},
   ): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let screen = '';

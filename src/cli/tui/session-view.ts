@@ -195,7 +195,8 @@ export class SessionView {
       summary: running.length > 0 ? `${summary} (in the background)` : summary,
       isError: event.isError,
       durationMs: event.durationMs,
-      ...(event.isError ? { detail: firstLine(event.output) } : {}),
+      // A refused call says why and what would allow it; another error, its first line.
+      ...(event.isError ? { detail: event.denial ?? firstLine(event.output) } : {}),
     });
   }
 
