@@ -78,7 +78,9 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
 
   const at = now();
   const bottomRows = pending ? QUESTION_ROWS : INPUT_CHROME + inputLines;
-  const available = Math.max(2, rows - bottomRows - 1 - (session.busy ? 1 : 0) - 1);
+  // Under the rows' count: a frame as tall as the terminal makes Ink clear the screen and draw
+  // everything again (flicker). Counted: the status line, the working line, the margin above.
+  const available = Math.max(2, rows - 1 - bottomRows - 1 - (session.busy ? 1 : 0) - 1);
   const streaming = view.streaming.trim();
   const treeRows = streaming ? Math.max(1, Math.floor(available / 2)) : available;
   const lines = foregroundLines(view, treeRows);

@@ -106,7 +106,9 @@ export class SessionView {
 
   /** The entries as an array that is new whenever one was added: what Ink's <Static> needs. */
   written(): Entry[] {
-    if (this.#written.length !== this.entries.length) this.#written = [...this.entries];
+    if (this.#written.length !== this.entries.length || this.#written[0] !== this.entries[0]) {
+      this.#written = [...this.entries];
+    }
     return this.#written;
   }
 

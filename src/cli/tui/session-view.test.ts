@@ -1,0 +1,277 @@
+// What the screen keeps of a session's events: finished entries in the order things happened,
+// the main agent's streaming text, and one live row per sub-agent until its call returns.
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent, AgentRef } from '../../core/events.js';
+import { emptyUsage } from '../../core/usage.js';
+import { activityOf, SessionView } from './session-view.js';
+
+const main = { agentId: 'main_1', parentId: null, depth: 0 };
+const child = { agentId: 'child_1', parentId: 'main_1', depth: 1 };
+const grandchild = { agentId: 'grand_1', parentId: 'child_1', depth: 2 };
+
+function runStart(
+  ref: AgentRef,
+  agentType: string,
+  description: string,
+  parentToolCallId: string,
+): AgentEvent {
+  return {
+    ...ref,
+    type: 'run_start',
+    agentType,
+    description,
+    model: 'scripted',
+    tools: [],
+    cwd: '/project',
+    path: 'main/Agent#1/explore',
+    parentToolCallId,
+  };
+}
+
+function result(ref: AgentRef, status: 'completed' | 'failed', extra: object = {}): AgentEvent {
+  return {
+    ...ref,
+    type: 'result',
+    subtype: status === 'completed' ? 'success' : 'error_during_execution',
+    status,
+    isError: status !== 'completed',
+    result: '',
+    agentType: 'explore',
+    description: '',
+    numTurns: 2,
+    toolCalls: 3,
+    durationMs: 5100,
+    usage: emptyUsage(),
+    costUsd: null,
+    messages: [],
+    ...extra,
+  };
+}
+
+function usage(ref: AgentRef, input: number, output: number, costUsd: number | null): AgentEvent {
+  return {
+    ...ref,
+    type: 'usage',
+    turn: 1,
+    usage: { ...emptyUsage(), inputTokens: input, outputTokens: output },
+    costUsd,
+    durationMs: 10,
+    finishReason: 'stop',
+  };
+}
+
+function viewOf(events: AgentEvent[]): SessionView {
+  const view = new SessionView({ cwd: '/project' });
+  for (const event of events) view.observe(event, 1000);
+  return view;
+}
+
+describe('the session view', () => {
+  it('streams the main agent’s text, then keeps it as one Markdown entry', () => {
+    const view = viewOf([
+      { ...main, type: 'message_start' },
+      { ...main, type: 'message_delta', text: 'Hello, ' },
+      { ...main, type: 'message_delta', text: '**world**' },
+    ]);
+    expect(view.streaming).toBe('Hello, **world**');
+    expect(view.entries).toEqual([]);
+    view.observe(
+      {
+        ...main,
+        type: 'message_end',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Hello, **world**' }] },
+      },
+      1000,
+    );
+    expect(view.streaming).toBe('');
+    expect(view.entries).toEqual([{ id: 1, kind: 'assistant', text: 'Hello, **world**' }]);
+  });
+
+  it('shows a tool call of the main agent live, then as one line with its time', () => {
+    const view = viewOf([
+      {
+        ...main,
+        type: 'tool_start',
+        toolCallId: 't1',
+        toolName: 'Read',
+        input: { file_path: '/project/src/auth.ts' },
+      },
+    ]);
+    expect([...view.tools.values()].map((tool) => tool.summary)).toEqual(['Read src/auth.ts']);
+    view.observe(
+      {
+        ...main,
+        type: 'tool_end',
+        toolCallId: 't1',
+        toolName: 'Read',
+        output: 'x',
+        isError: false,
+        durationMs: 12,
+      },
+      1000,
+    );
+    expect(view.tools.size).toBe(0);
+    expect(view.entries).toEqual([
+      { id: 1, kind: 'tool', summary: 'Read src/auth.ts', isError: false, durationMs: 12 },
+    ]);
+  });
+
+  it('keeps a failed call’s first line, or the denial as people read it', () => {
+    const view = viewOf([
+      {
+        ...main,
+        type: 'tool_start',
+        toolCallId: 't1',
+        toolName: 'Read',
+        input: { file_path: 'gone.txt' },
+      },
+      {
+        ...main,
+        type: 'tool_end',
+        toolCallId: 't1',
+        toolName: 'Read',
+        output: 'No such file\nmore',
+        isError: true,
+        durationMs: 3,
+      },
+      {
+        ...main,
+        type: 'tool_start',
+        toolCallId: 't2',
+        toolName: 'Bash',
+        input: { command: 'rm -rf /' },
+      },
+      {
+        ...main,
+        type: 'tool_end',
+        toolCallId: 't2',
+        toolName: 'Bash',
+        output: 'Permission … (for the model)',
+        isError: true,
+        durationMs: 0,
+        denial: 'Bash(rm -rf /) was denied by the rule "Bash(rm:*)"',
+      },
+    ]);
+    expect(view.entries.map((entry) => (entry.kind === 'tool' ? entry.detail : undefined))).toEqual(
+      ['No such file', 'Bash(rm -rf /) was denied by the rule "Bash(rm:*)"'],
+    );
+  });
+
+  it('gives a sub-agent a live row that counts its turns, tools and tokens and says what it does', () => {
+    const view = viewOf([
+      {
+        ...main,
+        type: 'tool_start',
+        toolCallId: 'a1',
+        toolName: 'Agent',
+        input: { description: 'map', subagent_type: 'explore' },
+      },
+      runStart(child, 'explore', 'map the code', 'a1'),
+      { ...child, type: 'turn_start', turn: 1 },
+      usage(child, 1200, 40, 0.01),
+      {
+        ...child,
+        type: 'tool_start',
+        toolCallId: 'c1',
+        toolName: 'Grep',
+        input: { pattern: 'auth' },
+      },
+    ]);
+    const row = view.agents.get('child_1')!;
+    expect(row).toMatchObject({
+      agentType: 'explore',
+      description: 'map the code',
+      turns: 1,
+      toolCalls: 1,
+      tokens: 1240,
+      status: 'running',
+    });
+    expect(activityOf(row)).toBe('Grep auth');
+    view.observe(
+      {
+        ...child,
+        type: 'tool_end',
+        toolCallId: 'c1',
+        toolName: 'Grep',
+        output: '',
+        isError: false,
+        durationMs: 5,
+      },
+      1000,
+    );
+    expect(activityOf(row)).toBe('thinking');
+  });
+
+  it('collapses a finished sub-agent into one summary line when its call returns, with its children', () => {
+    const view = viewOf([
+      { ...main, type: 'tool_start', toolCallId: 'a1', toolName: 'Agent', input: {} },
+      runStart(child, 'general-purpose', 'review', 'a1'),
+      { ...child, type: 'tool_start', toolCallId: 'c1', toolName: 'Agent', input: {} },
+      runStart(grandchild, 'explore', 'check the rules', 'c1'),
+      usage(grandchild, 100, 10, null),
+      result(grandchild, 'completed'),
+      {
+        ...child,
+        type: 'tool_end',
+        toolCallId: 'c1',
+        toolName: 'Agent',
+        output: '',
+        isError: false,
+        durationMs: 9,
+      },
+    ]);
+    // The finished grandchild stays under its running parent.
+    expect([...view.agents.keys()]).toEqual(['child_1', 'grand_1']);
+    view.observe(result(child, 'failed', { error: 'the model failed\nat …' }), 1000);
+    view.observe(
+      {
+        ...main,
+        type: 'tool_end',
+        toolCallId: 'a1',
+        toolName: 'Agent',
+        output: '',
+        isError: true,
+        durationMs: 9,
+      },
+      1000,
+    );
+    expect(view.agents.size).toBe(0);
+    expect(view.entries).toEqual([
+      {
+        id: 1,
+        kind: 'agent',
+        agent: {
+          agentType: 'general-purpose',
+          description: 'review',
+          status: 'failed',
+          turns: 2,
+          toolCalls: 3,
+          tokens: 0,
+          durationMs: 5100,
+          error: 'the model failed',
+        },
+      },
+    ]);
+  });
+
+  it('adds up tokens and cost of every agent; an unknown price makes the cost unknown', () => {
+    const view = viewOf([usage(main, 100, 10, 0.5), usage(child, 50, 5, 0.25)]);
+    expect(view.usage).toMatchObject({ inputTokens: 150, outputTokens: 15 });
+    expect(view.costUsd).toBe(0.75);
+    view.observe(usage(child, 1, 1, null), 1000);
+    expect(view.costUsd).toBeNull();
+  });
+
+  it('says when the turn was interrupted or failed', () => {
+    const view = viewOf([
+      { ...main, type: 'message_delta', text: 'Half an ans' },
+      result(main, 'completed', { status: 'cancelled', isError: true }),
+      result(main, 'failed', { error: 'model unreachable' }),
+    ]);
+    expect(
+      view.entries.map((entry) =>
+        entry.kind === 'notice' || entry.kind === 'assistant' ? entry.text : '',
+      ),
+    ).toEqual(['Half an ans', 'Interrupted.', 'model unreachable']);
+  });
+});
