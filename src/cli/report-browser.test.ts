@@ -2,26 +2,15 @@
 // Chromium (Debian's `chromium`, driven by playwright-core) with the network cut off. It loads,
 // shows every agent as a bar nested under its parent, and a click shows that agent's
 // transcript. WARREN_UPDATE_DOCS_IMAGES=1 also writes the picture in docs/observability.md.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../testing/chromium.js';
 import { runWarren } from '../testing/cli-process.js';
 import { type FanOutSession, runFanOutSession } from '../testing/fan-out-session.js';
 
 const DOCS_IMAGE = fileURLToPath(new URL('../../docs/images/report.png', import.meta.url));
-
-/** `WARREN_CHROMIUM`, else where Debian and others install it. */
-function findChromium(): string | undefined {
-  const candidates = [
-    process.env.WARREN_CHROMIUM,
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-  ];
-  return candidates.find((path): path is string => path !== undefined && existsSync(path));
-}
 
 const CHROMIUM = findChromium();
 

@@ -14,6 +14,8 @@ export interface WarrenInTmuxOptions {
   args?: string[];
   /** Files of the project, by relative path. */
   files?: Record<string, string>;
+  /** Files of WARREN_HOME (`prices.json`, `settings.json`), by relative path. */
+  homeFiles?: Record<string, string>;
   env?: Record<string, string>;
   columns?: number;
   rows?: number;
@@ -39,6 +41,10 @@ export async function startWarrenInTmux(options: WarrenInTmuxOptions): Promise<W
   for (const [file, text] of Object.entries(options.files ?? {})) {
     await mkdir(join(project, file, '..'), { recursive: true });
     await writeFile(join(project, file), text);
+  }
+  for (const [file, text] of Object.entries(options.homeFiles ?? {})) {
+    await mkdir(join(home, '.warren', file, '..'), { recursive: true });
+    await writeFile(join(home, '.warren', file), text);
   }
   const script = join(home, 'script.yaml');
   await writeFile(script, options.script);

@@ -49,16 +49,16 @@ export function RunningAgentLine(props: RunningAgentLineProps) {
 }
 
 /**
- * Cuts the description and the activity to fit `room` columns together: the activity keeps up
- * to two thirds when both are long, since it is what changes.
+ * Cuts the description and the activity to fit `room` columns together: each gets half, or
+ * what the other leaves when that is more.
  */
 export function shareWidth(description: string, activity: string, room: number): [string, string] {
   if (length(description) + length(activity) <= room) return [description, activity];
-  const activityRoom = Math.min(
-    length(activity),
-    Math.max(Math.floor((room * 2) / 3), room - length(description)),
+  const descriptionRoom = Math.min(
+    length(description),
+    Math.max(Math.floor(room / 2), room - length(activity)),
   );
-  return [clip(description, room - activityRoom), clip(activity, activityRoom)];
+  return [clip(description, descriptionRoom), clip(activity, room - descriptionRoom)];
 }
 
 function length(text: string): number {

@@ -1,10 +1,11 @@
 // Short numbers for narrow rows: durations, token counts and costs as the UI writes them.
 
-/** `12 ms`, `3.2s`, `1m 05s`, `1h 02m`. */
+/** `12 ms`, `3.2s`, `42s`, `1m 05s`, `1h 02m`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  if (seconds < 10) return `${seconds.toFixed(1)}s`;
+  if (seconds < 60) return `${Math.floor(seconds)}s`;
   const whole = Math.floor(seconds);
   if (whole < 3600) return `${Math.floor(whole / 60)}m ${pad2(whole % 60)}s`;
   return `${Math.floor(whole / 3600)}h ${pad2(Math.floor(whole / 60) % 60)}m`;
