@@ -29,6 +29,18 @@ export function summariseCell(scenario, samples) {
       delegatedWallMs: medianOf((s) => s.delegated.wallMs),
     };
   }
+  if (scenario.job === 'tui') {
+    return {
+      samples: samples.length,
+      throughputRatio: medianOf((s) => s.throughputRatio),
+      throughputRatioMin: min(samples.map((s) => s.throughputRatio)),
+      uiCpuShare: medianOf((s) => s.uiCpuShare),
+      printWallMs: medianOf((s) => s.printWallMs),
+      uiWallMs: medianOf((s) => s.uiWallMs),
+      drawsPerSecond: medianOf((s) => s.drawsPerSecond),
+      kibPerSecond: medianOf((s) => s.kibPerSecond),
+    };
+  }
   if (scenario.job === 'mcp') {
     return {
       samples: samples.length,
@@ -69,7 +81,8 @@ export function summariseCell(scenario, samples) {
 
 /**
  * The rows of the table. `target`: `vsBaseline` (value ÷ baseline's at most this), `atMost`
- * (the value itself), `equals` (the value must be exactly this, e.g. all N in flight).
+ * and `atLeast` (the value itself), `equals` (the value must be exactly this, e.g. all N in
+ * flight).
  */
 function rows(sc) {
   const fixed = (digits) => (v) => v.toFixed(digits);
@@ -213,6 +226,50 @@ function rows(sc) {
     },
     { cell: 'cli.json', label: 'CLI: spawn → exit ms', pick: 'exitMs', format: fixed(0) },
     {
+      cell: 'tui.sse',
+      label: `terminal UI ${sc.tui.n}×${sc.tui.k} @${sc.tui.latencyMs} ms: print mode wall ms`,
+      pick: 'printWallMs',
+      format: fixed(0),
+      noRatio: true,
+    },
+    {
+      cell: 'tui.sse',
+      label: 'terminal UI: wall ms with the UI drawing',
+      pick: 'uiWallMs',
+      format: fixed(0),
+      noRatio: true,
+    },
+    {
+      cell: 'tui.sse',
+      label: "terminal UI: agents' throughput, UI on ÷ print mode",
+      pick: 'throughputRatio',
+      format: percent,
+      target: { atLeast: 0.95, shown: '95%' },
+      noRatio: true,
+    },
+    {
+      cell: 'tui.sse',
+      label: 'terminal UI: UI CPU, share of one core',
+      pick: 'uiCpuShare',
+      format: percent,
+      target: { atMost: 0.1, shown: '10%' },
+      noRatio: true,
+    },
+    {
+      cell: 'tui.sse',
+      label: 'terminal UI: draws per second',
+      pick: 'drawsPerSecond',
+      format: fixed(1),
+      noRatio: true,
+    },
+    {
+      cell: 'tui.sse',
+      label: 'terminal UI: KiB per second to the terminal',
+      pick: 'kibPerSecond',
+      format: fixed(1),
+      noRatio: true,
+    },
+    {
       cell: 'mcp.json',
       label: 'MCP: per-agent stdio server start → tools/list ms',
       pick: 'startMs',
@@ -245,6 +302,7 @@ function rows(sc) {
 function describeTarget(target) {
   if (target.vsBaseline !== undefined) return `≤ ${target.vsBaseline}× baseline`;
   if (target.atMost !== undefined) return `≤ ${target.shown}`;
+  if (target.atLeast !== undefined) return `≥ ${target.shown}`;
   return `= ${target.equals}`;
 }
 
@@ -330,5 +388,6 @@ function judge(target, { cell, value, ratio }) {
   }
   if (value === null || value === undefined) return 'n/a';
   if (target.atMost !== undefined) return value <= target.atMost ? 'met' : 'MISSED';
+  if (target.atLeast !== undefined) return value >= target.atLeast ? 'met' : 'MISSED';
   return value === target.equals ? 'met' : 'MISSED';
 }

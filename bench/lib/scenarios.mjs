@@ -56,6 +56,16 @@ export function scenarios({ quick }) {
       modes: ['json'],
       runs: quick ? 5 : 11,
     },
+    tui: {
+      title: 'terminal UI',
+      job: 'tui',
+      modes: ['sse'],
+      // 100 children at once, streamed, drawn by the terminal UI; against print mode's loop.
+      n: 100,
+      k: 3,
+      latencyMs: 200,
+      iterations: quick ? 3 : 5,
+    },
     mcp: {
       title: 'MCP server start',
       job: 'mcp',

@@ -2,7 +2,7 @@
 // part, kept within the terminal's height: the streaming answer, the tree of running agents,
 // the permission question or the prompt, the status line. Also the keys of the whole UI.
 import { Box, Static, useInput, useStdout, useWindowSize } from 'ink';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChangeFeed } from './change-feed.js';
 import { EntryView } from './entry-view.js';
 import type { InteractiveSession } from './interactive-session.js';
@@ -29,24 +29,32 @@ const EXIT_WINDOW_MS = 2000;
 const INPUT_CHROME = 2;
 /** Rows a permission question takes at most: border, who, call, diff, options. */
 const QUESTION_ROWS = 18;
+/** Rows of the live tree at most, however tall the terminal. */
+const MAX_TREE_ROWS = 20;
+/** Entries of the conversation written in one draw at most. */
+const MAX_NEW_ENTRIES_PER_DRAW = 12;
 
 export function App({ session, feed, onExit, now = Date.now }: AppProps) {
+  // From here to the layout effect: React's render and Ink's layout of this frame. The feed
+  // spaces the next draws by it.
+  const drawStarted = performance.now();
+  useLayoutEffect(() => feed.drew(performance.now() - drawStarted));
   useSyncExternalStore(feed.subscribe, feed.version);
   const { columns, rows } = useWindowSize();
   const { write } = useStdout();
   const { view, permissions } = session;
   const [exitArmed, setExitArmed] = useState(false);
   const exitTimer = useRef<NodeJS.Timeout | undefined>(undefined);
-  const [, setTick] = useState(0);
   const [inputLines, setInputLines] = useState(1);
 
-  // Elapsed times move on while anything runs, even when no event arrives.
+  // Elapsed times move on while anything runs, even when no event arrives; through the feed,
+  // so these draws are spaced like the others.
   const running = session.busy || view.agents.size > 0;
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => setTick((tick) => tick + 1), 1000);
+    const timer = setInterval(feed.changed, 1000);
     return () => clearInterval(timer);
-  }, [running]);
+  }, [running, feed]);
   useEffect(() => () => clearTimeout(exitTimer.current), []);
 
   const pending = permissions.current();
@@ -76,19 +84,36 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
     feed.flush();
   };
 
+  // A burst of finished entries (a hundred children returning together) is written a few per
+  // draw, so no single draw holds up the agents for long; the rest follow in the next draws.
+  const all = view.written();
+  const shownCount = useRef({ epoch: view.epoch, count: 0 });
+  if (shownCount.current.epoch !== view.epoch) shownCount.current = { epoch: view.epoch, count: 0 };
+  const count = Math.min(all.length, shownCount.current.count + MAX_NEW_ENTRIES_PER_DRAW);
+  shownCount.current.count = count;
+  const written = useMemo(() => all.slice(0, count), [all, count]);
+  useEffect(() => {
+    if (count < all.length) feed.changed();
+  });
+
   const at = now();
   const bottomRows = pending ? QUESTION_ROWS : INPUT_CHROME + inputLines;
   // Under the rows' count: a frame as tall as the terminal makes Ink clear the screen and draw
   // everything again (flicker). Counted: the status line, the working line, the margin above.
   const available = Math.max(2, rows - 1 - bottomRows - 1 - (session.busy ? 1 : 0) - 1);
   const streaming = view.streaming.trim();
-  const treeRows = streaming ? Math.max(1, Math.floor(available / 2)) : available;
+  // A taller screen shows no more rows: past a screenful, a count says more than rows do, and
+  // each row drawn costs time the agents could use.
+  const treeRows = Math.min(
+    MAX_TREE_ROWS,
+    streaming ? Math.max(1, Math.floor(available / 2)) : available,
+  );
   const lines = foregroundLines(view, treeRows);
   const streamRows = Math.max(1, available - lines.length);
 
   return (
     <>
-      <Static key={view.epoch} items={view.written()}>
+      <Static key={view.epoch} items={written}>
         {(entry) => <EntryView key={entry.id} entry={entry} />}
       </Static>
       <Box flexDirection="column" width={columns}>

@@ -35,4 +35,23 @@ describe('the change feed', () => {
     vi.advanceTimersByTime(500);
     expect(feed.version()).toBe(version + 2);
   });
+
+  it('waits longer after costly draws, so drawing keeps to its share of the time', () => {
+    const feed = new ChangeFeed({ intervalMs: 100, drawShare: 0.05 });
+    feed.drew(2);
+    expect(feed.intervalMs).toBe(100);
+    for (let index = 0; index < 10; index++) feed.drew(30);
+    // 30 ms a draw at 5% of the time: about one draw every 600 ms.
+    expect(feed.intervalMs).toBeGreaterThan(500);
+    for (let index = 0; index < 50; index++) feed.drew(500);
+    expect(feed.intervalMs).toBe(1000);
+    const heard = vi.fn();
+    feed.subscribe(heard);
+    feed.changed();
+    feed.changed();
+    vi.advanceTimersByTime(999);
+    expect(heard).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(heard).toHaveBeenCalledTimes(2);
+  });
 });

@@ -1,17 +1,29 @@
 // Tells the UI that the session changed, at most once per interval however fast events arrive:
 // a hundred children streaming at once still cost a few draws a second. The first change after
-// a quiet spell goes out at once, so a single event never waits.
+// a quiet spell goes out at once, so a single event never waits. The interval grows with what a
+// draw costs, so drawing never takes more than a set share of the time the agents have.
 
 export interface ChangeFeedOptions {
   /** Shortest time between two notifications. */
   intervalMs: number;
+  /**
+   * At most this share of the time goes to drawing: after a draw that took d ms the next waits
+   * d ÷ share ms at least (and never more than a second). Default 0.05.
+   */
+  drawShare?: number;
   now?: () => number;
 }
 
+const MAX_INTERVAL_MS = 1000;
+
 export class ChangeFeed {
   readonly #listeners = new Set<() => void>();
-  readonly #intervalMs: number;
+  readonly #minIntervalMs: number;
+  readonly #drawShare: number;
   readonly #now: () => number;
+  #intervalMs: number;
+  /** A running average of what one draw costs, in ms. */
+  #drawMs = 0;
   #version = 0;
   #lastSent = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
@@ -19,8 +31,22 @@ export class ChangeFeed {
   sent = 0;
 
   constructor(options: ChangeFeedOptions) {
+    this.#minIntervalMs = options.intervalMs;
     this.#intervalMs = options.intervalMs;
+    this.#drawShare = options.drawShare ?? 0.05;
     this.#now = options.now ?? Date.now;
+  }
+
+  /** The interval now: the shortest, or longer after costly draws. */
+  get intervalMs(): number {
+    return this.#intervalMs;
+  }
+
+  /** What drawing the last change took (the UI measures it); sets the interval that follows. */
+  drew(ms: number): void {
+    this.#drawMs = this.#drawMs === 0 ? ms : 0.8 * this.#drawMs + 0.2 * ms;
+    const wanted = this.#drawMs / this.#drawShare;
+    this.#intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(this.#minIntervalMs, wanted));
   }
 
   /** For `useSyncExternalStore`. */

@@ -7,6 +7,7 @@ import type { CliIo } from '../print-mode.js';
 import { setUpRun } from '../run-setup.js';
 import { ChangeFeed } from './change-feed.js';
 import { InteractiveSession } from './interactive-session.js';
+import { loadUi } from './load-ui.js';
 import { themeFor } from './theme.js';
 
 export interface Terminal {
@@ -41,7 +42,7 @@ export async function runInteractive(
     },
   });
   session = new InteractiveSession(setup, { onChange: feed.changed });
-  const { startUi } = await import('./start-ui.js');
+  const { startUi } = await loadUi();
   const ui = startUi({ session, feed, terminal, theme: themeFor(terminal.env) });
 
   // A closed terminal (SIGHUP) or a kill (SIGTERM) ends the session as Ctrl+C twice does.

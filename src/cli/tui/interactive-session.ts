@@ -42,6 +42,7 @@ export class InteractiveSession {
   #turnStartedAt: number | undefined;
   #pendingWarnings: string[];
   #closed = false;
+  #whenIdle: Array<() => void> = [];
   readonly #onChange: () => void;
   readonly #now: () => number;
 
@@ -87,6 +88,12 @@ export class InteractiveSession {
       return;
     }
     this.#start(text);
+  }
+
+  /** Resolves once no turn runs and none waits. */
+  idle(): Promise<void> {
+    if (!this.#turn) return Promise.resolve();
+    return new Promise((resolve) => this.#whenIdle.push(resolve));
   }
 
   /** Stops the turn in flight (Esc). Returns false when nothing ran. */
@@ -165,7 +172,8 @@ export class InteractiveSession {
       this.#turnStartedAt = undefined;
       this.#onChange();
       const next = this.queued.shift();
-      if (next !== undefined && !this.#closed) this.#start(next);
+      if (next !== undefined && !this.#closed) return this.#start(next);
+      for (const resolve of this.#whenIdle.splice(0)) resolve();
     });
     this.#onChange();
   }

@@ -103,10 +103,10 @@ describe('the permission question', () => {
     await type('use sed', '\r');
     expect(answers.deny).toHaveBeenCalledWith('use sed');
     ui.unmount();
-    const escape = renderPrompt();
-    await escape.type('\u001b');
+    const onEscape = renderPrompt();
+    await onEscape.type('\u001b');
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(escape.answers.deny).toHaveBeenCalledWith('');
-    escape.ui.unmount();
+    expect(onEscape.answers.deny).toHaveBeenCalledWith('');
+    onEscape.ui.unmount();
   });
 });

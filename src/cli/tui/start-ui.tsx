@@ -37,6 +37,8 @@ export function startUi(params: {
       stdin: params.terminal.stdin,
       stdout: params.terminal.stdout,
       exitOnCtrlC: false,
+      // The caller made sure there is a terminal; Ink would draw only a last frame in CI.
+      interactive: true,
       maxFps: 20,
       incrementalRendering: true,
       kittyKeyboard: { mode: 'auto' },
