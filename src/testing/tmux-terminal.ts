@@ -136,7 +136,7 @@ export class TmuxTerminal {
     return Number(stdout.trim());
   }
 
-  /** Waits for the program to exit; returns its exit status. */
+  /** Waits for the program to exit; returns its exit status (128 + the signal that killed it). */
   async waitForExit({ timeoutMs = 15_000 }: WaitOptions = {}): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
@@ -145,11 +145,12 @@ export class TmuxTerminal {
         '-p',
         '-t',
         'main',
-        '#{pane_dead} #{pane_dead_status}',
+        '#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}',
       );
-      const [dead, status] = stdout.trim().split(' ');
+      const [dead, status, signal] = stdout.trim().split(':');
       if (dead === '1') {
-        this.#exitCode = Number(status);
+        // tmux writes no status for 0, and no signal where it does not know the field.
+        this.#exitCode = status ? Number(status) : signal ? 128 + Number(signal) : 0;
         return this.#exitCode;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,7 +5,7 @@ import { Text } from 'ink';
 import type { AgentStatus } from '../../core/events.js';
 import { formatDuration, formatTokens, plural } from './format.js';
 import type { AgentSummaryLine } from './session-view.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export interface RunningAgentLineProps {
   agentType: string;

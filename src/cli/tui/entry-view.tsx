@@ -5,7 +5,8 @@ import { Box, Text } from 'ink';
 import { FinishedAgentLine } from './agent-line.js';
 import { MarkdownText } from './markdown-text.js';
 import type { Entry, EntryTone } from './session-view.js';
-import { type Theme, useTheme } from './theme.js';
+import type { Theme } from './theme.js';
+import { useTheme } from './theme-context.js';
 import { FinishedToolLine } from './tool-line.js';
 
 export function EntryView({ entry }: { entry: Entry }) {

@@ -2,7 +2,7 @@
 // `lastLines`, only the tail that fits is drawn (text still streaming in a bounded area).
 import { Box, Text } from 'ink';
 import { type MarkdownLine, markdownLines, type Span } from './markdown.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export interface MarkdownTextProps {
   text: string;

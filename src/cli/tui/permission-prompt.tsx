@@ -6,7 +6,7 @@ import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { callDiff } from './call-summary.js';
 import type { PendingPermission } from './permission-queue.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export interface PermissionPromptProps {
   pending: PendingPermission;

@@ -19,7 +19,7 @@ import {
   right,
   up,
 } from './input-buffer.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export interface PromptInputProps {
   /** Earlier prompts, oldest first. */

@@ -7,7 +7,8 @@ import { App } from './app.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { Terminal } from './interactive-command.js';
 import type { InteractiveSession } from './interactive-session.js';
-import { type Theme, ThemeContext } from './theme.js';
+import type { Theme } from './theme.js';
+import { ThemeContext } from './theme-context.js';
 
 export interface RunningUi {
   /** Resolves when the person asks to leave (Ctrl+C twice, `/exit`) or `requestExit` is called. */

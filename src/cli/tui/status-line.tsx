@@ -3,7 +3,7 @@
 import { Text } from 'ink';
 import { budgetTokens, type Usage } from '../../core/usage.js';
 import { formatCost, formatTokens } from './format.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export interface StatusLineProps {
   model: string;

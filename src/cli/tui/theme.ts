@@ -1,7 +1,7 @@
 // The colours of the UI, and none at all when NO_COLOR is set (https://no-color.org): then
 // symbols (● ✓ ✗ ❯) and bold carry the meaning alone. Ink's colour library does not read
-// NO_COLOR, so every component takes its colours from here.
-import { createContext, useContext } from 'react';
+// NO_COLOR, so every component takes its colours from here (theme-context.ts). No React here:
+// the command imports this before load-ui.ts loads React's production build.
 
 export interface Theme {
   /** Headings, agent types, the prompt marker. */
@@ -13,7 +13,7 @@ export interface Theme {
   code: string | undefined;
 }
 
-const COLOURS: Theme = {
+export const COLOURS: Theme = {
   accent: 'cyan',
   success: 'green',
   error: 'red',
@@ -31,10 +31,4 @@ const NONE: Theme = {
 
 export function themeFor(env: NodeJS.ProcessEnv): Theme {
   return env.NO_COLOR ? NONE : COLOURS;
-}
-
-export const ThemeContext = createContext<Theme>(COLOURS);
-
-export function useTheme(): Theme {
-  return useContext(ThemeContext);
 }

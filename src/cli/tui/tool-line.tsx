@@ -2,7 +2,7 @@
 // (an error in red, with its first line under it), `● Bash npm test · 3.2s` while it runs.
 import { Box, Text } from 'ink';
 import { formatDuration } from './format.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export function FinishedToolLine(props: {
   summary: string;

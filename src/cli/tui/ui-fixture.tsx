@@ -11,7 +11,8 @@ import { setUpRun } from '../run-setup.js';
 import { App } from './app.js';
 import { ChangeFeed } from './change-feed.js';
 import { InteractiveSession } from './interactive-session.js';
-import { ThemeContext, themeFor } from './theme.js';
+import { themeFor } from './theme.js';
+import { ThemeContext } from './theme-context.js';
 
 /** What the fake stdin sends for the keys the tests press. */
 export const KEYS = {

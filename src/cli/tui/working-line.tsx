@@ -2,7 +2,7 @@
 // and the prompts waiting for it.
 import { Text } from 'ink';
 import { formatDuration } from './format.js';
-import { useTheme } from './theme.js';
+import { useTheme } from './theme-context.js';
 
 export function WorkingLine(props: { elapsedMs: number; queued: number }) {
   const theme = useTheme();
