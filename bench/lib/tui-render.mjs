@@ -148,7 +148,7 @@ function fakeTerminal() {
 
 /** The same job through the terminal UI, as `warren` runs a prompt typed into it. */
 async function uiRun(index) {
-  const feed = new ChangeFeed({ intervalMs: 100 });
+  const feed = new ChangeFeed({ intervalMs: 150 });
   const setup = {
     cwd: scratch,
     agents: { definitions: new Map(), entries: [] },

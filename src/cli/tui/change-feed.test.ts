@@ -38,15 +38,20 @@ describe('the change feed', () => {
 
   it('waits longer after costly draws, so drawing keeps to its share of the time', () => {
     const feed = new ChangeFeed({ intervalMs: 100, drawShare: 0.05 });
-    feed.drew(2);
+    const draw = (...parts: number[]) => {
+      for (const part of parts) feed.drew(part);
+      feed.flush();
+    };
+    draw(1, 1);
     expect(feed.intervalMs).toBe(100);
-    for (let index = 0; index < 10; index++) feed.drew(30);
-    // 30 ms a draw at 5% of the time: about one draw every 600 ms.
+    // 30 ms a draw (React 10, Ink 20) at 5% of the time: about one draw every 600 ms.
+    for (let index = 0; index < 10; index++) draw(10, 20);
     expect(feed.intervalMs).toBeGreaterThan(500);
-    for (let index = 0; index < 50; index++) feed.drew(500);
+    for (let index = 0; index < 50; index++) draw(500);
     expect(feed.intervalMs).toBe(1000);
     const heard = vi.fn();
     feed.subscribe(heard);
+    vi.advanceTimersByTime(1000);
     feed.changed();
     feed.changed();
     vi.advanceTimersByTime(999);

@@ -24,6 +24,8 @@ export class ChangeFeed {
   #intervalMs: number;
   /** A running average of what one draw costs, in ms. */
   #drawMs = 0;
+  /** What the draw in progress has cost so far. */
+  #frameMs = 0;
   #version = 0;
   #lastSent = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
@@ -42,11 +44,12 @@ export class ChangeFeed {
     return this.#intervalMs;
   }
 
-  /** What drawing the last change took (the UI measures it); sets the interval that follows. */
+  /**
+   * Time spent drawing the last change (the UI reports its parts: React's render and Ink's
+   * layout, then Ink's output); the draw's total sets the interval after the next one.
+   */
   drew(ms: number): void {
-    this.#drawMs = this.#drawMs === 0 ? ms : 0.8 * this.#drawMs + 0.2 * ms;
-    const wanted = this.#drawMs / this.#drawShare;
-    this.#intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(this.#minIntervalMs, wanted));
+    this.#frameMs += ms;
   }
 
   /** For `useSyncExternalStore`. */
@@ -86,6 +89,13 @@ export class ChangeFeed {
   }
 
   #send(): void {
+    if (this.#frameMs > 0) {
+      const ms = this.#frameMs;
+      this.#frameMs = 0;
+      this.#drawMs = this.#drawMs === 0 ? ms : 0.8 * this.#drawMs + 0.2 * ms;
+      const wanted = this.#drawMs / this.#drawShare;
+      this.#intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(this.#minIntervalMs, wanted));
+    }
     this.#lastSent = this.#now();
     this.#version++;
     this.sent++;

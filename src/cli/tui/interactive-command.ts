@@ -16,8 +16,8 @@ export interface Terminal {
   env: NodeJS.ProcessEnv;
 }
 
-/** Draws at most this often; agents' events in between are coalesced. */
-const DRAW_INTERVAL_MS = 100;
+/** Draws at most this often (and less often when draws cost more); events in between coalesce. */
+const DRAW_INTERVAL_MS = 150;
 
 export async function runInteractive(
   args: InteractiveArgs,

@@ -41,6 +41,8 @@ export function startUi(params: {
       // The caller made sure there is a terminal; Ink would draw only a last frame in CI.
       interactive: true,
       maxFps: 20,
+      // Ink's part of a draw, beside React's that the app measures: the feed spaces draws by both.
+      onRender: ({ renderTime }) => params.feed.drew(renderTime),
       incrementalRendering: true,
       kittyKeyboard: { mode: 'auto' },
     },
