@@ -1,9 +1,13 @@
 // The Bash tool: runs a command in its own process group, streams its output as progress, and
-// on timeout or cancellation stops the whole group, grandchildren included.
+// on timeout or cancellation stops the whole group, grandchildren included. Groups still alive
+// when warren exits are killed then (process-groups.ts).
 import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
+import { processGroupAlive, trackProcessGroup } from './process-groups.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -35,7 +39,7 @@ const usage = [
   `- stdout and stderr come back together. Beyond ${MAX_OUTPUT_CHARS} characters the middle of the output is left out.`,
   '- A non-zero exit status makes the call an error; the result shows the exit code and the output.',
   '- Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.',
-  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends.',
+  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends; all are stopped when the session ends.',
 ];
 
 export const bashTool = defineTool({
@@ -90,6 +94,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const group = child.pid === undefined ? undefined : trackProcessGroup(child.pid);
   const output = new HeadTailBuffer(MAX_OUTPUT_CHARS);
   const onData = (chunk: string) => {
     output.append(chunk);
@@ -109,6 +114,11 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     if (stoppedBy !== undefined || child.pid === undefined) return;
     stoppedBy = reason;
     stopProcessGroup(child.pid);
+    // A command that ignores the stop must not keep warren running once nothing else does:
+    // its group is killed on the way out (process-groups.ts).
+    child.unref();
+    (child.stdout as Readable as Socket).unref();
+    (child.stderr as Readable as Socket).unref();
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = () => stop('cancel');
@@ -136,6 +146,8 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+    // A background job with its output redirected may live on; it stays tracked until exit.
+    if (child.pid === undefined || !processGroupAlive(child.pid)) group?.forget();
   }
 }
 
