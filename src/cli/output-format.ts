@@ -1,5 +1,6 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
 import type { AgentEvent } from '../core/events.js';
+import { formatSeconds } from '../model/request-timeout.js';
 import { usageJson } from './result-json.js';
 
 export interface OutputSink {
@@ -21,9 +22,14 @@ export interface OutputOptions {
 export function textOutput(options: OutputOptions): OutputSink {
   return {
     event(event) {
-      if (!options.verbose) return;
-      const line = progressLine(event);
-      if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
+      if (options.verbose) {
+        const line = progressLine(event);
+        if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
+      } else if (event.type === 'retry') {
+        // A model call that fails and waits is never silent: one line per retry.
+        const wait = formatSeconds(Math.round(event.delayMs));
+        options.stderr(`warren: ${event.error}; retry ${event.attempt} in ${wait}\n`);
+      }
     },
     finish(result) {
       if (result.result) options.stdout(`${result.result}\n`);
