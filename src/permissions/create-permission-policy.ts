@@ -19,6 +19,12 @@ import {
   type SuggestedRules,
   suggestRules,
 } from './permission-rule.js';
+import {
+  namesProtected,
+  type ProtectedPath,
+  protectedInCommand,
+  protectedWrite,
+} from './protected-paths.js';
 
 /** From the strictest to the most permissive; a sub-agent never moves right of its parent. */
 export const PERMISSION_MODES = [
@@ -88,12 +94,6 @@ export interface RulePermissionPolicy extends PermissionPolicy {
    */
   derive(options: DerivePolicyOptions): RulePermissionPolicy;
 }
-
-/**
- * Folders acceptEdits still asks about: a change there could widen the agent's own permissions
- * (`.warren/settings.json`) or run code later (`.git/hooks`).
- */
-const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.warren']);
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit']);
 
@@ -167,26 +167,60 @@ async function decide(
       `Permission to use ${describeCall(target)} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
     );
   }
-  if (isAllowedByRules(policy.allow, target)) return ALLOW;
+  // A protected path is written without asking only by a rule that names it, or in bypass mode.
+  const guarded = await protectedTarget(policy, target);
+  const naming = (rule: PermissionRule) =>
+    guarded === undefined || namesProtected(rule.specifier, guarded);
+  if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
   if (policy.mode === 'bypassPermissions' || readOnly) return ALLOW;
+  const why = notReadOnlyReason(request, target);
   if (policy.mode === 'plan') {
     return deny(
-      `${describeCall(target)} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
+      `${describeCall(target)} was not run: the agent is in plan mode and must not change anything${why}. Use read-only tools to research, then present the plan.`,
     );
   }
-  if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;
-  return ask(policy, request, target);
+  if (policy.mode === 'acceptEdits' && !guarded && isAcceptableEdit(policy, target)) return ALLOW;
+  if (policy.store.allows(target, naming)) return ALLOW;
+  return ask(policy, request, target, { why, guarded });
+}
+
+/** Why a call needs asking, for the message that denies it when nobody can be asked. */
+interface Unsettled {
+  /** `: it is not read-only, because …`, or empty. */
+  why: string;
+  /** The protected path it would change. */
+  guarded: ProtectedPath | undefined;
+}
+
+/** The protected path a Write, an Edit or a Bash command would change, if any. */
+async function protectedTarget(
+  policy: PolicyState,
+  target: PermissionTarget,
+): Promise<ProtectedPath | undefined> {
+  if (target.subject === undefined) return undefined;
+  if (target.toolName === 'Bash') return protectedInCommand(target.subject);
+  if (!EDIT_TOOLS.has(target.toolName)) return undefined;
+  return protectedWrite(target.subject, target.cwd, [target.cwd, ...policy.additionalDirs]);
+}
+
+/** `: it is not read-only, because …`, when the tool can say why; else nothing. */
+function notReadOnlyReason(request: PermissionRequest, target: PermissionTarget): string {
+  const reason = request.tool.notReadOnlyReason?.(request.input, {
+    cwd: target.cwd,
+    allowedDirs: request.allowedDirs,
+  });
+  return reason === undefined ? '' : `: it is not read-only, because ${reason}`;
 }
 
 async function ask(
   policy: PolicyState,
   request: PermissionRequest,
   target: PermissionTarget,
+  unsettled: Unsettled,
 ): Promise<PermissionDecision> {
-  if (policy.store.allows(target)) return ALLOW;
   const suggestions = suggestRules(target);
-  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions));
+  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions, unsettled));
   const call = describeCall(target);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
   const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
@@ -203,27 +237,32 @@ function notGrantedMessage(
   policy: PolicyState,
   target: PermissionTarget,
   suggestions: SuggestedRules,
+  { why, guarded }: Unsettled,
 ): string {
   const { exact, broader } = suggestions;
   const kind = target.toolName === 'Bash' ? 'a prefix rule' : 'a broader rule';
   const alternative = broader ? ` (or ${kind} such as ${shellQuote(broader)})` : '';
-  const acceptEditsHelps = policy.mode !== 'acceptEdits' && isAcceptableEdit(policy, target);
+  const acceptEditsHelps =
+    policy.mode !== 'acceptEdits' && guarded === undefined && isAcceptableEdit(policy, target);
   const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
+  const because =
+    guarded === undefined
+      ? why
+      : `: ${guarded.name} is protected, since it holds ${guarded.holds}, read on the next run; only a rule that names it allows the call without asking`;
   return (
-    `Permission to use ${describeCall(target)} was not granted. ` +
+    `Permission to use ${describeCall(target)} was not granted${because}. ` +
     `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
   );
 }
 
-/** A Write or Edit inside cwd or an additional folder, outside `.git` and `.warren`. */
+/** A Write or Edit inside cwd or an additional folder (protected paths are checked before). */
 function isAcceptableEdit(policy: PolicyState, target: PermissionTarget): boolean {
   if (!EDIT_TOOLS.has(target.toolName) || target.subject === undefined) return false;
   const file = path.resolve(target.cwd, target.subject);
   return [target.cwd, ...policy.additionalDirs].some((dir) => {
     const relative = path.relative(path.resolve(target.cwd, dir), file);
-    const segments = relative.split(path.sep);
-    if (relative === '' || segments[0] === '..' || path.isAbsolute(relative)) return false;
-    return !segments.some((segment) => PROTECTED_FOLDERS.has(segment));
+    const first = relative.split(path.sep)[0];
+    return relative !== '' && first !== '..' && !path.isAbsolute(relative);
   });
 }
 
