@@ -1,6 +1,7 @@
 // Every path a filename pattern in a command could become, found without bash's matching rules:
-// each component holding `*`, `?` or `[` stands for every entry of its directory, `.` and `..`
-// included. That is more than bash matches, never less, so checking them all is safe.
+// each component holding `*`, `?` or `[` stands for every entry of its directory, hidden ones
+// included, and `.` and `..` too when it starts with a dot (bash matches those only then).
+// That is more than bash matches, never less, so checking them all is safe.
 import { readdirSync } from 'node:fs';
 import type { CommandScope } from './command-scope.js';
 import { isGlobCharacter, type ShellWord } from './shell-words.js';
@@ -28,9 +29,13 @@ export function globCandidates(word: ShellWord, scope: CommandScope): GlobCandid
     }
     const next: string[] = [];
     for (const prefix of prefixes) {
-      const listed = listDirectory(prefix + separator, word.text, scope);
+      const withDots = component.text.startsWith('.');
+      const listed = listDirectory(prefix + separator, withDots, word.text, scope);
       if ('problem' in listed) return listed;
-      next.push(...listed.entries.map((entry) => prefix + separator + entry));
+      // Case aside (nocaseglob), a match starts with the literal text before the pattern.
+      const start = component.prefix.toLowerCase();
+      const matching = listed.entries.filter((entry) => entry.toLowerCase().startsWith(start));
+      next.push(...matching.map((entry) => prefix + separator + entry));
       if (next.length > MAX_CANDIDATES) {
         return { problem: `the pattern ${word.text} matches too many paths to check` };
       }
@@ -43,19 +48,25 @@ export function globCandidates(word: ShellWord, scope: CommandScope): GlobCandid
 interface Component {
   text: string;
   glob: boolean;
+  /** The literal text before the first pattern character: every match starts with it. */
+  prefix: string;
 }
 
 /** The word's slash-separated components, each knowing whether it holds a pattern character. */
 function splitComponents(word: ShellWord): Component[] {
-  const components: Component[] = [{ text: '', glob: false }];
+  const components: Component[] = [{ text: '', glob: false, prefix: '' }];
   for (let index = 0; index < word.text.length; index++) {
     const char = word.text[index] as string;
     const last = components.at(-1) as Component;
-    if (char === '/') components.push({ text: '', glob: false });
-    else {
-      last.text += char;
-      last.glob ||= isGlobCharacter(word, index);
+    if (char === '/') {
+      components.push({ text: '', glob: false, prefix: '' });
+      continue;
     }
+    if (!last.glob && isGlobCharacter(word, index)) {
+      last.glob = true;
+      last.prefix = last.text;
+    }
+    last.text += char;
   }
   return components;
 }
@@ -63,6 +74,7 @@ function splitComponents(word: ShellWord): Component[] {
 /** The entries bash could list in `dir` (as the command writes it), refused when it is outside. */
 function listDirectory(
   dir: string,
+  withDots: boolean,
   pattern: string,
   scope: CommandScope,
 ): { entries: string[] } | { problem: string } {
@@ -77,8 +89,10 @@ function listDirectory(
     }
     if (!resolved.isDirectory) continue;
     for (const name of readEntries(resolved.path)) entries.add(name);
-    entries.add('.');
-    entries.add('..');
+    if (withDots) {
+      entries.add('.');
+      entries.add('..');
+    }
   }
   return { entries: [...entries] };
 }

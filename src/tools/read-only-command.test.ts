@@ -56,6 +56,8 @@ describe('isReadOnlyCommand in a project without links out', () => {
     'grep -r "/api/v1" .',
     'cat missing/../../../etc/passwd',
     'echo *',
+    'cat *',
+    'grep -n a * sub/*',
     'ls -R',
     'find -L .',
     'grep -R a .',
@@ -209,6 +211,12 @@ describe('reading outside the allowed directories', () => {
     expect(reason('cat link_*/*')).toContain('outside');
     expect(reason('echo link_dir/*')).toContain('lists');
     expect(reason('cat .*/outside/canary.txt')).toContain('outside');
+    expect(reason('ls -d .*')).toContain('outside');
+    expect(checkReadOnlyCommand('grep -rn x . --include=*.js', sandbox().scope)).toEqual({
+      readOnly: true,
+    });
+    expect(checkReadOnlyCommand('cat a*', sandbox().scope)).toEqual({ readOnly: true });
+    expect(reason('cat l*')).toContain('outside');
     expect(reason('wc -l ../*/*.txt')).toContain('outside');
   });
 
