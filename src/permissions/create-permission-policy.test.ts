@@ -1,6 +1,6 @@
 import { mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { PermissionDecision, PermissionRequest } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
@@ -396,6 +396,24 @@ describe('protected paths: what warren and other agent tools read on their next 
     expect((await policy.decide(call)).behavior).toBe('allow');
     const nested = { ...request(write, { file_path: '.claude/x.md' }), cwd: worktree };
     expect((await policy.decide(nested)).behavior).toBe('deny');
+  });
+
+  it("protects warren's home wherever WARREN_HOME puts it", async () => {
+    const home = await makeTempDir();
+    vi.stubEnv('WARREN_HOME', home);
+    try {
+      const policy = createPermissionPolicy({ mode: 'acceptEdits', additionalDirs: [home] });
+      const at = (filePath: string) => ({ ...request(write, { file_path: filePath }), cwd: home });
+      expect((await policy.decide(at('trusted-projects.json'))).behavior).toBe('deny');
+      const naming = createPermissionPolicy({
+        mode: 'acceptEdits',
+        allow: parseRuleList(`Write(/${home}/**)`, '--allowed-tools'),
+      });
+      expect((await naming.decide(at('settings.json'))).behavior).toBe('allow');
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(home, { recursive: true, force: true });
+    }
   });
 
   it('is not written silently by a Bash command an allow rule would otherwise let through', async () => {

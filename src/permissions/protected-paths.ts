@@ -2,7 +2,8 @@
 // tools read on their next run as agents, settings, hooks, MCP servers or instructions, and .git,
 // whose hooks and config run code. A change there would outlive the run and widen what it may do.
 import path from 'node:path';
-import { canonicalLocation } from '../tools/allowed-path.js';
+import { warrenHome } from '../core/warren-home.js';
+import { canonicalLocation, isInside } from '../tools/allowed-path.js';
 
 /** Protected names, matched case-insensitively as any component of a path, with what they hold. */
 const PROTECTED: ReadonlyMap<string, string> = new Map([
@@ -48,7 +49,7 @@ export function protectedComponent(relativePath: string): ProtectedPath | undefi
 
 /**
  * Whether writing `filePath` (relative to `cwd`) would change a protected path, through symlinks
- * too. Components are counted from the innermost of `bases` (cwd, the allowed folders) holding
+ * too: one holding a protected name, or anything in warren's home (`$WARREN_HOME`, `~/.warren`). Components are counted from the innermost of `bases` (cwd, the allowed folders) holding
  * the file, so an agent working inside `.warren/worktrees/x` may still write its own files.
  */
 export async function protectedWrite(
@@ -58,6 +59,12 @@ export async function protectedWrite(
 ): Promise<ProtectedPath | undefined> {
   const requested = path.resolve(cwd, filePath);
   const real = await canonicalLocation(requested);
+  const home = path.resolve(warrenHome());
+  const realHome = (await canonicalLocation(home)) ?? home;
+  if (isInside(requested, home) || isInside(real ?? requested, realHome)) {
+    const holds = "warren's own files: user settings and agents, the MCP trust record, sessions";
+    return { name: path.basename(home), holds };
+  }
   const realBases = await Promise.all(
     bases.map((base) => canonicalLocation(path.resolve(cwd, base))),
   );
