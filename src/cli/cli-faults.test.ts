@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type CliRun, runWarren, startWarren } from '../testing/cli-process.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { killIfRunning, stillRunning } from '../testing/process-alive.js';
+import { killIfAlive, stillAlive } from '../testing/process-liveness.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
 let server: MockLlmServer;
@@ -23,7 +23,7 @@ beforeEach(async () => {
   await writeFile(join(project(), 'notes.txt'), 'the answer is 42\n');
 });
 afterEach(async () => {
-  killIfRunning(started.splice(0));
+  killIfAlive(started.splice(0));
   await server.close();
 });
 
@@ -166,7 +166,7 @@ describe('signals: no process a tool started outlives warren', () => {
       await sleep(100);
     }
     expect((await run.exited).code).toBe(code);
-    expect(await stillRunning(pids)).toEqual([]);
+    expect(await stillAlive(pids)).toEqual([]);
   });
 });
 
@@ -240,7 +240,7 @@ describe('stopping a big tree', () => {
       const records = lines(readFileSync(agent.transcript, 'utf8')).map((line) => JSON.parse(line));
       expect(records.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
     }
-    expect(await stillRunning(pids)).toEqual([]);
+    expect(await stillAlive(pids)).toEqual([]);
   });
 
   it('closes each agent’s transcript when it ends: 2,000 children under ulimit -n 256', async () => {

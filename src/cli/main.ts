@@ -1,11 +1,11 @@
 // The `warren` command: parse, dispatch, and map every outcome to an exit code. Bad input is
 // one line on stderr and exit 2, never a stack trace. Signals: the first stops the run cleanly,
 // a second leaves at once; either way no process a tool started outlives warren.
-import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { ConfigError } from '../core/config-error.js';
-import { killLiveProcessGroups } from '../tools/process-groups.js';
+import { killLiveGroups } from '../core/process-groups.js';
 import { HELP, parseCliArgs } from './cli-args.js';
+import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -27,14 +27,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       // Each command loads its own modules: start-up stays short for the one being run.
       case 'agents':
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
+      case 'mcp':
+        return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+      case 'trust':
+        return await (await import('./trust-command.js')).runTrustCommand(args, io);
       case 'print':
         try {
           return await (await import('./print-mode.js')).runPrintMode(args, io);
         } finally {
           // The run is over: a tool process still alive (one that ignored its stop, a
           // background job) was started by it, and must not outlive it.
-          killLiveProcessGroups();
+          killLiveGroups();
         }
+      case 'usage':
+        return await (await import('./usage-command.js')).runUsageCommand(args, io);
+      case 'report':
+        return await (await import('./report-command.js')).runReportCommand(args, io);
     }
   } catch (error) {
     if (ConfigError.isInstance(error)) {
@@ -44,11 +52,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`warren: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
     return 1;
   }
-}
-
-function packageVersion(): string {
-  const url = new URL('../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 /** Without a handler, SIGHUP (the terminal closed) would end node before tools are stopped. */
@@ -69,7 +72,7 @@ export const processIo: CliIo = {
     let interrupted = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (interrupted) {
-        killLiveProcessGroups();
+        killLiveGroups();
         process.exit(128 + constants.signals[signal]);
       }
       interrupted = true;

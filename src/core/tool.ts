@@ -15,8 +15,8 @@ export interface ToolContext {
   allowedDirs: readonly string[];
   /** What this agent has read, so Write and Edit can refuse stale or unread files. */
   fileState: FileState;
-  /** The agent running this tool. */
-  agent: AgentRef & { agentType: string };
+  /** The agent running this tool, with its path in the tree (see the `run_start` event). */
+  agent: AgentRef & { agentType: string; path: string };
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
 }
@@ -40,12 +40,26 @@ interface ToolFields<Input> {
   description: string;
   inputSchema: z.ZodType<Input>;
   /**
+   * The input's JSON Schema exactly as the model is to see it, when the tool has one of its own
+   * (an MCP server's): sent instead of one derived from `inputSchema`, which then only checks
+   * that the input has the right overall shape.
+   */
+  jsonSchema?: Readonly<Record<string, unknown>>;
+  /**
    * Changes nothing and reads only inside the allowed directories; allowed without asking in
    * `default` and `plan` modes.
    */
   isReadOnly:
     | boolean
     | ((input: Input, scope: Pick<ToolContext, 'cwd' | 'allowedDirs'>) => boolean);
+  /**
+   * Why a call `isReadOnly` turns down is not read-only, for the message that denies it
+   * (`it reads link, which is /etc/passwd, outside the allowed directories`).
+   */
+  notReadOnlyReason?(
+    input: Input,
+    scope: Pick<ToolContext, 'cwd' | 'allowedDirs'>,
+  ): string | undefined;
   /** May run at the same time as other calls of the same assistant message. */
   isConcurrencySafe: boolean;
   /** Longest a call may run before it is aborted and reported as timed out. */

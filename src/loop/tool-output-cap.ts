@@ -9,13 +9,14 @@ export const MAX_TOOL_OUTPUT_CHARS = 200_000;
  * The output as is when it fits; else its start, followed by an error that says how much was
  * left out and what to do, flagged as an error so the model does not take it for the whole.
  */
-export function capToolOutput(
+export function capToolOutput<Result extends { output: string; isError: boolean }>(
   toolName: string,
-  result: { output: string; isError: boolean },
-): { output: string; isError: boolean } {
+  result: Result,
+): Result {
   const { output } = result;
   if (output.length <= MAX_TOOL_OUTPUT_CHARS) return result;
   return {
+    ...result,
     output:
       `${output.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n\n[Error: the output of ${toolName} was ` +
       `${output.length} characters, more than the ${MAX_TOOL_OUTPUT_CHARS} a tool result may ` +

@@ -40,6 +40,8 @@ export interface ModelTurnRequest {
   describeFailure?: (error: unknown) => string;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
+  /** Extra HTTP headers of the request, e.g. who is asking (`x-warren-agent-id`). */
+  headers?: Record<string, string>;
 }
 
 export type ModelTurnEvent =
@@ -50,6 +52,8 @@ export type ModelTurnEvent =
 export interface ModelTurn {
   message: AssistantMessage;
   usage: Usage;
+  /** The provider's finish reason, unified (`stop`, `tool-calls`, `length`, …). */
+  finishReason: string;
 }
 
 export async function* modelTurn(
@@ -103,6 +107,7 @@ function buildCallOptions(request: ModelTurnRequest) {
     toolChoice: tools.length > 0 ? { type: request.toolChoice } : undefined,
     maxOutputTokens: request.maxOutputTokens,
     providerOptions: request.providerOptions,
+    headers: request.headers,
   } as const;
 }
 
@@ -113,6 +118,7 @@ async function* readStream(
   const content: Array<TextPart | ToolCallPart> = [];
   let text: TextPart | undefined;
   let usage: Usage | undefined;
+  let finishReason = 'other';
   const reader = stream.getReader();
   // Ends a read that waits on a provider that ignores the abort signal.
   watchdog.onFire(() => reader.cancel().catch(() => {}));
@@ -149,6 +155,7 @@ async function* readStream(
         case 'finish':
           checkFinished(part.finishReason);
           usage = toUsage(part.usage);
+          finishReason = part.finishReason.unified;
           break;
       }
     }
@@ -161,7 +168,7 @@ async function* readStream(
   // A provider whose connection drops may close the stream quietly; without `finish` the
   // reply may be missing its tail, so it is treated like a dropped connection.
   if (!usage) throw new StreamCutError();
-  return { message: { role: 'assistant', content }, usage };
+  return { message: { role: 'assistant', content }, usage, finishReason };
 }
 
 function fromContent(result: {
@@ -182,7 +189,11 @@ function fromContent(result: {
       });
     }
   }
-  return { message: { role: 'assistant', content }, usage: toUsage(result.usage) };
+  return {
+    message: { role: 'assistant', content },
+    usage: toUsage(result.usage),
+    finishReason: result.finishReason.unified,
+  };
 }
 
 /** Some providers end a broken reply with a finish that says so instead of an error. */

@@ -1,5 +1,6 @@
-// The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then the
-// permission mode, then the shared decision store and a person (or a deny that says how to allow).
+// The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then ask
+// rules, then the permission mode, then the shared decision store and a person (or a deny that
+// says how to allow).
 // Also how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
 import type {
@@ -13,12 +14,19 @@ import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
 import {
   describeCall,
+  findAskingRule,
   findDenyingRule,
   isAllowedByRules,
   type PermissionTarget,
   type SuggestedRules,
   suggestRules,
 } from './permission-rule.js';
+import {
+  namesProtected,
+  type ProtectedPath,
+  protectedInCommand,
+  protectedWrite,
+} from './protected-paths.js';
 
 /** From the strictest to the most permissive; a sub-agent never moves right of its parent. */
 export const PERMISSION_MODES = [
@@ -58,6 +66,11 @@ export interface PermissionPolicyOptions {
   mode: PermissionMode;
   allow?: readonly PermissionRule[];
   deny?: readonly PermissionRule[];
+  /**
+   * Calls a person must allow even where the mode or read-only-ness would let them run: only an
+   * allow rule, a remembered decision, bypassPermissions or the person asked now lets them through.
+   */
+  ask?: readonly PermissionRule[];
   /** The run's shared store; a new one when absent (a root agent). */
   store?: DecisionStore;
   /** Asked when the rules and the mode leave a call open; without it such calls are denied. */
@@ -71,16 +84,19 @@ export interface DerivePolicyOptions {
   mode?: PermissionMode;
   /** Rules denied to the child on top of everything its parent denies. */
   deny?: readonly PermissionRule[];
+  /** Rules the child asks about on top of its parent's (opencode's `permission: … ask`). */
+  ask?: readonly PermissionRule[];
 }
 
 export interface RulePermissionPolicy extends PermissionPolicy {
   readonly mode: PermissionMode;
   readonly allow: readonly PermissionRule[];
   readonly deny: readonly PermissionRule[];
+  readonly ask: readonly PermissionRule[];
   readonly store: DecisionStore;
   /**
    * The policy of a sub-agent. It shares this policy's store, prompt and allow rules, adds deny
-   * rules, and runs in the stricter of the requested mode and this one (order as in
+   * and ask rules, and runs in the stricter of the requested mode and this one (order as in
    * PERMISSION_MODES). So a child is never more permissive than its parent: under a `plan`
    * parent it stays in plan, and `bypassPermissions` or `acceptEdits` need the parent to have
    * them. Unlike Claude Code, where a bypass or acceptEdits parent overrides the child's mode,
@@ -88,12 +104,6 @@ export interface RulePermissionPolicy extends PermissionPolicy {
    */
   derive(options: DerivePolicyOptions): RulePermissionPolicy;
 }
-
-/**
- * Folders acceptEdits still asks about: a change there could widen the agent's own permissions
- * (`.warren/settings.json`) or run code later (`.git/hooks`).
- */
-const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.warren']);
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit']);
 
@@ -103,6 +113,7 @@ interface PolicyState {
   mode: PermissionMode;
   allow: readonly PermissionRule[];
   deny: readonly PermissionRule[];
+  ask: readonly PermissionRule[];
   store: DecisionStore;
   canUseTool: CanUseTool | undefined;
   additionalDirs: readonly string[];
@@ -113,6 +124,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     mode: options.mode,
     allow: [...(options.allow ?? [])],
     deny: [...(options.deny ?? [])],
+    ask: [...(options.ask ?? [])],
     store: options.store ?? new DecisionStore(),
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
@@ -121,16 +133,18 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     mode: policy.mode,
     allow: policy.allow,
     deny: policy.deny,
+    ask: policy.ask,
     store: policy.store,
     decide: (request) => decideSafely(policy, request),
     derive: (child) => {
       const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
       // Most children change nothing: they share the policy itself (a thousand at once, say).
-      if (mode === policy.mode && !child.deny?.length) return self;
+      if (mode === policy.mode && !child.deny?.length && !child.ask?.length) return self;
       return createPermissionPolicy({
         ...policy,
         mode,
         deny: [...policy.deny, ...(child.deny ?? [])],
+        ask: [...policy.ask, ...(child.ask ?? [])],
       });
     },
   };
@@ -161,32 +175,77 @@ async function decide(
     subject: tool.permissionSubject?.(input, { cwd }),
     cwd,
   };
+  const call = describeCall(target);
   const denying = findDenyingRule(policy.deny, target);
   if (denying) {
     return deny(
-      `Permission to use ${describeCall(target)} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+      `Permission to use ${call} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+      `${call} was denied by the rule "${denying.text}" from ${denying.source}; to allow it, remove that rule.`,
     );
   }
-  if (isAllowedByRules(policy.allow, target)) return ALLOW;
+  // A protected path is written without asking only by a rule that names it, or in bypass mode.
+  const guarded = await protectedTarget(policy, target);
+  const naming = (rule: PermissionRule) =>
+    guarded === undefined || namesProtected(rule.specifier, guarded);
+  if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
-  if (policy.mode === 'bypassPermissions' || readOnly) return ALLOW;
-  if (policy.mode === 'plan') {
+  const asking = findAskingRule(policy.ask, target);
+  if (policy.mode === 'bypassPermissions') return ALLOW;
+  const why = readOnly ? '' : notReadOnlyReason(request, target);
+  if (policy.mode === 'plan' && !readOnly) {
     return deny(
-      `${describeCall(target)} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
+      `${call} was not run: the agent is in plan mode and must not change anything${why}. Use read-only tools to research, then present the plan.`,
+      `${call} was not run: the agent is in plan mode, which allows only read-only calls${why}; to let it change things, run it in another --permission-mode (or without \`permissionMode: plan\` in its definition).`,
     );
   }
-  if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;
-  return ask(policy, request, target);
+  if (asking) return ask(policy, request, target, { rule: asking, why: '', guarded });
+  if (readOnly) return ALLOW;
+  if (policy.mode === 'acceptEdits' && !guarded && isAcceptableEdit(policy, target)) return ALLOW;
+  return ask(policy, request, target, { why, guarded });
+}
+
+/** Why a call needs asking, for the message that denies it when nobody can be asked. */
+interface Unsettled {
+  /** The ask rule that sent the call to a person, when one did. */
+  rule?: PermissionRule;
+  /** `: it is not read-only, because …`, or empty. */
+  why: string;
+  /** The protected path it would change: only a remembered rule that names it counts. */
+  guarded: ProtectedPath | undefined;
+}
+
+/** The protected path a Write, an Edit or a Bash command would change, if any. */
+async function protectedTarget(
+  policy: PolicyState,
+  target: PermissionTarget,
+): Promise<ProtectedPath | undefined> {
+  if (target.subject === undefined) return undefined;
+  if (target.toolName === 'Bash') return protectedInCommand(target.subject);
+  if (!EDIT_TOOLS.has(target.toolName)) return undefined;
+  return protectedWrite(target.subject, target.cwd, [target.cwd, ...policy.additionalDirs]);
+}
+
+/** `: it is not read-only, because …`, when the tool can say why; else nothing. */
+function notReadOnlyReason(request: PermissionRequest, target: PermissionTarget): string {
+  const reason = request.tool.notReadOnlyReason?.(request.input, {
+    cwd: target.cwd,
+    allowedDirs: request.allowedDirs,
+  });
+  return reason === undefined ? '' : `: it is not read-only, because ${reason}`;
 }
 
 async function ask(
   policy: PolicyState,
   request: PermissionRequest,
   target: PermissionTarget,
+  unsettled: Unsettled,
 ): Promise<PermissionDecision> {
-  if (policy.store.allows(target)) return ALLOW;
+  const { guarded } = unsettled;
+  const naming = (rule: PermissionRule) =>
+    guarded === undefined || namesProtected(rule.specifier, guarded);
+  if (policy.store.allows(target, naming)) return ALLOW;
   const suggestions = suggestRules(target);
-  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions));
+  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions, unsettled));
   const call = describeCall(target);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
   const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
@@ -198,32 +257,42 @@ async function ask(
   return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
 }
 
-/** What print mode says instead of asking: the exact flag that would have allowed the call. */
+/** What print mode says instead of asking: why, and the exact flag that would have allowed the call. */
 function notGrantedMessage(
   policy: PolicyState,
   target: PermissionTarget,
   suggestions: SuggestedRules,
+  { rule, why, guarded }: Unsettled,
 ): string {
   const { exact, broader } = suggestions;
   const kind = target.toolName === 'Bash' ? 'a prefix rule' : 'a broader rule';
   const alternative = broader ? ` (or ${kind} such as ${shellQuote(broader)})` : '';
-  const acceptEditsHelps = policy.mode !== 'acceptEdits' && isAcceptableEdit(policy, target);
+  // acceptEdits lets no call through that an ask rule covers, nor a protected path.
+  const acceptEditsHelps =
+    rule === undefined &&
+    guarded === undefined &&
+    policy.mode !== 'acceptEdits' &&
+    isAcceptableEdit(policy, target);
   const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
+  const because = rule
+    ? `: the rule "${rule.text}" from ${rule.source} says to ask first, and no one can be asked here`
+    : guarded
+      ? `: ${guarded.name} is protected, since it holds ${guarded.holds}, read on the next run; only a rule that names it allows the call without asking`
+      : why;
   return (
-    `Permission to use ${describeCall(target)} was not granted. ` +
+    `Permission to use ${describeCall(target)} was not granted${because}. ` +
     `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
   );
 }
 
-/** A Write or Edit inside cwd or an additional folder, outside `.git` and `.warren`. */
+/** A Write or Edit inside cwd or an additional folder (protected paths are checked before). */
 function isAcceptableEdit(policy: PolicyState, target: PermissionTarget): boolean {
   if (!EDIT_TOOLS.has(target.toolName) || target.subject === undefined) return false;
   const file = path.resolve(target.cwd, target.subject);
   return [target.cwd, ...policy.additionalDirs].some((dir) => {
     const relative = path.relative(path.resolve(target.cwd, dir), file);
-    const segments = relative.split(path.sep);
-    if (relative === '' || segments[0] === '..' || path.isAbsolute(relative)) return false;
-    return !segments.some((segment) => PROTECTED_FOLDERS.has(segment));
+    const first = relative.split(path.sep)[0];
+    return relative !== '' && first !== '..' && !path.isAbsolute(relative);
   });
 }
 
@@ -252,6 +321,9 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-function deny(message: string): PermissionDecision {
-  return { behavior: 'deny', message };
+/** @param notice the denial for people, where it differs from what the model is told */
+function deny(message: string, notice?: string): PermissionDecision {
+  return notice === undefined
+    ? { behavior: 'deny', message }
+    : { behavior: 'deny', message, notice };
 }

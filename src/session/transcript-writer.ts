@@ -45,6 +45,7 @@ export type TranscriptRecord = RecordEnvelope &
     | EventFields<'tool_end'>
     | EventFields<'retry'>
     | EventFields<'usage'>
+    | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
   );
 
@@ -141,8 +142,18 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
   };
   switch (event.type) {
     case 'run_start': {
-      const { agentType, description, model, tools, cwd } = event;
-      return { ...envelope, type: 'run_start', agentType, description, model, tools, cwd };
+      const { agentType, description, model, tools, cwd, path, parentToolCallId } = event;
+      return {
+        ...envelope,
+        type: 'run_start',
+        agentType,
+        description,
+        model,
+        tools,
+        cwd,
+        path,
+        ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+      };
     }
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
@@ -155,9 +166,11 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       return { ...envelope, type: 'retry', attempt, delayMs, error };
     }
     case 'usage': {
-      const { turn, usage, costUsd } = event;
-      return { ...envelope, type: 'usage', turn, usage, costUsd };
+      const { turn, usage, costUsd, durationMs, finishReason } = event;
+      return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
     }
+    case 'warning':
+      return { ...envelope, type: 'warning', message: event.message };
     case 'result': {
       // The conversation is already in the file, one message record at a time.
       const { messages: _conversation, type: _type, ...result } = event;

@@ -77,9 +77,13 @@ export function startWarren(
   let stdout = '';
   let stderr = '';
   let partial = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    const parts = (partial + chunk).split('\n');
+  child.stdout.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    stdout += text;
+    // A long line (a runaway reply in text mode) is only joined, never split again and again.
+    partial += text;
+    if (!text.includes('\n')) return;
+    const parts = partial.split('\n');
     partial = parts.pop() ?? '';
     for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line));
     for (const waiter of waiters) waiter();

@@ -1,13 +1,13 @@
 // The Bash tool: runs a command in its own process group, streams its output as progress, and
 // on timeout or cancellation stops the whole group, grandchildren included. Groups still alive
-// when warren exits are killed then (process-groups.ts).
+// when warren exits are killed then (core/process-groups.ts).
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { releaseGroup, signalGroup, trackGroup } from '../core/process-groups.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
-import { processGroupAlive, trackProcessGroup } from './process-groups.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -47,6 +47,10 @@ export const bashTool = defineTool({
   description: ['Runs a bash command and returns its output.', '', ...usage].join('\n'),
   inputSchema,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
+  notReadOnlyReason: (input, scope) => {
+    const verdict = checkReadOnlyCommand(input.command, scope);
+    return verdict.readOnly ? undefined : verdict.reason;
+  },
   isConcurrencySafe: false,
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
   timeoutMs: MAX_TIMEOUT_MS + 2 * KILL_GRACE_MS + 5_000,
@@ -60,7 +64,7 @@ export const readOnlyBashTool = defineTool({
   description: [
     'Runs a read-only bash command and returns its output.',
     '',
-    '- Only commands that change nothing are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Output redirection to files, command substitution and unknown programs are refused.',
+    '- Only commands that change nothing and read only inside the allowed directories are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Refused: output redirection to files, command substitution, $VARIABLES, braces, ~, unknown programs, environment readers (env, printenv), paths or symlinks leading outside, and link-following walks (grep -R, find -L) over trees with links leading outside. Quote literal braces and dollar signs.',
     ...usage,
   ].join('\n'),
   inputSchema,
@@ -72,7 +76,7 @@ export const readOnlyBashTool = defineTool({
     const verdict = checkReadOnlyCommand(input.command, ctx);
     if (!verdict.readOnly) {
       return {
-        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command.`,
+        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command inside the allowed directories; a command like this one needs an agent with the full Bash tool and permission to run it.`,
         isError: true,
       };
     }
@@ -94,7 +98,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const group = child.pid === undefined ? undefined : trackProcessGroup(child.pid);
+  if (child.pid !== undefined) trackGroup(child.pid);
   const output = new HeadTailBuffer(MAX_OUTPUT_CHARS);
   const onData = (chunk: string) => {
     output.append(chunk);
@@ -115,7 +119,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     stoppedBy = reason;
     stopProcessGroup(child.pid);
     // A command that ignores the stop must not keep warren running once nothing else does:
-    // its group is killed on the way out (process-groups.ts).
+    // its group is killed on the way out (core/process-groups.ts).
     child.unref();
     (child.stdout as Readable as Socket).unref();
     (child.stderr as Readable as Socket).unref();
@@ -147,7 +151,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
     // A background job with its output redirected may live on; it stays tracked until exit.
-    if (child.pid === undefined || !processGroupAlive(child.pid)) group?.forget();
+    if (child.pid !== undefined && !signalGroup(child.pid, 0)) releaseGroup(child.pid);
   }
 }
 
@@ -186,14 +190,6 @@ function failureOf({ ending, stoppedBy, timeoutMs }: EndingSummary): string | un
 function stopProcessGroup(pid: number): void {
   signalGroup(pid, 'SIGTERM');
   setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone, which is what we wanted.
-  }
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
