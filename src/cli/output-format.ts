@@ -18,9 +18,15 @@ export interface OutputOptions {
   verbose: boolean;
 }
 
+/** Warnings go to stderr in every format: one line each, for the person at the terminal. */
+function warningLine(event: AgentEvent, options: OutputOptions): void {
+  if (event.type === 'warning') options.stderr(`warren: warning: ${event.message}\n`);
+}
+
 export function textOutput(options: OutputOptions): OutputSink {
   return {
     event(event) {
+      warningLine(event, options);
       if (!options.verbose) return;
       const line = progressLine(event);
       if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
@@ -34,7 +40,9 @@ export function textOutput(options: OutputOptions): OutputSink {
 
 export function jsonOutput(options: OutputOptions): OutputSink {
   return {
-    event() {},
+    event(event) {
+      warningLine(event, options);
+    },
     finish(result) {
       options.stdout(`${JSON.stringify(result)}\n`);
     },
@@ -45,6 +53,7 @@ export function streamJsonOutput(options: OutputOptions): OutputSink {
   const line = (value: object) => options.stdout(`${JSON.stringify(value)}\n`);
   return {
     event(event) {
+      warningLine(event, options);
       const value = streamJsonLine(event, options);
       if (value) line(value);
     },
@@ -91,6 +100,8 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
         is_error: event.isError,
         duration_ms: event.durationMs,
       };
+    case 'warning':
+      return { type: 'system', subtype: 'warning', ...who, message: event.message };
     case 'retry':
       return {
         type: 'system',

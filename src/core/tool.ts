@@ -40,6 +40,12 @@ interface ToolFields<Input> {
   description: string;
   inputSchema: z.ZodType<Input>;
   /**
+   * The input's JSON Schema exactly as the model is to see it, when the tool has one of its own
+   * (an MCP server's): sent instead of one derived from `inputSchema`, which then only checks
+   * that the input has the right overall shape.
+   */
+  jsonSchema?: Readonly<Record<string, unknown>>;
+  /**
    * Changes nothing and reads only inside the allowed directories; allowed without asking in
    * `default` and `plan` modes.
    */

@@ -2,12 +2,13 @@
 // permission mode, then the shared decision store and a person (or a deny that says how to allow).
 // Also how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
-import type {
-  PermissionDecision,
-  PermissionMode,
-  PermissionPolicy,
-  PermissionRequest,
-  PermissionRule,
+import {
+  nobodyToAsk,
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionPolicy,
+  type PermissionRequest,
+  type PermissionRule,
 } from '../core/permission-policy.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
@@ -167,6 +168,9 @@ async function decide(
       `Permission to use ${describeCall(target)} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
     );
   }
+  // A hook's answer comes after the deny rules and before everything that could allow the call.
+  if (request.hookDecision?.behavior === 'allow') return ALLOW;
+  if (request.hookDecision?.behavior === 'ask') return ask(policy, request, target);
   if (isAllowedByRules(policy.allow, target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
   if (policy.mode === 'bypassPermissions' || readOnly) return ALLOW;
@@ -176,18 +180,24 @@ async function decide(
     );
   }
   if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;
+  if (policy.store.allows(target)) return ALLOW;
   return ask(policy, request, target);
 }
 
+/** Asks the person (canUseTool); with nobody to ask, denies with how to allow the call. */
 async function ask(
   policy: PolicyState,
   request: PermissionRequest,
   target: PermissionTarget,
 ): Promise<PermissionDecision> {
-  if (policy.store.allows(target)) return ALLOW;
   const suggestions = suggestRules(target);
-  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions));
   const call = describeCall(target);
+  if (!policy.canUseTool) {
+    const hook = request.hookDecision;
+    if (hook?.behavior !== 'ask') return deny(notGrantedMessage(policy, target, suggestions));
+    return deny(nobodyToAsk(call, hook.reason));
+  }
+  request.onAsk?.(`warren needs your permission to use ${call}`);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
   const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
   if (answer === undefined) {

@@ -41,6 +41,7 @@ export type TranscriptRecord = RecordEnvelope &
     | Omit<EventFields<'tool_end'>, 'output'>
     | EventFields<'retry'>
     | EventFields<'usage'>
+    | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
   );
 
@@ -143,6 +144,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       const { turn, usage, costUsd } = event;
       return { ...envelope, type: 'usage', turn, usage, costUsd };
     }
+    case 'warning':
+      return { ...envelope, type: 'warning', message: event.message };
     case 'result': {
       // The conversation is already in the file, one message record at a time.
       const { messages: _conversation, type: _type, ...result } = event;
