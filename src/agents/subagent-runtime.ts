@@ -1,6 +1,8 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
 // and how wide the tree may grow, and what children share (resolved models, prompts).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { HandoffCheck } from '../hooks/handoff-check.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
@@ -17,6 +19,10 @@ export interface SubagentSettings {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
   fileStateMaxEntries?: number;
+  /** The session's hooks; each child runs them with its definition's own. */
+  sessionHooks?: SessionHooks;
+  /** Judges a child's output before it reaches its parent (after the built-in escaping). */
+  handoffCheck?: HandoffCheck;
 }
 
 export class SubagentRuntime {
@@ -26,6 +32,8 @@ export class SubagentRuntime {
   readonly resultMaxChars: number;
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
+  readonly sessionHooks: SessionHooks | undefined;
+  readonly handoffCheck: HandoffCheck | undefined;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -37,6 +45,8 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+    this.sessionHooks = settings.sessionHooks;
+    this.handoffCheck = settings.handoffCheck;
   }
 
   /** A definition's prompt with the environment; one string per definition and cwd, shared. */
