@@ -25,6 +25,8 @@ export interface PrintArgs {
   agentsDirs: string[];
   mcpConfig: string | undefined;
   agent: string | undefined;
+  /** A settings file read after the user's and the project's (permissions and hooks). */
+  settings: string | undefined;
   cwd: string | undefined;
   sessionDir: string | undefined;
   resume: string | undefined;
@@ -63,6 +65,7 @@ const OPTIONS = {
   'agents-dir': { type: 'string', multiple: true },
   'mcp-config': { type: 'string' },
   agent: { type: 'string' },
+  settings: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
@@ -123,6 +126,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     agentsDirs: values['agents-dir'] ?? [],
     mcpConfig: values['mcp-config'],
     agent: values.agent,
+    settings: values.settings,
     cwd: values.cwd,
     sessionDir: values['session-dir'],
     resume: values.resume,
@@ -186,6 +190,8 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --settings <file>                 a settings file (permissions, hooks) read after
+                                    ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers (not supported yet: the flag is refused)
   --cwd <dir>                       working directory (default: the current one)
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else

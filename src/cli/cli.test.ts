@@ -99,6 +99,7 @@ describe('warren -p', () => {
           cost_usd: null,
           duration_ms: expect.any(Number),
           worktree: null,
+          structured_output: null,
           transcript: join(sessions, `${result.session_id}.jsonl`),
         },
       ],

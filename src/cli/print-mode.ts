@@ -8,11 +8,12 @@ import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitio
 import { ConfigError } from '../core/config-error.js';
 import type { RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { compileHookSettings } from '../hooks/hook-settings.js';
 import { isModelAlias } from '../model/model-alias.js';
 import { checkReachable, resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
-import { loadPermissionSettings } from '../permissions/settings-file.js';
+import { loadSettings } from '../permissions/settings-file.js';
 import { query } from '../query.js';
 import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
@@ -47,8 +48,13 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   }
   const [{ definitions, entries }, settings] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+    loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
   ]);
+  const settingsHooks = settings.hooks.map((section) => {
+    const checked = compileHookSettings(section.value, { where: section.where, callbacks: false });
+    for (const warning of checked.warnings) io.stderr(`warren: warning: ${warning}\n`);
+    return checked.hooks;
+  });
   const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
   if (args.agent && !mainDefinition) {
     const broken = entries.find((entry) => entry.name === args.agent && entry.error);
@@ -124,6 +130,8 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         signal: controller.signal,
         permissions,
         agentId: mainAgentId,
+        settingsHooks,
+        sessionId,
       },
     });
     for await (const event of run) {

@@ -35,6 +35,7 @@ export function agentJson(agent: AgentSummary) {
     cost_usd: agent.costUsd,
     duration_ms: agent.durationMs,
     worktree: agent.worktree,
+    structured_output: agent.structuredOutput,
     transcript: agent.transcript,
   };
 }

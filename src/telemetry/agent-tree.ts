@@ -17,6 +17,8 @@ export interface AgentSummary {
   costUsd: number | null;
   durationMs: number;
   worktree: string | null;
+  /** The value an agent with an output schema finished with; null otherwise. */
+  structuredOutput: unknown;
   transcript: string | null;
   startedAt: number;
 }
@@ -45,6 +47,7 @@ export class AgentTree {
         costUsd: null,
         durationMs: 0,
         worktree: null,
+        structuredOutput: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: Date.now(),
       });
@@ -64,6 +67,7 @@ export class AgentTree {
       agent.numTurns = event.numTurns;
       agent.toolCalls = event.toolCalls;
       agent.durationMs = event.durationMs;
+      agent.structuredOutput = event.structuredOutput ?? null;
     }
   }
 
