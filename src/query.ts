@@ -69,6 +69,8 @@ export interface QueryParams {
  * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
  * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
  * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
+ * `hooks` run for every agent of the tree (docs/hooks.md); with an `outputSchema` (or an `agent`
+ * whose definition has one) the result's `structuredOutput` is typed by a zod schema.
  * Unusable options (a broken definition) make the first `next()` reject.
  */
 export function query<const Options extends QueryOptions>(params: {
@@ -124,9 +126,9 @@ function sessionHooksOf(
   const where = (path: readonly (string | number)[]) => `query hooks.${formatHookPath(path)}`;
   const own = options.hooks && compileHookSettings(options.hooks, { where, callbacks: true });
   const sources = [...(options.settingsHooks ?? []), ...(own ? [own.hooks] : [])];
-  if (!sources.some((hooks) => hooks.size > 0) && !anyDefinitionHooks(definitions)) {
-    return undefined;
-  }
+  const warnings = own?.warnings ?? [];
+  const any = sources.some((hooks) => hooks.size > 0) || anyDefinitionHooks(definitions);
+  if (!any && warnings.length === 0) return undefined;
   const hooks = new SessionHooks({
     hooks: sources,
     sessionId: options.sessionId ?? randomUUID(),
@@ -134,7 +136,7 @@ function sessionHooksOf(
     transcriptPathFor: options.transcriptPathFor,
     projectDir: options.cwd ?? process.cwd(),
   });
-  return { hooks, warnings: own?.warnings ?? [] };
+  return { hooks, warnings };
 }
 
 /**
@@ -192,7 +194,7 @@ function mainAgentOptions(
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
   const outputSchema = options.outputSchema && compileOutputSchema(options.outputSchema);
-  // `hooks` here are settings; the loop's runner is attached by runWithSessionHooks.
+  // The options' `hooks` are settings; runWithSessionHooks gives the loop its runner.
   const hooks = undefined;
   if (options.agent === undefined) {
     const spawnTools = spawn.spawnTools({
