@@ -86,6 +86,17 @@ export type {
   HookSettings,
 } from './hooks/hook-settings.js';
 export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
+export { isMcpTool, type McpTool } from './mcp/mcp-tool.js';
+export type {
+  McpInProcessServerConfig,
+  McpRemoteServerConfig,
+  McpServerConfig,
+  McpServerInput,
+  McpServerObject,
+  McpStdioServerConfig,
+} from './mcp/server-config.js';
+export { loadPriceTable, priceFilePath } from './model/price-file.js';
+export { BUILTIN_PRICES, type ModelPrice, type PriceTable, priceOf } from './model/pricing.js';
 export { resolveModel } from './model/resolve-model.js';
 export {
   type CanUseTool,

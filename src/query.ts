@@ -1,9 +1,16 @@
-// query(): the agent loop with sub-agents and hooks wired in. It adds the Agent tool (and a
-// definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs agentLoop()
-// again. With hooks, the session's SessionStart and SessionEnd hooks run around the main agent.
+// query(): the agent loop with sub-agents, MCP and hooks wired in. It adds the Agent tool (and a
+// definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs
+// agentLoop() again. The session's MCP servers start before the main agent and stop after it;
+// its SessionStart and SessionEnd hooks run around all that.
 import { randomUUID } from 'node:crypto';
+import type { TracerProvider } from '@opentelemetry/api';
 import type { z } from 'zod';
-import { agentHookRunner, anyDefinitionHooks } from './agents/agent-hooks.js';
+import {
+  type AgentMcpSettings,
+  startAgentServers,
+  withAgentServerTools,
+} from './agents/agent-mcp-servers.js';
+import { childTools } from './agents/child-tools.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
@@ -11,26 +18,30 @@ import type {
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
 import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
 import { withEnvironment } from './agents/environment-prompt.js';
+import {
+  runInSession,
+  type SessionHookSources,
+  sessionHooksOf,
+} from './agents/session-hooks-run.js';
 import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { ConfigError } from './core/config-error.js';
-import type { AgentEvent, AgentRef, RunResult } from './core/events.js';
-import {
-  type CompiledHooks,
-  compileHookSettings,
-  formatHookPath,
-  type HookSettings,
-} from './hooks/hook-settings.js';
-import { SessionHooks } from './hooks/session-hooks.js';
+import type { AgentEvent, RunResult } from './core/events.js';
+import type { HookRunner } from './core/hook-runner.js';
+import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
-import { modelName } from './model/pricing.js';
+import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
+import { type McpServerInput, type McpServerSpec, serverSpecsOf } from './mcp/server-config.js';
+import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
+import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
   extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema'>,
-    Omit<SubagentSettings, 'definitions' | 'sessionHooks'> {
+    Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
+    SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;
   /**
@@ -43,14 +54,32 @@ export interface QueryOptions
   /** Run the main agent as this definition: its prompt, tools, model, turns and delegates. */
   agent?: string;
   /**
+   * OpenTelemetry: spans for every agent, model call and tool call of the tree go to this
+   * provider's tracer (GenAI semantic conventions). Message contents only with `traceContent`.
+   */
+  tracerProvider?: TracerProvider;
+  /** Record prompts, replies and tool input/output on the spans. Default: false. */
+  traceContent?: boolean;
+  /**
+   * MCP servers of the session, by name: `{command, args, env, cwd}`, `{type: 'http' | 'sse',
+   * url, headers}`, or an in-process `McpServer` (from `@modelcontextprotocol/sdk`). Their
+   * tools are `mcp__<name>__<tool>`; they start before the main agent and stop when it ends.
+   */
+  mcpServers?: Readonly<Record<string, McpServerInput>>;
+  /**
+   * Start the inline MCP servers of project agent definitions without a trust record
+   * (`--trust-project`). Default false: only files recorded by `warren trust` start servers.
+   */
+  trustProject?: boolean;
+  /** How long an MCP server may take to start. Default: `MCP_TIMEOUT`, else 30 s. */
+  mcpStartTimeoutMs?: number;
+  /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
+  mcpToolTimeoutMs?: number;
+  /**
    * Hooks for every agent of the run, in Claude Code's settings shape; each entry of `hooks` is
    * a callback (`async (input, toolUseId, { signal }) => ({ … })`) or a command. See docs/hooks.md.
    */
-  hooks?: HookSettings;
-  /** Hooks already checked, from settings files (the CLI reads them); they run before `hooks`. */
-  settingsHooks?: readonly CompiledHooks[];
-  /** Reported to hooks as `session_id`. Default: a new id per query. */
-  sessionId?: string;
+  hooks?: SessionHookSources['hooks'];
   /**
    * The main agent must finish with a value this schema accepts (zod, or JSON Schema of an
    * object); the result's `structuredOutput` holds it, typed for a zod schema.
@@ -80,10 +109,11 @@ export function query<const Options extends QueryOptions>(params: {
 export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   try {
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
+    const mcp = mcpSettings(options);
     const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
-    const session = sessionHooksOf({ ...options, agentId }, definitions.values());
+    const session = sessionHooksOf(options, agentId, definitions.values());
     const spawn = new SpawnTools(
-      new SubagentRuntime({ ...options, definitions, sessionHooks: session?.hooks }),
+      new SubagentRuntime({ ...options, definitions, mcp, sessionHooks: session?.hooks }),
     );
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
@@ -91,12 +121,91 @@ export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEve
       typeof options.model === 'string'
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
-    const main = mainAgentOptions({ ...options, agentId, model, permissions }, spawn);
-    // The loop's own generator, not a wrapper: every event of the tree passes through here.
-    if (!session) return agentLoop({ prompt, options: main });
-    return runWithSessionHooks(prompt, main, session, definitionOf(options.agent, spawn));
+    const main = { ...options, agentId, model, permissions };
+    const servers = serverSpecsOf(options.mcpServers ?? {});
+    const mainDefinition =
+      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    // Without servers or hooks, the loop's own generator, not a wrapper: every event of the
+    // tree passes through here.
+    const start = (hooks: HookRunner | undefined) =>
+      servers.length > 0 || mainDefinition?.mcpServers?.length
+        ? runWithMcpServers(prompt, main, spawn, servers, hooks)
+        : agentLoop({ prompt, options: mainAgentOptions(main, spawn, hooks) });
+    const run = session
+      ? runInSession(
+          session,
+          {
+            ref: { agentId, parentId: null, depth: 0 },
+            agentType: mainDefinition?.name ?? options.agentType ?? 'main',
+            path: options.agentPath ?? 'main',
+            cwd: options.cwd ?? process.cwd(),
+            model,
+            resumed: (options.messages?.length ?? 0) > 0,
+            signal: options.signal,
+            definition: mainDefinition,
+          },
+          start,
+        )
+      : start(undefined);
+    if (!options.tracerProvider) return run;
+    return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
     return rejecting(error);
+  }
+}
+
+function mcpSettings(options: QueryOptions): AgentMcpSettings {
+  const fromEnv = mcpTimeoutsFromEnv();
+  return {
+    trust: mcpTrust({ trustProject: options.trustProject }),
+    env: process.env,
+    startTimeoutMs: options.mcpStartTimeoutMs ?? fromEnv.startTimeoutMs,
+    toolTimeoutMs: options.mcpToolTimeoutMs ?? fromEnv.toolTimeoutMs,
+  };
+}
+
+/**
+ * The run with MCP servers around it: the session's start first (all at once), then the main
+ * agent's own (a definition's `mcpServers`), and all stop when the run ends however it ends.
+ * A server that did not start is a `warning` event right after the main agent's `run_start`.
+ */
+async function* runWithMcpServers(
+  prompt: string,
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  spawn: SpawnTools,
+  specs: readonly McpServerSpec[],
+  hooks: HookRunner | undefined,
+): AsyncGenerator<AgentEvent, RunResult> {
+  const { mcp } = spawn.runtime;
+  const cwd = options.cwd ?? process.cwd();
+  const signal = options.signal ?? new AbortController().signal;
+  const ref = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  let session: StartedServers | undefined;
+  let own: Awaited<ReturnType<typeof startAgentServers>> | undefined;
+  try {
+    session = await startMcpServers(specs, { ...mcp, cwd, signal });
+    const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
+    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn, hooks);
+    const definition =
+      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    if (definition?.mcpServers?.length) {
+      own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
+      const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
+      main.tools = withAgentServerTools(main.tools ?? [], granted);
+    }
+    const warnings = [...session.warnings, ...(own?.warnings ?? [])];
+    const loop = agentLoop({ prompt, options: main });
+    const first = await loop.next();
+    if (first.done) return first.value;
+    yield first.value;
+    for (const message of warnings) yield { ...ref, type: 'warning', message };
+    return yield* loop;
+  } finally {
+    await Promise.all([own?.close(), session?.close()]);
   }
 }
 
@@ -118,84 +227,15 @@ export type StructuredOutputOf<Options> = Options extends { outputSchema: infer 
 
 type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
 
-/** The session's hooks and what checking them found; undefined when no agent has any. */
-function sessionHooksOf(
-  options: QueryOptions & { agentId: string },
-  definitions: Iterable<AgentDefinition>,
-): { hooks: SessionHooks; warnings: string[] } | undefined {
-  const where = (path: readonly (string | number)[]) => `query hooks.${formatHookPath(path)}`;
-  const own = options.hooks && compileHookSettings(options.hooks, { where, callbacks: true });
-  const sources = [...(options.settingsHooks ?? []), ...(own ? [own.hooks] : [])];
-  const warnings = own?.warnings ?? [];
-  const any = sources.some((hooks) => hooks.size > 0) || anyDefinitionHooks(definitions);
-  if (!any && warnings.length === 0) return undefined;
-  const hooks = new SessionHooks({
-    hooks: sources,
-    sessionId: options.sessionId ?? randomUUID(),
-    mainAgentId: options.agentId,
-    transcriptPathFor: options.transcriptPathFor,
-    projectDir: options.cwd ?? process.cwd(),
-  });
-  return { hooks, warnings };
-}
-
-/**
- * The main agent inside its session's hooks: SessionStart first (its context goes with the
- * first prompt), SessionEnd after the main agent ends however it ends, and every hook still
- * running stopped before the run is over.
- */
-async function* runWithSessionHooks(
-  prompt: string,
-  options: AgentLoopOptions & { agentId: string },
-  session: { hooks: SessionHooks; warnings: string[] },
-  definition: AgentDefinition | undefined,
-): AsyncGenerator<AgentEvent, RunResult> {
-  const { hooks } = session;
-  const ref: AgentRef = { agentId: options.agentId, parentId: null, depth: 0 };
-  const agent = { ...ref, agentType: options.agentType ?? 'main' };
-  const cwd = options.cwd ?? process.cwd();
-  const signal = options.signal ?? new AbortController().signal;
-  let ended = false;
-  try {
-    const source = options.messages?.length ? 'resume' : 'startup';
-    const model = modelName(await options.model);
-    const started = await hooks.start(agent, { cwd, source, model }, signal);
-    const runner = agentHookRunner(hooks, definition, {
-      subagent: false,
-      promptContext: started.context,
-    });
-    const loop = agentLoop({ prompt, options: { ...options, hooks: runner } });
-    const first = await loop.next();
-    if (first.done) return first.value;
-    yield first.value;
-    // After run_start, so every reader already knows the agent they belong to.
-    for (const message of [...session.warnings, ...started.warnings]) {
-      yield { ...ref, type: 'warning', message };
-    }
-    const result = yield* loop;
-    ended = true;
-    const end = await hooks.end(agent, { cwd, reason: 'other' });
-    for (const message of end.warnings) yield { ...ref, type: 'warning', message };
-    return result;
-  } finally {
-    if (!ended) await hooks.end(agent, { cwd, reason: 'other' });
-    await hooks.close();
-  }
-}
-
-function definitionOf(name: string | undefined, spawn: SpawnTools): AgentDefinition | undefined {
-  return name === undefined ? undefined : spawn.runtime.findDefinition(name);
-}
-
+/** @param hooks the main agent's hook runner (the options' `hooks` are settings, not one) */
 function mainAgentOptions(
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { agentId: string },
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   spawn: SpawnTools,
-): AgentLoopOptions & { agentId: string } {
+  hooks: HookRunner | undefined,
+): AgentLoopOptions & { tools: Tool[] } {
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
   const outputSchema = options.outputSchema && compileOutputSchema(options.outputSchema);
-  // The options' `hooks` are settings; runWithSessionHooks gives the loop its runner.
-  const hooks = undefined;
   if (options.agent === undefined) {
     const spawnTools = spawn.spawnTools({
       depth: 0,
@@ -210,7 +250,11 @@ function mainAgentOptions(
     const names = [...spawn.runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const { tools: mainTools, denyRules } = spawn.toolsFor({
+  const {
+    tools: mainTools,
+    denyRules,
+    askRules,
+  } = spawn.toolsFor({
     depth: 0,
     definition,
     parentTools: tools,
@@ -221,7 +265,11 @@ function mainAgentOptions(
     cwd,
     tools: mainTools,
     permissions: options.permissions?.derive
-      ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? options.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : options.permissions,
     systemPrompt: withEnvironment(definition.prompt, { cwd }),
     maxTurns: options.maxTurns ?? definition.maxTurns,

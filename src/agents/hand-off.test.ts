@@ -260,7 +260,7 @@ describe('a failure that must not be recovered from', () => {
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(
       new RegExp(
-        `^auditor agent \\(${child.agentId}\\) failed, and its definition makes any failure fatal \\(onFailure: fatal\\): .*context too long`,
+        `^auditor agent at main/Agent#1/auditor \\(${child.agentId}\\) failed, and its definition makes any failure fatal \\(onFailure: fatal\\): .*context too long`,
       ),
     );
   });

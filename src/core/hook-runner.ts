@@ -22,6 +22,8 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
 /** The agent an event belongs to: every event carries it, at every depth. */
 export interface HookAgent extends AgentRef {
   agentType: string;
+  /** Where it sits in the tree, e.g. `main/Agent#2/explore` (see the `run_start` event). */
+  path: string;
 }
 
 interface ToolEventFields {

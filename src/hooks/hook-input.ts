@@ -17,6 +17,8 @@ interface BaseInput<E extends HookEventName> {
   parent_agent_id: string | null;
   /** warren's own: 0 for the main agent, 1 for its children, … */
   depth: number;
+  /** warren's own: where the agent sits in the tree, e.g. `main/Agent#2/explore`. */
+  agent_path: string;
 }
 
 interface ToolInputFields {
@@ -111,6 +113,7 @@ export function hookInputOf(event: HookEvent, session: HookSession): AnyHookInpu
     agent_type: agent.agentType,
     parent_agent_id: agent.parentId,
     depth: agent.depth,
+    agent_path: agent.path,
   };
   switch (event.name) {
     case 'PreToolUse':

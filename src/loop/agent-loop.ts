@@ -57,6 +57,10 @@ export interface AgentLoopOptions extends InheritedOptions {
   agentId?: string;
   parentId?: string | null;
   depth?: number;
+  /** The agent's path in the tree (see the `run_start` event). Default: `main`. */
+  agentPath?: string;
+  /** The parent's tool call that started this agent; reported in `run_start`. */
+  parentToolCallId?: string;
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
@@ -89,8 +93,12 @@ type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
 interface RunState {
   readonly ref: AgentRef;
+  readonly path: string;
+  /** Sent with every model request, so a proxy or gateway can tell the agents apart. */
+  readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
+  readonly cwd: string;
   readonly options: AgentLoopOptions;
   readonly model: LanguageModelV4;
   readonly modelName: string;
@@ -130,8 +138,7 @@ export async function* agentLoop({
   options,
 }: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
   const run = startRun(options, await options.model);
-  const cwd = options.cwd ?? process.cwd();
-  const { tools } = run;
+  const { tools, cwd } = run;
   yield event(run, {
     type: 'run_start',
     agentType: run.agentType,
@@ -139,6 +146,10 @@ export async function* agentLoop({
     model: run.modelName,
     tools: tools.map((tool) => tool.name),
     cwd,
+    path: run.path,
+    ...(options.parentToolCallId === undefined
+      ? {}
+      : { parentToolCallId: options.parentToolCallId }),
   });
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
@@ -152,7 +163,7 @@ export async function* agentLoop({
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...run.ref, agentType: run.agentType },
+      agent: { ...run.ref, agentType: run.agentType, path: run.path },
     },
     // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone.
     run: runContext(run, options.tools ?? []),
@@ -163,10 +174,10 @@ export async function* agentLoop({
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
-    const admitted = yield* admitPrompt(run, cwd, prompt);
+    const admitted = yield* admitPrompt(run, prompt);
     if (admitted !== undefined) {
       yield append(run, { role: 'user', content: admitted });
-      yield* runToTheEnd(run, environment, cwd);
+      yield* runToTheEnd(run, environment);
     }
   } finally {
     run.deadline?.clear();
@@ -180,7 +191,7 @@ export async function* agentLoop({
 
 function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const name = modelName(model);
-  const price = priceOf(name);
+  const price = priceOf(name, options.prices);
   const budget =
     options.budget ??
     new Budget({
@@ -197,14 +208,23 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
   const output = options.outputSchema && new StructuredOutput(options.outputSchema);
+  const ref: AgentRef = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  const path = options.agentPath ?? 'main';
   return {
-    ref: {
-      agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
-      parentId: options.parentId ?? null,
-      depth: options.depth ?? 0,
+    ref,
+    path,
+    headers: {
+      'x-warren-agent-id': ref.agentId,
+      ...(ref.parentId === null ? {} : { 'x-warren-parent-agent-id': ref.parentId }),
+      'x-warren-agent-path': path,
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
+    cwd: options.cwd ?? process.cwd(),
     options,
     model,
     modelName: name,
@@ -230,6 +250,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
 /** What the run's tools that start agents see of it. */
 function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   return {
+    agentPath: run.path,
     inherited: inheritedOptions(run.options),
     cancelSignal: run.cancel.signal,
     model: run.model,
@@ -246,11 +267,10 @@ function runContext(run: RunState, tools: readonly Tool[]): RunContext {
 // The prompt as its hooks admit it (with their context), or undefined when one refused it.
 async function* admitPrompt(
   run: RunState,
-  cwd: string,
   prompt: string,
 ): AsyncGenerator<AgentEvent, string | undefined> {
   if (!run.options.hooks) return prompt;
-  const admitted = await promptHooks(run.options.hooks, lifecycleFacts(run, cwd), prompt);
+  const admitted = await promptHooks(run.options.hooks, lifecycleFacts(run), prompt);
   for (const message of admitted.warnings) yield event(run, { type: 'warning', message });
   run.failure = admitted.refused;
   return admitted.prompt;
@@ -258,17 +278,13 @@ async function* admitPrompt(
 
 // Turns until the agent ends for good: each time it would end, its output schema and its stop
 // hooks may send it back to work.
-async function* runToTheEnd(
-  run: RunState,
-  env: ToolCallEnvironment,
-  cwd: string,
-): AsyncGenerator<AgentEvent> {
+async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   for (;;) {
     yield* runTurns(run, env);
     if (run.stop && run.stop.status !== 'cancelled' && run.options.graceTurn !== false) {
       yield* graceTurn(run, run.stop);
     }
-    const goOn = yield* finishRun(run, cwd);
+    const goOn = yield* finishRun(run);
     if (goOn === undefined) return;
     yield append(run, { role: 'user', content: goOn });
   }
@@ -276,10 +292,7 @@ async function* runToTheEnd(
 
 // The agent would end: hold it to its output schema, then ask its stop hooks. Returns the
 // instruction it goes on with, if any.
-async function* finishRun(
-  run: RunState,
-  cwd: string,
-): AsyncGenerator<AgentEvent, string | undefined> {
+async function* finishRun(run: RunState): AsyncGenerator<AgentEvent, string | undefined> {
   if (run.output && statusOf(run) === 'completed') {
     const reminder = run.output.reminder();
     if (reminder !== undefined) return reminder;
@@ -287,7 +300,7 @@ async function* finishRun(
   }
   const status = statusOf(run);
   if (!run.options.hooks || status === 'cancelled') return undefined;
-  const stopped = await stopHooks(run.options.hooks, lifecycleFacts(run, cwd), {
+  const stopped = await stopHooks(run.options.hooks, lifecycleFacts(run), {
     lastAssistantMessage: lastReplyText(run),
     status,
     error: run.failure ?? run.stop?.reason,
@@ -303,8 +316,8 @@ async function* finishRun(
   return stopped.goOn;
 }
 
-function lifecycleFacts(run: RunState, cwd: string): LifecycleFacts {
-  return { agent: { ...run.ref, agentType: run.agentType }, cwd, signal: run.cancel.signal };
+function lifecycleFacts({ ref, agentType, path, cwd, cancel }: RunState): LifecycleFacts {
+  return { agent: { ...ref, agentType, path }, cwd, signal: cancel.signal };
 }
 
 // Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
@@ -366,6 +379,7 @@ async function* callModel(
 ): AsyncGenerator<AgentEvent, ModelTurn> {
   const { options } = run;
   run.numTurns++;
+  const started = Date.now();
   yield event(run, { type: 'turn_start', turn: run.numTurns });
   const turns = modelTurn({
     model: run.model,
@@ -377,6 +391,7 @@ async function* callModel(
     retry: { ...DEFAULT_RETRY, ...options.retry },
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
+    headers: run.headers,
   });
   let step = await turns.next();
   while (!step.done) {
@@ -388,7 +403,14 @@ async function* callModel(
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
   run.budget.spend(budgetTokens(turn.usage), turnCost);
-  yield event(run, { type: 'usage', turn: run.numTurns, usage: turn.usage, costUsd: turnCost });
+  yield event(run, {
+    type: 'usage',
+    turn: run.numTurns,
+    usage: turn.usage,
+    costUsd: turnCost,
+    durationMs: Date.now() - started,
+    finishReason: turn.finishReason,
+  });
   return turn;
 }
 

@@ -48,7 +48,7 @@ export async function executeToolCall(
   const { toolCallId, toolName } = call;
   const started = Date.now();
   emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError } = await runTool(call, env, emit);
+  const { output, isError, denial } = await runTool(call, env, emit);
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
   emit({
     ...ref,
@@ -58,6 +58,7 @@ export async function executeToolCall(
     output,
     isError,
     durationMs: Date.now() - started,
+    ...(denial !== undefined && { denial }),
   });
   return result;
 }
@@ -66,7 +67,7 @@ async function runTool(
   call: ToolCallPart,
   env: ToolCallEnvironment,
   emit: Emit,
-): Promise<{ output: string; isError: boolean }> {
+): Promise<{ output: string; isError: boolean; denial?: string }> {
   const tool = env.tools.get(call.toolName);
   if (!tool) {
     const names = [...env.tools.keys()].join(', ') || 'none';
@@ -108,10 +109,13 @@ async function runTool(
       hookDecision: before.hookDecision,
       onAsk: notifyOnAsk(env, emit),
     });
-    if (decision.behavior === 'deny') return toolError(decision.message);
+    if (decision.behavior === 'deny') {
+      return { ...toolError(decision.message), denial: decision.notice ?? decision.message };
+    }
     if (decision.input !== undefined) input = decision.input;
   } else if (before.hookDecision?.behavior === 'ask') {
-    return toolError(nobodyToAsk(tool.name, before.hookDecision.reason));
+    const refusal = nobodyToAsk(tool.name, before.hookDecision.reason);
+    return { ...toolError(refusal), denial: refusal };
   }
   const result = await callWithTimeout(tool, input, call.toolCallId, env, emit);
   return afterToolCall(env, { ...facts, input }, result, emit);

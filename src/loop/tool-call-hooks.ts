@@ -23,7 +23,7 @@ export type BeforeToolCall =
       updatedInput?: Record<string, unknown>;
       hookDecision?: PermissionRequest['hookDecision'];
     }
-  | { refused: { output: string; isError: true } };
+  | { refused: { output: string; isError: true; denial: string } };
 
 export async function beforeToolCall(
   env: ToolCallEnvironment,
@@ -34,10 +34,14 @@ export async function beforeToolCall(
   const outcome = await runHooks(env, emit, { name: 'PreToolUse', ...toolFields(call) });
   const permission = outcome.permission;
   if (permission?.decision === 'deny') {
+    const why = `${call.toolName} was blocked by a PreToolUse hook: ${permission.reason}`;
     return {
-      refused: toolError(
-        `${call.toolName} was blocked by a PreToolUse hook: ${permission.reason}\nDo not try to get around it: do without it, or report that it is not allowed.`,
-      ),
+      refused: {
+        ...toolError(
+          `${why}\nDo not try to get around it: do without it, or report that it is not allowed.`,
+        ),
+        denial: why,
+      },
     };
   }
   return {
