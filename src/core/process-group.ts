@@ -37,3 +37,8 @@ export function trackGroup(pid: number): void {
 export function releaseGroup(pid: number): void {
   live.delete(pid);
 }
+
+/** Groups started and not yet seen gone, for tests and diagnostics. */
+export function liveGroups(): number[] {
+  return [...live];
+}

@@ -1,6 +1,7 @@
 // Hooks end to end through query() and the scripted model: command hooks (small node scripts)
 // and library callbacks fire for the main agent and inside children at every depth, and what
 // they decide holds there.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, RunResult } from '../core/events.js';
@@ -230,6 +231,55 @@ describe('PreToolUse hooks, more', () => {
     );
     expect(ran.sort()).toEqual(['free', 'main']);
     expect(guard.calls().map((call) => call.agent_type)).toEqual(['guarded']);
+  });
+});
+
+describe('hooks with MCP servers', () => {
+  it('hold for MCP tools in a child, and the session hooks wrap the servers', async () => {
+    const server = new McpServer({ name: 'db', version: '1.0.0' });
+    server.registerTool(
+      'drop',
+      { description: 'drops a table', inputSchema: { table: z.string() } },
+      async ({ table }) => ({ content: [{ type: 'text', text: `dropped ${table}` }] }),
+    );
+    const seen: string[] = [];
+    const { events } = await runTree(
+      [
+        { toolCalls: [agentCall('CHILD clean up')] },
+        {
+          match: { prompt: 'CHILD', tools: ['mcp__db__drop'] },
+          toolCalls: [{ name: 'mcp__db__drop', input: { table: 'users' } }],
+        },
+        { match: { lastToolResult: 'no dropping' }, text: 'could not drop' },
+        { text: 'done' },
+      ],
+      {
+        mcpServers: { db: server },
+        hooks: {
+          SessionStart: [{ hooks: [async () => void seen.push('start')] }],
+          PreToolUse: [
+            {
+              matcher: 'mcp__db__.*',
+              hooks: [
+                async (input) => ({
+                  hookSpecificOutput: {
+                    permissionDecision: 'deny',
+                    permissionDecisionReason: `no dropping at ${input.agent_path}`,
+                  },
+                }),
+              ],
+            },
+          ],
+          SessionEnd: [{ hooks: [async () => void seen.push('end')] }],
+        },
+      },
+    );
+    expect(toolResults(events, 1)[0]).toMatchObject({
+      isError: true,
+      denial:
+        'mcp__db__drop was blocked by a PreToolUse hook: no dropping at main/Agent#1/general-purpose',
+    });
+    expect(seen).toEqual(['start', 'end']);
   });
 });
 
