@@ -6,12 +6,14 @@ import type { HandoffVerdict } from '../core/hook-runner.js';
 
 /**
  * Tags a harness puts around what it tells a model: warren's own (`system-reminder` around hook
- * context, `task-notification` for background results) and those models know from Claude Code.
- * A sub-agent that writes one could pass its words off as the harness's.
+ * context, `task-notification` for background results, `agent-message` for SendMessage) and
+ * those models know from Claude Code. A sub-agent that writes one could pass its words off as
+ * the harness's.
  */
 export const HARNESS_TAGS: readonly string[] = [
   'system-reminder',
   'task-notification',
+  'agent-message',
   'function_calls',
   'function_results',
   'command-name',
