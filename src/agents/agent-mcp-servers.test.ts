@@ -8,7 +8,7 @@ import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
-import { liveGroups } from '../core/process-groups.js';
+import { liveGroups } from '../core/process-group.js';
 import { defineTool } from '../core/tool.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';

@@ -3,7 +3,7 @@
 // a second leaves at once; either way no process a tool started outlives warren.
 import { constants } from 'node:os';
 import { ConfigError } from '../core/config-error.js';
-import { killLiveGroups } from '../core/process-groups.js';
+import { killLiveGroups } from '../core/process-group.js';
 import { HELP, parseCliArgs } from './cli-args.js';
 import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';

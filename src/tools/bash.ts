@@ -1,12 +1,12 @@
 // The Bash tool: runs a command in its own process group, streams its output as progress, and
 // on timeout or cancellation stops the whole group, grandchildren included. Groups still alive
-// when warren exits are killed then (core/process-groups.ts).
+// when warren exits are killed then (core/process-group.ts).
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import { releaseGroup, signalGroup, trackGroup } from '../core/process-groups.js';
+import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
@@ -117,9 +117,9 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   const stop = (reason: 'timeout' | 'cancel') => {
     if (stoppedBy !== undefined || child.pid === undefined) return;
     stoppedBy = reason;
-    stopProcessGroup(child.pid);
+    stopGroup(child.pid, KILL_GRACE_MS);
     // A command that ignores the stop must not keep warren running once nothing else does:
-    // its group is killed on the way out (core/process-groups.ts).
+    // its group is killed on the way out (core/process-group.ts).
     child.unref();
     (child.stdout as Readable as Socket).unref();
     (child.stderr as Readable as Socket).unref();
@@ -140,7 +140,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     let stoppedBackground = false;
     if (!(await settlesWithin(closed, PIPE_GRACE_MS)) && child.pid !== undefined) {
       stoppedBackground = stoppedBy === undefined;
-      stopProcessGroup(child.pid);
+      stopGroup(child.pid, KILL_GRACE_MS);
       if (!(await settlesWithin(closed, 2 * KILL_GRACE_MS))) {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -184,12 +184,6 @@ function failureOf({ ending, stoppedBy, timeoutMs }: EndingSummary): string | un
   if (ending.signal !== null) return `Command was killed by ${ending.signal}.`;
   if (ending.code !== 0) return `Exit code ${ending.code}`;
   return undefined;
-}
-
-/** SIGTERM to every process of the group, SIGKILL to whatever is left after a grace period. */
-function stopProcessGroup(pid: number): void {
-  signalGroup(pid, 'SIGTERM');
-  setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
