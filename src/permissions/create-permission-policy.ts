@@ -12,6 +12,7 @@ import type {
 } from '../core/permission-policy.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
+import { isMemoryWrite } from './memory-grant.js';
 import {
   describeCall,
   findAskingRule,
@@ -71,6 +72,11 @@ export interface PermissionPolicyOptions {
   canUseTool?: CanUseTool;
   /** Folders besides the agent's cwd where `acceptEdits` edits without asking. */
   additionalDirs?: readonly string[];
+  /**
+   * The agent's memory folder (a definition's `memory`): Write and Edit of files inside it are
+   * allowed without asking, in every mode; deny rules still apply. Not passed on to children.
+   */
+  memoryDir?: string;
 }
 
 export interface DerivePolicyOptions {
@@ -80,6 +86,8 @@ export interface DerivePolicyOptions {
   deny?: readonly PermissionRule[];
   /** Rules the child asks about on top of its parent's (opencode's `permission: … ask`). */
   ask?: readonly PermissionRule[];
+  /** The child's own memory folder (see PermissionPolicyOptions); its parent's is not inherited. */
+  memoryDir?: string;
 }
 
 export interface RulePermissionPolicy extends PermissionPolicy {
@@ -117,6 +125,7 @@ interface PolicyState {
   store: DecisionStore;
   canUseTool: CanUseTool | undefined;
   additionalDirs: readonly string[];
+  memoryDir: string | undefined;
 }
 
 export function createPermissionPolicy(options: PermissionPolicyOptions): RulePermissionPolicy {
@@ -128,6 +137,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     store: options.store ?? new DecisionStore(),
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
+    memoryDir: options.memoryDir,
   };
   const self: RulePermissionPolicy = {
     mode: policy.mode,
@@ -139,12 +149,15 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     derive: (child) => {
       const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
       // Most children change nothing: they share the policy itself (a thousand at once, say).
-      if (mode === policy.mode && !child.deny?.length && !child.ask?.length) return self;
+      // A memory folder belongs to one agent: a child gets its own or none, never its parent's.
+      const same = mode === policy.mode && policy.memoryDir === child.memoryDir;
+      if (same && !child.deny?.length && !child.ask?.length) return self;
       return createPermissionPolicy({
         ...policy,
         mode,
         deny: [...policy.deny, ...(child.deny ?? [])],
         ask: [...policy.ask, ...(child.ask ?? [])],
+        memoryDir: child.memoryDir,
       });
     },
   };
@@ -184,6 +197,10 @@ async function decide(
     );
   }
   if (isAllowedByRules(policy.allow, target)) return ALLOW;
+  // After the deny rules, before modes: an agent keeps its own notes in every mode.
+  if (policy.memoryDir !== undefined && (await isMemoryWrite(target, policy.memoryDir))) {
+    return ALLOW;
+  }
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
   const asking = findAskingRule(policy.ask, target);
   if (policy.mode === 'bypassPermissions') return ALLOW;

@@ -68,6 +68,14 @@ export async function realDir(dir: string): Promise<string> {
   return (await canonicalPath(path.resolve(dir), 0)) ?? path.resolve(dir);
 }
 
+/**
+ * Where writing the absolute path `absPath` would land: symlinks resolved, dangling ones
+ * followed, a missing tail kept. Undefined for a symlink loop.
+ */
+export function canonicalLocation(absPath: string): Promise<string | undefined> {
+  return canonicalPath(path.resolve(absPath), 0);
+}
+
 /** How tools show a path to the model: relative to cwd when inside it, absolute otherwise. */
 export function displayPath(absPath: string, realCwd: string): string {
   if (!isInside(absPath, realCwd)) return absPath;
