@@ -13,6 +13,12 @@ export {
   loadAgentDefinitions,
   resolveAgentDefinitions,
 } from './agents/definitions/load-agent-definitions.js';
+export {
+  type AgentContext,
+  ProjectContext,
+  type ProjectContextOptions,
+} from './agents/project-context.js';
+export type { PromptSection } from './agents/prompt-section.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
 export type {

@@ -1,6 +1,7 @@
-// query(): the agent loop with sub-agents and MCP wired in. It adds the Agent tool (and a
-// definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs
-// agentLoop() again. The session's MCP servers start before the main agent and stop after it.
+// query(): the agent loop with sub-agents, MCP and the project's context wired in. It adds the
+// Agent tool (and a definition's delegate_to_<name> tools, and Skill when there are skills) to
+// the main agent; every sub-agent then runs agentLoop() again. The session's MCP servers start
+// before the main agent and stop after it.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
 import {
@@ -14,7 +15,8 @@ import type {
   AgentDefinitionInput,
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
-import { withEnvironment } from './agents/environment-prompt.js';
+import { memoryTools } from './agents/memory/memory-tools.js';
+import type { ProjectContext } from './agents/project-context.js';
 import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { ConfigError } from './core/config-error.js';
@@ -65,6 +67,14 @@ export interface QueryOptions
   mcpStartTimeoutMs?: number;
   /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
   mcpToolTimeoutMs?: number;
+  /**
+   * Project instructions, skills and agent memory, from `ProjectContext.load({ projectDir,
+   * instructions: true, skills: true })`: they go into the prompt of every agent run as a
+   * definition (`agent` and sub-agents), and the main agent gets the Skill tool. A `systemPrompt`
+   * is used as given: add `(await context.agentContext(undefined, cwd, …)).sections` to it
+   * yourself. Default: agent memory only, in `cwd`.
+   */
+  projectContext?: ProjectContext;
 }
 
 export interface QueryParams {
@@ -85,22 +95,22 @@ export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEve
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
     const mcp = mcpSettings(options);
     const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions, mcp }));
+    const skill = spawn.runtime.context.skillTool;
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
     const model =
       typeof options.model === 'string'
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
-    const main = { ...options, model, permissions };
+    const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])];
+    const main = { ...options, model, permissions, tools };
     const servers = serverSpecsOf(options.mcpServers ?? {});
-    const mainDefinition =
-      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-    // Without servers, the loop's own generator, not a wrapper: every event of the tree
-    // passes through here.
+    // Without servers or a definition, the loop's own generator, not a wrapper: every event
+    // of the tree passes through here.
     const run =
-      servers.length > 0 || mainDefinition?.mcpServers?.length
-        ? runWithMcpServers(prompt, main, spawn, servers)
-        : agentLoop({ prompt, options: mainAgentOptions(main, spawn) });
+      servers.length > 0 || options.agent !== undefined
+        ? runWithSetup(prompt, main, spawn, servers)
+        : agentLoop({ prompt, options: plainMainOptions(main, spawn) });
     if (!options.tracerProvider) return run;
     return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
@@ -119,13 +129,14 @@ function mcpSettings(options: QueryOptions): AgentMcpSettings {
 }
 
 /**
- * The run with MCP servers around it: the session's start first (all at once), then the main
- * agent's own (a definition's `mcpServers`), and all stop when the run ends however it ends.
- * A server that did not start is a `warning` event right after the main agent's `run_start`.
+ * The run with what must be set up first: the session's MCP servers (all at once), then the
+ * main agent's definition (its prompt, memory and own servers). Servers stop when the run ends
+ * however it ends. Problems found on the way are `warning` events right after the main agent's
+ * `run_start`.
  */
-async function* runWithMcpServers(
+async function* runWithSetup(
   prompt: string,
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
   specs: readonly McpServerSpec[],
 ): AsyncGenerator<AgentEvent, RunResult> {
@@ -137,20 +148,27 @@ async function* runWithMcpServers(
     parentId: options.parentId ?? null,
     depth: options.depth ?? 0,
   };
+  const definition =
+    options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+  if (options.agent !== undefined && !definition) {
+    const names = [...spawn.runtime.definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
+  }
   let session: StartedServers | undefined;
   let own: Awaited<ReturnType<typeof startAgentServers>> | undefined;
   try {
     session = await startMcpServers(specs, { ...mcp, cwd, signal });
-    const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
-    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn);
-    const definition =
-      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    const tools: Tool[] = [...options.tools, ...session.tools];
+    const withTools = { ...options, ...ref, cwd, tools };
+    const { main, warnings } = definition
+      ? await definitionMainOptions(withTools, spawn, definition)
+      : { main: plainMainOptions(withTools, spawn), warnings: [] };
     if (definition?.mcpServers?.length) {
       own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
       const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
       main.tools = withAgentServerTools(main.tools ?? [], granted);
     }
-    const warnings = [...session.warnings, ...(own?.warnings ?? [])];
+    warnings.unshift(...session.warnings, ...(own?.warnings ?? []));
     const loop = agentLoop({ prompt, options: main });
     const first = await loop.next();
     if (first.done) return first.value;
@@ -167,52 +185,61 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
 }
 
-function mainAgentOptions(
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+/** The main agent without a definition: the caller's prompt and tools, and the Agent tool. */
+function plainMainOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
 ): AgentLoopOptions & { tools: Tool[] } {
-  const tools = options.tools ?? builtinTools();
-  const cwd = options.cwd ?? process.cwd();
-  if (options.agent === undefined) {
-    const spawnTools = spawn.spawnTools({
-      depth: 0,
-      definition: undefined,
-      parentTools: 'root',
-      mayUseAgent: true,
-    });
-    return { ...options, cwd, tools: [...tools, ...spawnTools] };
-  }
-  const definition = spawn.runtime.findDefinition(options.agent);
-  if (!definition) {
-    const names = [...spawn.runtime.definitions.keys()].join(', ');
-    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
-  }
-  const {
-    tools: mainTools,
-    denyRules,
-    askRules,
-  } = spawn.toolsFor({
+  const spawnTools = spawn.spawnTools({
     depth: 0,
-    definition,
-    parentTools: tools,
-    root: true,
+    definition: undefined,
+    parentTools: 'root',
+    mayUseAgent: true,
   });
   return {
     ...options,
-    cwd,
-    tools: mainTools,
+    cwd: options.cwd ?? process.cwd(),
+    tools: [...options.tools, ...spawnTools],
+  };
+}
+
+/**
+ * The main agent run as a definition (`agent`): its prompt with the project's sections, its
+ * tools, memory, permission mode, turns and budgets; the caller's options win where both set one.
+ */
+async function definitionMainOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[]; cwd: string },
+  spawn: SpawnTools,
+  definition: AgentDefinition,
+): Promise<{ main: AgentLoopOptions & { tools: Tool[] }; warnings: string[] }> {
+  const { cwd } = options;
+  const granted = spawn.toolsFor({ depth: 0, definition, parentTools: options.tools, root: true });
+  const skillTool = granted.tools.some((tool) => tool.name === 'Skill');
+  const setup = await spawn.runtime.setupFor(definition, cwd, { skillTool });
+  const memoryDir = setup.memory?.dir;
+  const tools =
+    memoryDir === undefined
+      ? granted.tools
+      : [...granted.tools, ...memoryTools(granted.tools, options.tools, memoryDir)];
+  const allowedDirs = options.allowedDirs ?? [cwd];
+  const main: AgentLoopOptions & { tools: Tool[] } = {
+    ...options,
+    tools,
+    allowedDirs: memoryDir === undefined ? allowedDirs : [...allowedDirs, memoryDir],
     permissions: options.permissions?.derive
       ? options.permissions.derive({
           mode: definition.permissionMode,
-          deny: denyRules,
-          ask: askRules,
+          deny: granted.denyRules,
+          ask: granted.askRules,
+          ...(memoryDir !== undefined && { memoryDir }),
         })
       : options.permissions,
-    systemPrompt: withEnvironment(definition.prompt, { cwd }),
+    systemPrompt: setup.systemPrompt,
     maxTurns: options.maxTurns ?? definition.maxTurns,
     timeBudgetMs: options.timeBudgetMs ?? definition.timeBudgetMs,
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,
     agentType: definition.name,
     description: options.description ?? definition.description,
   };
+  return { main, warnings: setup.warnings };
 }
