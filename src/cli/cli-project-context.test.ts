@@ -1,7 +1,7 @@
 // The project's context as a person meets it from the command line: AGENTS.md and skills in the
-// main agent's prompt, problems with them on stderr, and every agent-file format
+// main agent's prompt, problems with them on stderr, `--continue`, and every agent-file format
 // in `warren agents --json`. Runs the built CLI (`npm test` builds first).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runWarren } from '../testing/cli-process.js';
@@ -73,6 +73,42 @@ describe('warren -p in a project with instructions and skills', () => {
     expect(run.stderr).toMatch(
       /^warren: warning: AGENTS\.md:1: @\.\.\/outside\.md not read: it is outside /m,
     );
+  });
+});
+
+describe('warren -p --continue', () => {
+  it('continues the latest session of this directory', async () => {
+    const other = join(home(), 'elsewhere');
+    await mkdir(other);
+    server.enqueue({ text: 'first' }, { text: 'second' }, { text: 'other' }, { text: 'again' });
+    const first = JSON.parse((await warren(['-p', 'one', ...against()])).stdout).session_id;
+    const second = JSON.parse((await warren(['-p', 'two', ...against()])).stdout).session_id;
+    await warren(['-p', 'three', ...against()], other);
+    // The first session was written last: it is the latest, though it started first.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(sessions(), `${first}.jsonl`), later, later);
+
+    const run = await warren(['-p', 'four', ...against('--continue')]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).session_id).toBe(first);
+    expect(second).not.toBe(first);
+    const calls = server.requests.filter((request) => request.api !== undefined);
+    expect(JSON.stringify(calls[3]?.body)).toContain('one');
+  });
+
+  it('exits 2 naming the directory when it has no session', async () => {
+    const run = await warren(['-p', 'x', ...against('--continue')]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `warren: --continue: no session of ${project()} in ${sessions()} (start one with warren -p "<prompt>" in this directory, pass --session-dir if its sessions are kept elsewhere, or --resume <session-id> to continue one from another directory)\n`,
+    );
+  });
+
+  it('cannot be combined with --resume', async () => {
+    const run = await warren(['-p', 'x', '--continue', '--resume', 'abc']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^warren: --continue: cannot be used with --resume/);
   });
 });
 

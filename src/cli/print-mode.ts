@@ -99,7 +99,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   let sessionId = newSessionId();
   let history: Message[] = [];
-  const resume = args.resume;
+  const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   if (resume) {
     const { loadSession } = await import('../session/read-transcript.js');
     const session = loadSession({ sessionDir, sessionId: resume });
@@ -183,6 +183,12 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   if (!result) throw new Error('the run ended without a result');
   output.finish(resultJson({ result, sessionId, tree }));
   return result.isError ? 1 : 0;
+}
+
+/** `--continue`: the latest session of this directory (session/latest-session.ts). */
+async function latestSession(sessionDir: string, cwd: string): Promise<string> {
+  const { findLatestSession } = await import('../session/latest-session.js');
+  return findLatestSession({ sessionDir, cwd });
 }
 
 /**
