@@ -1,9 +1,11 @@
-// query(): the agent loop with sub-agents, MCP and the project's context wired in. It adds the
-// Agent tool (and a definition's delegate_to_<name> tools, and Skill when there are skills) to
-// the main agent; every sub-agent then runs agentLoop() again. The session's MCP servers start
-// before the main agent and stop after it.
+// query(): the agent loop with sub-agents, MCP, hooks and the project's context wired in. It adds
+// the Agent tool (and a definition's delegate_to_<name> tools, and Skill when there are skills)
+// to the main agent; every sub-agent then runs agentLoop() again. The session's MCP servers
+// start before the main agent and stop after it; its SessionStart and SessionEnd hooks run
+// around all that.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
+import type { z } from 'zod';
 import {
   type AgentMcpSettings,
   startAgentServers,
@@ -15,12 +17,19 @@ import type {
   AgentDefinitionInput,
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
+import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
 import { memoryTools } from './agents/memory/memory-tools.js';
 import type { ProjectContext } from './agents/project-context.js';
+import {
+  runInSession,
+  type SessionHookSources,
+  sessionHooksOf,
+} from './agents/session-hooks-run.js';
 import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
+import type { HookRunner } from './core/hook-runner.js';
 import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
 import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
@@ -32,8 +41,9 @@ import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
-  extends Omit<AgentLoopOptions, 'model'>,
-    Omit<SubagentSettings, 'definitions'> {
+  extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema'>,
+    Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
+    SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;
   /**
@@ -68,6 +78,16 @@ export interface QueryOptions
   /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
   mcpToolTimeoutMs?: number;
   /**
+   * Hooks for every agent of the run, in Claude Code's settings shape; each entry of `hooks` is
+   * a callback (`async (input, toolUseId, { signal }) => ({ … })`) or a command. See docs/hooks.md.
+   */
+  hooks?: SessionHookSources['hooks'];
+  /**
+   * The main agent must finish with a value this schema accepts (zod, or JSON Schema of an
+   * object); the result's `structuredOutput` holds it, typed for a zod schema.
+   */
+  outputSchema?: OutputSchemaInput;
+  /**
    * Project instructions, skills and agent memory, from `ProjectContext.load({ projectDir,
    * instructions: true, skills: true })`: they go into the prompt of every agent run as a
    * definition (`agent` and sub-agents), and the main agent gets the Skill tool. A `systemPrompt`
@@ -88,29 +108,57 @@ export interface QueryParams {
  * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
  * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
  * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
+ * `hooks` run for every agent of the tree (docs/hooks.md); with an `outputSchema` (or an `agent`
+ * whose definition has one) the result's `structuredOutput` is typed by a zod schema.
  * Unusable options (a broken definition) make the first `next()` reject.
  */
+export function query<const Options extends QueryOptions>(params: {
+  prompt: string;
+  options: Options;
+}): AsyncGenerator<AgentEvent, RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
 export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   try {
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
     const mcp = mcpSettings(options);
-    const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions, mcp }));
-    const skill = spawn.runtime.context.skillTool;
+    const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+    const session = sessionHooksOf(options, agentId, definitions.values());
+    const spawn = new SpawnTools(
+      new SubagentRuntime({ ...options, definitions, mcp, sessionHooks: session?.hooks }),
+    );
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
     const model =
       typeof options.model === 'string'
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
+    const skill = spawn.runtime.context.skillTool;
     const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])];
-    const main = { ...options, model, permissions, tools };
+    const main = { ...options, agentId, model, permissions, tools };
     const servers = serverSpecsOf(options.mcpServers ?? {});
-    // Without servers or a definition, the loop's own generator, not a wrapper: every event
-    // of the tree passes through here.
-    const run =
+    const mainDefinition =
+      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    // Without servers, a definition or hooks, the loop's own generator, not a wrapper: every
+    // event of the tree passes through here.
+    const start = (hooks: HookRunner | undefined) =>
       servers.length > 0 || options.agent !== undefined
-        ? runWithSetup(prompt, main, spawn, servers)
-        : agentLoop({ prompt, options: plainMainOptions(main, spawn) });
+        ? runWithSetup(prompt, main, spawn, servers, hooks)
+        : agentLoop({ prompt, options: plainMainOptions(main, spawn, hooks) });
+    const run = session
+      ? runInSession(
+          session,
+          {
+            ref: { agentId, parentId: null, depth: 0 },
+            agentType: mainDefinition?.name ?? options.agentType ?? 'main',
+            path: options.agentPath ?? 'main',
+            cwd: options.cwd ?? process.cwd(),
+            model,
+            resumed: (options.messages?.length ?? 0) > 0,
+            signal: options.signal,
+            definition: mainDefinition,
+          },
+          start,
+        )
+      : start(undefined);
     if (!options.tracerProvider) return run;
     return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
@@ -139,6 +187,7 @@ async function* runWithSetup(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
   specs: readonly McpServerSpec[],
+  hooks: HookRunner | undefined,
 ): AsyncGenerator<AgentEvent, RunResult> {
   const { mcp } = spawn.runtime;
   const cwd = options.cwd ?? process.cwd();
@@ -161,8 +210,8 @@ async function* runWithSetup(
     const tools: Tool[] = [...options.tools, ...session.tools];
     const withTools = { ...options, ...ref, cwd, tools };
     const { main, warnings } = definition
-      ? await definitionMainOptions(withTools, spawn, definition)
-      : { main: plainMainOptions(withTools, spawn), warnings: [] };
+      ? await definitionMainOptions(withTools, spawn, definition, hooks)
+      : { main: plainMainOptions(withTools, spawn, hooks), warnings: [] };
     if (definition?.mcpServers?.length) {
       own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
       const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
@@ -185,10 +234,27 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
 }
 
-/** The main agent without a definition: the caller's prompt and tools, and the Agent tool. */
+/** The structured value's type: a zod schema's output (of the query's or its agent's schema). */
+export type StructuredOutputOf<Options> = Options extends { outputSchema: infer Schema }
+  ? OutputOf<Schema>
+  : Options extends { agent: infer Name extends string; agents: infer Agents }
+    ? Name extends keyof Agents
+      ? Agents[Name] extends { outputSchema: infer Schema }
+        ? OutputOf<Schema>
+        : unknown
+      : unknown
+    : unknown;
+
+type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
+
+/**
+ * The main agent without a definition: the caller's prompt and tools, and the Agent tool.
+ * @param hooks the main agent's hook runner (the options' `hooks` are settings, not one)
+ */
 function plainMainOptions(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
+  hooks: HookRunner | undefined,
 ): AgentLoopOptions & { tools: Tool[] } {
   const spawnTools = spawn.spawnTools({
     depth: 0,
@@ -200,17 +266,21 @@ function plainMainOptions(
     ...options,
     cwd: options.cwd ?? process.cwd(),
     tools: [...options.tools, ...spawnTools],
+    hooks,
+    outputSchema: options.outputSchema && compileOutputSchema(options.outputSchema),
   };
 }
 
 /**
  * The main agent run as a definition (`agent`): its prompt with the project's sections, its
- * tools, memory, permission mode, turns and budgets; the caller's options win where both set one.
+ * tools, memory, permission mode, turns, budgets and output schema; the caller's options win
+ * where both set one.
  */
 async function definitionMainOptions(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[]; cwd: string },
   spawn: SpawnTools,
   definition: AgentDefinition,
+  hooks: HookRunner | undefined,
 ): Promise<{ main: AgentLoopOptions & { tools: Tool[] }; warnings: string[] }> {
   const { cwd } = options;
   const granted = spawn.toolsFor({ depth: 0, definition, parentTools: options.tools, root: true });
@@ -222,6 +292,7 @@ async function definitionMainOptions(
       ? granted.tools
       : [...granted.tools, ...memoryTools(granted.tools, options.tools, memoryDir)];
   const allowedDirs = options.allowedDirs ?? [cwd];
+  const outputSchema = options.outputSchema ?? definition.outputSchema;
   const main: AgentLoopOptions & { tools: Tool[] } = {
     ...options,
     tools,
@@ -240,6 +311,8 @@ async function definitionMainOptions(
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,
     agentType: definition.name,
     description: options.description ?? definition.description,
+    hooks,
+    outputSchema: outputSchema && compileOutputSchema(outputSchema),
   };
   return { main, warnings: setup.warnings };
 }

@@ -2,6 +2,8 @@
 // and how wide the tree may grow, and what children share (resolved models, prompts, the
 // project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { HandoffCheck } from '../hooks/handoff-check.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
 import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
@@ -34,6 +36,10 @@ export interface SubagentSettings {
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
    */
   mcp?: AgentMcpSettings;
+  /** The session's hooks; each child runs them with its definition's own. */
+  sessionHooks?: SessionHooks;
+  /** Judges a child's output before it reaches its parent (after the built-in escaping). */
+  handoffCheck?: HandoffCheck;
   /**
    * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
    * memory only, in the working directory (`cwd`) or `process.cwd()`.
@@ -60,6 +66,8 @@ export class SubagentRuntime {
   readonly fileStateMaxEntries: number;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
+  readonly sessionHooks: SessionHooks | undefined;
+  readonly handoffCheck: HandoffCheck | undefined;
   readonly context: ProjectContext;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
@@ -74,6 +82,8 @@ export class SubagentRuntime {
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
     this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
+    this.sessionHooks = settings.sessionHooks;
+    this.handoffCheck = settings.handoffCheck;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }

@@ -53,8 +53,14 @@ describe("an agent's memory folder", () => {
     }
   });
 
-  it('leaves hidden names inside it protected', async () => {
-    for (const target of ['.git/hooks/pre-commit', '.mcp.json', 'sub/.claude/agents/x.md']) {
+  it('leaves hidden and protected names inside it protected', async () => {
+    for (const target of [
+      '.git/hooks/pre-commit',
+      '.mcp.json',
+      'sub/.claude/agents/x.md',
+      'AGENTS.md',
+      'notes/CLAUDE.md',
+    ]) {
       expect(await behavior({}, call(writeTool, `${memory()}/${target}`))).toBe('deny');
     }
   });

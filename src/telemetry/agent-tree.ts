@@ -19,6 +19,8 @@ export interface AgentSummary {
   costUsd: number | null;
   durationMs: number;
   worktree: string | null;
+  /** The value an agent with an output schema finished with; null otherwise. */
+  structuredOutput: unknown;
   transcript: string | null;
   startedAt: number;
   /** This agent and all its descendants. */
@@ -53,6 +55,7 @@ export class AgentTree {
         costUsd: null,
         durationMs: 0,
         worktree: null,
+        structuredOutput: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: at,
         subtreeUsage: emptyUsage(),
@@ -74,6 +77,7 @@ export class AgentTree {
       agent.numTurns = event.numTurns;
       agent.toolCalls = event.toolCalls;
       agent.durationMs = event.durationMs;
+      agent.structuredOutput = event.structuredOutput ?? null;
     }
   }
 

@@ -5,6 +5,7 @@ import { readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../core/tool.js';
+import { isSystemPath } from './physical-path.js';
 
 export type AllowedPath =
   | {
@@ -45,6 +46,12 @@ export async function resolveAllowedPath(filePath: string, scope: PathScope): Pr
   const real = await canonicalPath(requested, 0);
   if (real === undefined) {
     return { ok: false, message: `${requested} is part of a symlink loop.` };
+  }
+  if (isSystemPath(real)) {
+    return {
+      ok: false,
+      message: `${requested} is a process, system or device file (${real}), which can hold secrets such as the environment. File tools do not open those.`,
+    };
   }
   const allowed = await Promise.all(scope.allowedDirs.map((dir) => realDir(dir)));
   if (allowed.some((dir) => isInside(real, dir))) return { ok: true, path: real };
