@@ -14,6 +14,7 @@ import {
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
+  type SubagentStart,
 } from './subagent-context.js';
 
 export async function runSubagent(
@@ -29,13 +30,20 @@ export async function runSubagent(
     );
   }
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    let options: SubagentOptions;
+    let start: SubagentStart;
     try {
-      options = await createSubagentContext(spawner, request, ctx);
+      start = await createSubagentContext(spawner, request, ctx);
     } catch (error) {
       return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
     }
+    const { options } = start;
     await runtime.slots.acquire(options.agentId, ctx.signal);
+    const child = {
+      agentId: options.agentId,
+      parentId: ctx.agent.agentId,
+      depth: ctx.agent.depth + 1,
+    };
+    for (const message of start.warnings) ctx.emit({ ...child, type: 'warning', message });
     let servers: AgentServers | undefined;
     try {
       servers = await startOwnServers(spawner, request, ctx, options);
