@@ -38,4 +38,11 @@ export interface PermissionPolicy {
    * shared with sub-agents as it is.
    */
   derive?(options: { mode?: PermissionMode; deny?: readonly PermissionRule[] }): PermissionPolicy;
+  /**
+   * Asks a person about a call that crosses a line no rule or mode opens by itself (an isolated
+   * agent leaving its worktree); `reason` says what it crosses. Deny rules still deny, and the
+   * answer is never remembered. Undefined when no one can be asked (print mode): the caller then
+   * refuses the call. Contract: must not throw.
+   */
+  confirm?(request: PermissionRequest, reason: string): Promise<PermissionDecision | undefined>;
 }
