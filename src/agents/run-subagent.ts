@@ -1,12 +1,20 @@
-// Runs one sub-agent for an Agent or delegate call: take a slot, run the loop again with the
-// child's context, pass its events up, and hand the parent only the final text.
+// Runs one sub-agent for an Agent or delegate call: take a slot, make its worktree if it asked
+// for one, run the loop again with the child's context, pass its events up, and hand the parent
+// only the final text (and what became of the worktree).
 
-import type { RunResult } from '../core/events.js';
+import type { AgentRef, RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { messageOf } from '../model/retry-policy.js';
 import {
+  announcingWorktree,
+  type ChildWorkspace,
+  finishChildWorktree,
+  openChildWorktree,
+} from './child-worktree.js';
+import {
   createSubagentContext,
+  newAgentId,
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
@@ -26,27 +34,72 @@ export async function runSubagent(
     );
   }
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    let options: SubagentOptions;
+    const agentId = newAgentId();
+    await runtime.slots.acquire(agentId, ctx.signal);
     try {
-      options = await createSubagentContext(spawner, request, ctx);
-    } catch (error) {
-      return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
-    }
-    await runtime.slots.acquire(options.agentId, ctx.signal);
-    try {
-      let result: RunResult | undefined;
-      for await (const event of agentLoop({ prompt: request.prompt, options })) {
-        ctx.emit(event);
-        if (event.type === 'result' && event.agentId === options.agentId) result = event;
+      let workspace: ChildWorkspace | undefined;
+      if (request.isolation === 'worktree') {
+        const opened = await openChildWorktree({
+          agentId,
+          parent: { cwd: ctx.cwd, allowedDirs: ctx.allowedDirs, agentId: ctx.agent.agentId },
+          agentType: type,
+          description: request.description,
+          base: request.worktreeBase,
+        });
+        if (!opened.ok) return toolError(opened.message);
+        workspace = opened.workspace;
       }
-      // The parent is being cancelled too: let its loop see that, not a child failure.
-      ctx.run.cancelSignal.throwIfAborted();
-      if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
-      return outputFor(result!, runtime);
+      const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
+      let output: ToolOutput | undefined;
+      try {
+        output = await runChild(spawner, request, ctx, { agentId, workspace, ref });
+      } finally {
+        // However the child ended (a throw included), its worktree is finished, and the note
+        // about it ends what the parent reads.
+        if (workspace) {
+          const { note } = await finishChildWorktree(workspace, ref, request, ctx.emit);
+          if (output !== undefined) output = withNote(output, note);
+        }
+      }
+      return output;
     } finally {
-      runtime.slots.release(options.agentId);
+      runtime.slots.release(agentId);
     }
   });
+}
+
+async function runChild(
+  spawner: Spawner,
+  request: SubagentRequest,
+  ctx: SpawnToolContext,
+  placement: { agentId: string; workspace: ChildWorkspace | undefined; ref: AgentRef },
+): Promise<ToolOutput> {
+  const { runtime } = spawner;
+  const type = request.definition.name;
+  let options: SubagentOptions;
+  try {
+    options = await createSubagentContext(spawner, request, ctx, placement);
+  } catch (error) {
+    return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
+  }
+  const emit = placement.workspace
+    ? announcingWorktree(ctx.emit, placement.workspace, placement.ref)
+    : ctx.emit;
+  let result: RunResult | undefined;
+  for await (const event of agentLoop({ prompt: request.prompt, options })) {
+    emit(event);
+    if (event.type === 'result' && event.agentId === options.agentId) result = event;
+  }
+  // The parent is being cancelled too: let its loop see that, not a child failure.
+  ctx.run.cancelSignal.throwIfAborted();
+  if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
+  return outputFor(result!, runtime);
+}
+
+/** The output with `note` after it, an error staying an error. */
+function withNote(output: ToolOutput, note: string): ToolOutput {
+  if (typeof output === 'string') return `${output}\n\n${note}`;
+  return { ...output, output: `${output.output}\n\n${note}` };
 }
 
 /** What the parent model reads: the child's final text, cut to size, with a note if it stopped early. */

@@ -1,6 +1,7 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
 // fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd, and its model or its own.
+// state, the shared permission decisions, the parent's cwd (or its own worktree), and its model
+// or its own.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Message } from '../core/messages.js';
@@ -9,7 +10,9 @@ import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
 import { resolveModel } from '../model/resolve-model.js';
 import type { AgentToolList } from './child-tools.js';
+import type { ChildWorkspace } from './child-worktree.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
+import { withEnvironment } from './environment-prompt.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
@@ -31,6 +34,15 @@ export interface SubagentRequest {
   forkContext: boolean;
   /** From a delegate call's task spec. */
   timeBudgetMs?: number;
+  /** `worktree`: the child works in a git worktree of its own (from the call or its definition). */
+  isolation?: 'worktree';
+  /** What that worktree branches from: `head` (the default) or a ref. */
+  worktreeBase?: string;
+}
+
+/** A new child's id: also its worktree's folder and branch name, so it stays path-safe. */
+export function newAgentId(): string {
+  return `agent_${randomUUID().slice(0, 8)}`;
 }
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
@@ -45,25 +57,38 @@ export interface Spawner {
   }): AgentToolList;
 }
 
+/**
+ * The child's options. With a `workspace` (its own worktree) it works there: its cwd, allowed
+ * directories and permission edge are the worktree's, and its prompt says so; otherwise it works
+ * where its parent does, a worktree included (a parent's worktree is its children's too).
+ */
 export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
   ctx: SpawnToolContext,
+  placement: { agentId?: string; workspace?: ChildWorkspace } = {},
 ): Promise<SubagentOptions> {
   const { runtime } = spawner;
   const { run } = ctx;
   const { definition } = request;
+  const { workspace } = placement;
   const depth = ctx.agent.depth + 1;
   const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
-  const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
+  const cwd = workspace?.cwd ?? ctx.cwd;
+  const systemPrompt = workspace
+    ? `${withEnvironment(definition.prompt, { cwd })}\n\n${workspace.promptNote}`
+    : runtime.systemPromptFor(definition, cwd);
+  const permissions = run.permissions?.derive
+    ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+    : run.permissions;
   return {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
     systemPrompt,
     tools,
     messages: request.forkContext ? forkMessages(run.messages, systemPrompt) : undefined,
-    cwd: ctx.cwd,
-    allowedDirs: ctx.allowedDirs,
+    cwd,
+    allowedDirs: workspace?.allowedDirs ?? ctx.allowedDirs,
     // At least one turn, so a child started on its parent's last turn can still answer.
     maxTurns: Math.max(1, Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft)),
     budget: run.budget.child({
@@ -71,11 +96,9 @@ export async function createSubagentContext(
       tokens: definition.tokenBudget,
     }),
     signal: run.cancelSignal,
-    permissions: run.permissions?.derive
-      ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
-      : run.permissions,
+    permissions: workspace ? workspace.confine(permissions) : permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
-    agentId: `agent_${randomUUID().slice(0, 8)}`,
+    agentId: placement.agentId ?? newAgentId(),
     parentId: ctx.agent.agentId,
     depth,
     agentType: definition.name,

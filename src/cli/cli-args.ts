@@ -38,9 +38,24 @@ export interface AgentsArgs {
   cwd: string | undefined;
 }
 
+export const WORKTREE_ACTIONS = ['list', 'diff', 'merge', 'remove', 'prune'] as const;
+export type WorktreeAction = (typeof WORKTREE_ACTIONS)[number];
+
+export interface WorktreesArgs {
+  command: 'worktrees';
+  action: WorktreeAction;
+  /** For diff, merge and remove. */
+  agentId: string | undefined;
+  json: boolean;
+  /** remove and prune: discard changes that are not merged. */
+  force: boolean;
+  cwd: string | undefined;
+}
+
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
+  | WorktreesArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'interactive' };
@@ -67,6 +82,7 @@ const OPTIONS = {
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
   json: { type: 'boolean' },
+  force: { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -87,6 +103,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       agentsDirs: values['agents-dir'] ?? [],
       cwd: values.cwd,
     };
+  }
+  if (positionals[0] === 'worktrees' && !values.print) {
+    return worktreesArgs(positionals.slice(1), values);
+  }
+  if (values.force) {
+    throw new ConfigError(
+      '--force',
+      'is only for `warren worktrees remove` and `prune`',
+      'leave it out',
+    );
   }
   if (!values.print) {
     if (positionals.length === 0) return { command: 'interactive' };
@@ -130,6 +156,46 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   };
 }
 
+/** `warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]`. */
+function worktreesArgs(
+  words: readonly string[],
+  values: { json?: boolean; force?: boolean; cwd?: string },
+): WorktreesArgs {
+  const action = oneOf('warren worktrees', words[0] ?? 'list', WORKTREE_ACTIONS);
+  const needsId = action === 'diff' || action === 'merge' || action === 'remove';
+  const agentId = needsId ? words[1] : undefined;
+  if (needsId && agentId === undefined) {
+    throw new ConfigError(
+      `warren worktrees ${action}`,
+      'needs an agent id',
+      `warren worktrees ${action} <agent-id>; \`warren worktrees\` lists them`,
+    );
+  }
+  const extra = words.slice(needsId ? 2 : 1);
+  if (extra.length > 0) {
+    throw new ConfigError(
+      `warren worktrees ${action} ${extra.join(' ')}`,
+      'unexpected argument',
+      'run warren --help',
+    );
+  }
+  if (values.force && action !== 'remove' && action !== 'prune') {
+    throw new ConfigError(
+      `warren worktrees ${action} --force`,
+      '--force is only for remove and prune',
+      'leave it out',
+    );
+  }
+  return {
+    command: 'worktrees',
+    action,
+    agentId,
+    json: values.json === true,
+    force: values.force === true,
+    cwd: values.cwd,
+  };
+}
+
 function parseOrExplain(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -168,6 +234,10 @@ export const HELP = `warren — an agent runtime whose sub-agents are tool calls
 Usage:
   warren -p "<prompt>" [flags]      run to the end, print the result, exit
   warren agents [--json]            list agent definitions, their sources and load warnings
+  warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]
+                                    agent worktrees kept for review (isolation: worktree): list
+                                    them, show one's diff, merge its branch into the current
+                                    one, remove one, or prune those with nothing unmerged
   warren --help | --version
 
 Flags:
@@ -188,6 +258,7 @@ Flags:
   --agent <name>                    run the main agent as that definition
   --mcp-config <file>               MCP servers (not supported yet: the flag is refused)
   --cwd <dir>                       working directory (default: the current one)
+  --force                           worktrees remove/prune: also discard changes that are not merged
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session

@@ -97,6 +97,7 @@ const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set([
   'tool_end',
   'retry',
   'usage',
+  'worktree',
 ]);
 
 /** A message and the line it came from, so repairs can point at it. */

@@ -42,6 +42,7 @@ export type TranscriptRecord = RecordEnvelope &
     | EventFields<'retry'>
     | EventFields<'usage'>
     | ({ type: 'result' } & TranscriptResult)
+    | EventFields<'worktree'>
   );
 
 export type TranscriptRecordType = TranscriptRecord['type'];
@@ -142,6 +143,10 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'usage': {
       const { turn, usage, costUsd } = event;
       return { ...envelope, type: 'usage', turn, usage, costUsd };
+    }
+    case 'worktree': {
+      const { action, path, branch, changed, diffStat } = event;
+      return { ...envelope, type: 'worktree', action, path, branch, changed, diffStat };
     }
     case 'result': {
       // The conversation is already in the file, one message record at a time.
