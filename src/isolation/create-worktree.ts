@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { checkoutStatus } from './checkout-status.js';
-import { findRepository, type Repository } from './git-repository.js';
+import { type Repository, repositoryAndRevision } from './git-repository.js';
 import { GitError, git, NO_HOOKS } from './run-git.js';
 import { excludeWorktrees } from './worktree-exclude.js';
 import { adminDirOf, newMetadata, writeMetadata } from './worktree-metadata.js';
@@ -56,9 +56,9 @@ export class WorktreeError extends Error {
 export async function createWorktree(request: WorktreeRequest): Promise<AgentWorktree> {
   const idProblem = agentIdProblem(request.agentId);
   if (idProblem) throw new WorktreeError(idProblem);
-  const repository = await findRepository(request.cwd);
   const baseRef = baseRefOf(request.base);
-  const baseCommit = await resolveBase(request.cwd, baseRef);
+  const { repository, commit } = await repositoryAndRevision(request.cwd, baseRef);
+  const baseCommit = commit ?? noCommit(baseRef);
   const path = worktreePathFor(repository.root, request.agentId);
   const branch = branchFor(request.agentId);
   if (
@@ -139,13 +139,7 @@ function baseRefOf(base: string | undefined): string {
   return base;
 }
 
-async function resolveBase(cwd: string, ref: string): Promise<string> {
-  const { stdout, code } = await git(
-    cwd,
-    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
-    { okCodes: [1] },
-  );
-  if (code === 0) return stdout.trim();
+function noCommit(ref: string): never {
   if (ref === 'HEAD') {
     throw new WorktreeError(
       'the repository has no commits yet, so there is nothing to branch a worktree from. Commit first, or call Agent without isolation.',
