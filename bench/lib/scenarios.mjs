@@ -56,6 +56,14 @@ export function scenarios({ quick }) {
       modes: ['json'],
       runs: quick ? 5 : 11,
     },
+    worktree: {
+      title: 'worktree create+remove',
+      job: 'worktree',
+      modes: ['json'],
+      // A repository of `files` files; `cycles` timed create+finish rounds per process.
+      files: 1000,
+      cycles: quick ? 5 : 15,
+    },
   };
 }
 
