@@ -91,7 +91,7 @@ function promptNote(worktree: AgentWorktree): string {
     worktree.baseRef === 'HEAD' ? `your parent's HEAD (${base})` : `${worktree.baseRef} (${base})`;
   const lines = [
     'Your git worktree:',
-    `- You work in your own git worktree, ${worktree.path}, on branch ${worktree.branch}, checked out from ${from}. Your file tools and shell are confined to it: paths into the main checkout (${worktree.repository.root}) are refused, and commands that leave the worktree are not run.`,
+    `- You work in your own git worktree, ${worktree.path}, on branch ${worktree.branch}, checked out from ${from}. Your file tools and shell are confined to it: paths into the main checkout (${worktree.repository.root}) are refused, and commands that leave the worktree need a person's permission (without one, they are not run).`,
     `- It holds the files as they were committed at ${base}. Uncommitted changes in your parent's checkout are not in it.${leftBehindNote(worktree.leftBehind)}`,
   ];
   if (worktree.hasSubmodules) {

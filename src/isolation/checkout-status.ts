@@ -7,7 +7,7 @@ export interface CheckoutStatus {
   head: string | null;
   /** The branch HEAD is on; null when HEAD is detached. */
   branch: string | null;
-  /** Paths with uncommitted changes, untracked files included, as git names them. */
+  /** Paths with uncommitted changes as git names them; an untracked folder is one entry, `dir/`. */
   changes: string[];
   /** The paths among them with unresolved merge conflicts. */
   conflicts: string[];
@@ -24,7 +24,7 @@ export async function checkoutStatus(dir: string): Promise<CheckoutStatus> {
     '--porcelain=v2',
     '--branch',
     '-z',
-    '--untracked-files=all',
+    '--untracked-files=normal',
   ]);
   return parseStatus(stdout);
 }
