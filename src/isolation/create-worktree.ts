@@ -3,6 +3,7 @@
 // failure it takes back what it made, so nothing is left behind.
 import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { checkoutStatus } from './checkout-status.js';
 import { type Repository, repositoryAndRevision } from './git-repository.js';
 import { GitError, git, NO_HOOKS } from './run-git.js';
@@ -61,12 +62,7 @@ export async function createWorktree(request: WorktreeRequest): Promise<AgentWor
   const baseCommit = commit ?? noCommit(baseRef);
   const path = worktreePathFor(repository.root, request.agentId);
   const branch = branchFor(request.agentId);
-  if (
-    await lstat(path).then(
-      () => true,
-      () => false,
-    )
-  ) {
+  if ((await lstat(path).catch(() => undefined)) !== undefined) {
     throw new WorktreeError(
       `${path} already exists. warren never reuses a worktree: remove it with \`warren worktrees remove ${request.agentId}\` first.`,
     );
@@ -123,7 +119,7 @@ export async function createWorktree(request: WorktreeRequest): Promise<AgentWor
     baseRef,
     baseCommit,
     leftBehind: parent.status === 'fulfilled' ? parent.value.changes : [],
-    hasSubmodules: existsSync(`${path}/.gitmodules`),
+    hasSubmodules: existsSync(join(path, '.gitmodules')),
   };
 }
 
