@@ -10,9 +10,10 @@
 //                                                   node bench/prof-top.mjs <file.cpuprofile>
 //
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
-// keeps when it delegates reading), cli (warren -p start-up), worktree (an agent worktree's
-// create + remove in a 1,000-file repository, beside git's own worktree add and remove).
-// Profiled timings are slower: never mix them with real runs.
+// keeps when it delegates reading), cli (warren -p start-up), mcp (a per-agent stdio MCP server's
+// start, and 20 children starting theirs at once), worktree (an agent worktree's create + remove
+// in a 1,000-file repository, beside git's own worktree add and remove). Profiled timings are
+// slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -198,6 +199,10 @@ try {
       await runCli(scenario);
       continue;
     }
+    if (scenario.job === 'mcp') {
+      await runMcp(scenario);
+      continue;
+    }
     if (scenario.job === 'worktree') {
       await runWorktree(scenario);
       continue;
@@ -279,6 +284,34 @@ async function runCli(scenario) {
       samples: [kept],
     });
     if (!sample.ok) return;
+  }
+}
+
+/** warren only: each repetition a fresh process running lib/mcp-start.mjs. */
+async function runMcp(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await new Promise((resolve) => {
+      const args = [path.join(BENCH, 'lib', 'mcp-start.mjs'), JSON.stringify(scenario)];
+      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.on('exit', (code) => {
+        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+        resolve(
+          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
+        );
+      });
+    });
+    const sample = result.samples?.[0];
+    log(
+      `mcp rep ${rep + 1}/${reps} warren`,
+      result,
+      `start ${sample?.startMedianMs?.toFixed(0)} ms; ${sample?.peakServersAlive} of ${scenario.children} servers alive at once; fan-out ${sample?.fanoutWallMs?.toFixed(0)} ms`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'mcp', mode: 'json', rep, ...result });
   }
 }
 

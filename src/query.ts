@@ -1,5 +1,14 @@
-// query(): the agent loop with sub-agents wired in. It adds the Agent tool (and a definition's
-// delegate_to_<name> tools) to the main agent; every sub-agent then runs agentLoop() again.
+// query(): the agent loop with sub-agents and MCP wired in. It adds the Agent tool (and a
+// definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs
+// agentLoop() again. The session's MCP servers start before the main agent and stop after it.
+import { randomUUID } from 'node:crypto';
+import type { TracerProvider } from '@opentelemetry/api';
+import {
+  type AgentMcpSettings,
+  startAgentServers,
+  withAgentServerTools,
+} from './agents/agent-mcp-servers.js';
+import { childTools } from './agents/child-tools.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
@@ -10,9 +19,14 @@ import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
+import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
+import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
+import { type McpServerInput, type McpServerSpec, serverSpecsOf } from './mcp/server-config.js';
+import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
+import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
@@ -29,6 +43,28 @@ export interface QueryOptions
   definitions?: ReadonlyMap<string, AgentDefinition>;
   /** Run the main agent as this definition: its prompt, tools, model, turns and delegates. */
   agent?: string;
+  /**
+   * OpenTelemetry: spans for every agent, model call and tool call of the tree go to this
+   * provider's tracer (GenAI semantic conventions). Message contents only with `traceContent`.
+   */
+  tracerProvider?: TracerProvider;
+  /** Record prompts, replies and tool input/output on the spans. Default: false. */
+  traceContent?: boolean;
+  /**
+   * MCP servers of the session, by name: `{command, args, env, cwd}`, `{type: 'http' | 'sse',
+   * url, headers}`, or an in-process `McpServer` (from `@modelcontextprotocol/sdk`). Their
+   * tools are `mcp__<name>__<tool>`; they start before the main agent and stop when it ends.
+   */
+  mcpServers?: Readonly<Record<string, McpServerInput>>;
+  /**
+   * Start the inline MCP servers of project agent definitions without a trust record
+   * (`--trust-project`). Default false: only files recorded by `warren trust` start servers.
+   */
+  trustProject?: boolean;
+  /** How long an MCP server may take to start. Default: `MCP_TIMEOUT`, else 30 s. */
+  mcpStartTimeoutMs?: number;
+  /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
+  mcpToolTimeoutMs?: number;
 }
 
 export interface QueryParams {
@@ -47,20 +83,82 @@ export interface QueryParams {
 export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   try {
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
-    const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions }));
+    const mcp = mcpSettings(options);
+    const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions, mcp }));
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
     const model =
       typeof options.model === 'string'
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
-    // The loop's own generator, not a wrapper: every event of the tree passes through here.
-    return agentLoop({
-      prompt,
-      options: mainAgentOptions({ ...options, model, permissions }, spawn),
-    });
+    const main = { ...options, model, permissions };
+    const servers = serverSpecsOf(options.mcpServers ?? {});
+    const mainDefinition =
+      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    // Without servers, the loop's own generator, not a wrapper: every event of the tree
+    // passes through here.
+    const run =
+      servers.length > 0 || mainDefinition?.mcpServers?.length
+        ? runWithMcpServers(prompt, main, spawn, servers)
+        : agentLoop({ prompt, options: mainAgentOptions(main, spawn) });
+    if (!options.tracerProvider) return run;
+    return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
     return rejecting(error);
+  }
+}
+
+function mcpSettings(options: QueryOptions): AgentMcpSettings {
+  const fromEnv = mcpTimeoutsFromEnv();
+  return {
+    trust: mcpTrust({ trustProject: options.trustProject }),
+    env: process.env,
+    startTimeoutMs: options.mcpStartTimeoutMs ?? fromEnv.startTimeoutMs,
+    toolTimeoutMs: options.mcpToolTimeoutMs ?? fromEnv.toolTimeoutMs,
+  };
+}
+
+/**
+ * The run with MCP servers around it: the session's start first (all at once), then the main
+ * agent's own (a definition's `mcpServers`), and all stop when the run ends however it ends.
+ * A server that did not start is a `warning` event right after the main agent's `run_start`.
+ */
+async function* runWithMcpServers(
+  prompt: string,
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  spawn: SpawnTools,
+  specs: readonly McpServerSpec[],
+): AsyncGenerator<AgentEvent, RunResult> {
+  const { mcp } = spawn.runtime;
+  const cwd = options.cwd ?? process.cwd();
+  const signal = options.signal ?? new AbortController().signal;
+  const ref = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  let session: StartedServers | undefined;
+  let own: Awaited<ReturnType<typeof startAgentServers>> | undefined;
+  try {
+    session = await startMcpServers(specs, { ...mcp, cwd, signal });
+    const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
+    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn);
+    const definition =
+      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    if (definition?.mcpServers?.length) {
+      own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
+      const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
+      main.tools = withAgentServerTools(main.tools ?? [], granted);
+    }
+    const warnings = [...session.warnings, ...(own?.warnings ?? [])];
+    const loop = agentLoop({ prompt, options: main });
+    const first = await loop.next();
+    if (first.done) return first.value;
+    yield first.value;
+    for (const message of warnings) yield { ...ref, type: 'warning', message };
+    return yield* loop;
+  } finally {
+    await Promise.all([own?.close(), session?.close()]);
   }
 }
 
@@ -72,7 +170,7 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
 function mainAgentOptions(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   spawn: SpawnTools,
-): AgentLoopOptions {
+): AgentLoopOptions & { tools: Tool[] } {
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
   if (options.agent === undefined) {
@@ -89,7 +187,11 @@ function mainAgentOptions(
     const names = [...spawn.runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const { tools: mainTools, denyRules } = spawn.toolsFor({
+  const {
+    tools: mainTools,
+    denyRules,
+    askRules,
+  } = spawn.toolsFor({
     depth: 0,
     definition,
     parentTools: tools,
@@ -100,7 +202,11 @@ function mainAgentOptions(
     cwd,
     tools: mainTools,
     permissions: options.permissions?.derive
-      ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? options.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : options.permissions,
     systemPrompt: withEnvironment(definition.prompt, { cwd }),
     maxTurns: options.maxTurns ?? definition.maxTurns,

@@ -29,6 +29,14 @@ export function summariseCell(scenario, samples) {
       delegatedWallMs: medianOf((s) => s.delegated.wallMs),
     };
   }
+  if (scenario.job === 'mcp') {
+    return {
+      samples: samples.length,
+      startMs: median(samples.flatMap((s) => s.startMs)),
+      peakServersAliveMin: min(samples.map((s) => s.peakServersAlive)),
+      fanoutWallMs: medianOf((s) => s.fanoutWallMs),
+    };
+  }
   if (scenario.job === 'worktree') {
     return {
       samples: samples.length,
@@ -214,6 +222,26 @@ function rows(sc) {
       target: { atMost: 150, shown: '150 ms' },
     },
     { cell: 'cli.json', label: 'CLI: spawn → exit ms', pick: 'exitMs', format: fixed(0) },
+    {
+      cell: 'mcp.json',
+      label: 'MCP: per-agent stdio server start → tools/list ms',
+      pick: 'startMs',
+      format: fixed(0),
+      target: { atMost: 300, shown: '300 ms' },
+    },
+    {
+      cell: 'mcp.json',
+      label: `MCP: ${sc.mcp.children} children, own servers: most alive at once (min)`,
+      pick: 'peakServersAliveMin',
+      format: fixed(0),
+      target: { equals: sc.mcp.children },
+    },
+    {
+      cell: 'mcp.json',
+      label: `MCP: ${sc.mcp.children} children, own servers: wall ms`,
+      pick: 'fanoutWallMs',
+      format: fixed(0),
+    },
     {
       cell: 'worktree.json',
       label: `worktree: create + remove (${sc.worktree.files} files) ms`,

@@ -56,6 +56,14 @@ export function scenarios({ quick }) {
       modes: ['json'],
       runs: quick ? 5 : 11,
     },
+    mcp: {
+      title: 'MCP server start',
+      job: 'mcp',
+      modes: ['json'],
+      // Timed starts of one server per process; then `children` agents each with its own.
+      starts: quick ? 3 : 5,
+      children: 20,
+    },
     worktree: {
       title: 'worktree create+remove',
       job: 'worktree',

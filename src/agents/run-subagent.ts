@@ -6,6 +6,8 @@ import type { AgentRef, RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { messageOf } from '../model/retry-policy.js';
+import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
+import { childTools } from './child-tools.js';
 import {
   announcingWorktree,
   type ChildWorkspace,
@@ -85,21 +87,63 @@ async function runChild(
   const emit = placement.workspace
     ? announcingWorktree(ctx.emit, placement.workspace, placement.ref)
     : ctx.emit;
-  let result: RunResult | undefined;
-  for await (const event of agentLoop({ prompt: request.prompt, options })) {
-    emit(event);
-    if (event.type === 'result' && event.agentId === options.agentId) result = event;
+  let servers: AgentServers | undefined;
+  try {
+    servers = await startOwnServers(spawner, request, ctx, options);
+    let result: RunResult | undefined;
+    for await (const event of agentLoop({ prompt: request.prompt, options })) {
+      emit(event);
+      if (event.type === 'result' && event.agentId === options.agentId) result = event;
+    }
+    // The parent is being cancelled too: let its loop see that, not a child failure.
+    ctx.run.cancelSignal.throwIfAborted();
+    if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
+    return outputFor(result!, runtime);
+  } finally {
+    // However the child ended (done, failed, cancelled, out of budget): its servers stop now,
+    // before its worktree is finished.
+    await servers?.close();
   }
-  // The parent is being cancelled too: let its loop see that, not a child failure.
-  ctx.run.cancelSignal.throwIfAborted();
-  if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
-  return outputFor(result!, runtime);
 }
 
 /** The output with `note` after it, an error staying an error. */
 function withNote(output: ToolOutput, note: string): ToolOutput {
   if (typeof output === 'string') return `${output}\n\n${note}`;
   return { ...output, output: `${output.output}\n\n${note}` };
+}
+
+/**
+ * Starts the child's own MCP servers and adds their tools, and those of servers it names, to
+ * its list. Its definition's deny list and read-only rule still apply to them; its allow list
+ * does not: declaring a server is what grants its tools.
+ */
+async function startOwnServers(
+  spawner: Spawner,
+  request: SubagentRequest,
+  ctx: SpawnToolContext,
+  options: SubagentOptions,
+): Promise<AgentServers | undefined> {
+  const { definition } = request;
+  if (!definition.mcpServers?.length) return undefined;
+  const servers = await startAgentServers({
+    definition,
+    parentTools: ctx.run.tools,
+    cwd: options.cwd ?? ctx.cwd,
+    signal: ctx.signal,
+    settings: spawner.runtime.mcp,
+  });
+  const child = {
+    agentId: options.agentId,
+    parentId: ctx.agent.agentId,
+    depth: ctx.agent.depth + 1,
+  };
+  // A child cancelled while its servers started needs no word on each: it is cancelled.
+  if (!ctx.signal.aborted) {
+    for (const message of servers.warnings) ctx.emit({ ...child, type: 'warning', message });
+  }
+  const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
+  options.tools = withAgentServerTools(options.tools ?? [], granted);
+  return servers;
 }
 
 /** What the parent model reads: the child's final text, cut to size, with a note if it stopped early. */

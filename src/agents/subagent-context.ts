@@ -8,7 +8,6 @@ import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
-import { resolveModel } from '../model/resolve-model.js';
 import type { AgentToolList } from './child-tools.js';
 import type { ChildWorkspace } from './child-worktree.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
@@ -73,13 +72,17 @@ export async function createSubagentContext(
   const { definition } = request;
   const { workspace } = placement;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const { tools, denyRules, askRules } = spawner.toolsFor({
+    depth,
+    definition,
+    parentTools: run.tools,
+  });
   const cwd = workspace?.cwd ?? ctx.cwd;
   const systemPrompt = workspace
     ? `${withEnvironment(definition.prompt, { cwd })}\n\n${workspace.promptNote}`
     : runtime.systemPromptFor(definition, cwd);
   const permissions = run.permissions?.derive
-    ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+    ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules, ask: askRules })
     : run.permissions;
   return {
     ...run.inherited,
@@ -101,6 +104,8 @@ export async function createSubagentContext(
     agentId: placement.agentId ?? newAgentId(),
     parentId: ctx.agent.agentId,
     depth,
+    agentPath: childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+    parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
   };
@@ -132,6 +137,35 @@ export function forkMessages(messages: readonly Message[], systemPrompt: string)
 }
 
 /**
+ * A child's path: its parent's, the spawning tool with its number among the parent's calls of
+ * that tool (in the order the model wrote them, not the order they ran), and its type, e.g.
+ * `main/Agent#2/explore`. The same conversation gives the same paths, however the children's
+ * timing falls: what a cassette keys recorded calls by.
+ */
+export function childPath(
+  parentPath: string,
+  parentMessages: readonly Message[],
+  toolCallId: string,
+  agentType: string,
+): string {
+  const type = agentType.replaceAll('/', '_');
+  const seen = new Map<string, number>();
+  let spawnedBy: string | undefined;
+  for (const message of parentMessages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const count = (seen.get(part.toolName) ?? 0) + 1;
+      seen.set(part.toolName, count);
+      // A resumed history may repeat an id from an earlier run; the latest call is this one.
+      if (part.toolCallId === toolCallId) spawnedBy = `${part.toolName}#${count}`;
+    }
+  }
+  // A tool called outside a model turn (a test calling it directly) is named by its id.
+  return `${parentPath}/${spawnedBy ?? toolCallId}/${type}`;
+}
+
+/**
  * `inherit` (or nothing) is the parent's model object itself; an alias means a Claude model,
  * so it is the parent's model unless the session runs on Anthropic; anything else is a spec.
  */
@@ -151,7 +185,7 @@ async function childModel(
   let model = runtime.models.get(spec);
   if (!model) {
     const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;
-    model = resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
+    model = runtime.resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
     runtime.models.set(spec, model);
   }
   return model;

@@ -1,6 +1,10 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
 // and how wide the tree may grow, and what children share (resolved models, prompts).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
+import { mcpTrust } from '../mcp/trust-store.js';
+import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
+import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
@@ -17,6 +21,16 @@ export interface SubagentSettings {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
   fileStateMaxEntries?: number;
+  /**
+   * Turns a child's own model spec (`anthropic:claude-haiku-4-5`) into a model. Default:
+   * `resolveModel`. Recording wraps what it returns; replaying answers from a cassette instead.
+   */
+  resolveModel?: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  /**
+   * How agents' own MCP servers start: trust of project files, timeouts. Default: the trust
+   * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
+   */
+  mcp?: AgentMcpSettings;
 }
 
 export class SubagentRuntime {
@@ -26,6 +40,8 @@ export class SubagentRuntime {
   readonly resultMaxChars: number;
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
+  readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  readonly mcp: AgentMcpSettings;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -37,6 +53,8 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+    this.resolveModel = settings.resolveModel ?? resolveModel;
+    this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
   }
 
   /** A definition's prompt with the environment; one string per definition and cwd, shared. */

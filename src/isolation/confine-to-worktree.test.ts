@@ -78,6 +78,9 @@ describe('file tools at the edge of the worktree', () => {
     expect(messageOf(decision)).toBe(
       `Refused: ${main}/src/a.ts is in the main checkout (${main}), outside this agent's worktree. This agent works in its own git worktree, ${boundary.worktree} (branch warren/agent_1), and may only touch files there. Its counterpart in the worktree is ${boundary.worktree}/src/a.ts.`,
     );
+    expect(decision).toMatchObject({
+      notice: `Edit was refused: ${main}/src/a.ts is in the main checkout (${main}), outside the agent's worktree; agents in a worktree of their own never touch the main checkout.`,
+    });
   });
 
   it('are refused a relative path out through ..', async () => {
@@ -139,6 +142,13 @@ describe('a shell command that leaves the worktree', () => {
         `Bash(git -C ${main} commit -am x) was not run: it leaves this agent's git worktree (\`git -C ${main}\` runs git outside the worktree (in ${main})). This agent works in its own git worktree, ${boundary.worktree} (branch warren/agent_1), and may only touch files there. Leaving the worktree needs a person's permission, and no one can be asked in this run. Run git inside the worktree, without -C (its commits go to warren/agent_1), and use paths inside it.`,
       );
     }
+  });
+
+  it('tells people, in the output, why it was not run', async () => {
+    const decision = await confineToWorktree(policy(), boundary).decide(leaving());
+    expect(decision).toMatchObject({
+      notice: `Bash(git -C ${main} commit -am x) was not run: it leaves the agent's git worktree ${boundary.worktree} (\`git -C ${main}\` runs git outside the worktree (in ${main})); that needs a person's permission every time, which a run without prompts cannot give.`,
+    });
   });
 
   it('asks a person every time, with the reason, and never remembers the answer', async () => {

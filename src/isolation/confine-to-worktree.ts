@@ -44,7 +44,14 @@ async function decideAtEdge(
   request: PermissionRequest,
 ): Promise<PermissionDecision> {
   const crossing = await fileCrossing(request.tool.name, request.input, request.cwd, boundary);
-  if (crossing !== undefined) return { behavior: 'deny', message: `Refused: ${crossing}` };
+  if (crossing !== undefined) {
+    return {
+      behavior: 'deny',
+      message: `Refused: ${crossing}`,
+      // For people: the first sentence says what and where; no rule or mode would allow it.
+      notice: `${request.tool.name} was refused: ${crossing.split('. ')[0]!.replace("this agent's", "the agent's")}; agents in a worktree of their own never touch the main checkout.`,
+    };
+  }
   const command = shellCommandOf(request);
   const leaves =
     command === undefined
@@ -58,9 +65,11 @@ async function decideAtEdge(
   const reason = `the command leaves the agent's git worktree ${boundary.worktree}: ${leaves}`;
   const answer = await inner?.confirm?.(request, reason);
   if (answer !== undefined) return answer;
+  const call = `${request.tool.name}(${clip(command!)})`;
   return {
     behavior: 'deny',
-    message: `${request.tool.name}(${clip(command!)}) was not run: it leaves this agent's git worktree (${leaves}). ${confinement(boundary)} Leaving the worktree needs a person's permission, and no one can be asked in this run. Run git inside the worktree, without -C (its commits go to ${boundary.branch}), and use paths inside it.`,
+    message: `${call} was not run: it leaves this agent's git worktree (${leaves}). ${confinement(boundary)} Leaving the worktree needs a person's permission, and no one can be asked in this run. Run git inside the worktree, without -C (its commits go to ${boundary.branch}), and use paths inside it.`,
+    notice: `${call} was not run: it leaves the agent's git worktree ${boundary.worktree} (${leaves}); that needs a person's permission every time, which a run without prompts cannot give.`,
   };
 }
 

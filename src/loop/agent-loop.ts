@@ -53,6 +53,10 @@ export interface AgentLoopOptions extends InheritedOptions {
   agentId?: string;
   parentId?: string | null;
   depth?: number;
+  /** The agent's path in the tree (see the `run_start` event). Default: `main`. */
+  agentPath?: string;
+  /** The parent's tool call that started this agent; reported in `run_start`. */
+  parentToolCallId?: string;
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
@@ -78,6 +82,9 @@ type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
 interface RunState {
   readonly ref: AgentRef;
+  readonly path: string;
+  /** Sent with every model request, so a proxy or gateway can tell the agents apart. */
+  readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
   readonly options: AgentLoopOptions;
@@ -122,6 +129,10 @@ export async function* agentLoop({
     model: run.modelName,
     tools: tools.map((tool) => tool.name),
     cwd,
+    path: run.path,
+    ...(options.parentToolCallId === undefined
+      ? {}
+      : { parentToolCallId: options.parentToolCallId }),
   });
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
@@ -135,7 +146,7 @@ export async function* agentLoop({
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...run.ref, agentType: run.agentType },
+      agent: { ...run.ref, agentType: run.agentType, path: run.path },
     },
     run: runContext(run, tools),
     signal: new AbortFanOut(run.signal),
@@ -161,7 +172,7 @@ export async function* agentLoop({
 
 function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const name = modelName(model);
-  const price = priceOf(name);
+  const price = priceOf(name, options.prices);
   const budget =
     options.budget ??
     new Budget({
@@ -177,11 +188,19 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
+  const ref: AgentRef = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  const path = options.agentPath ?? 'main';
   return {
-    ref: {
-      agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
-      parentId: options.parentId ?? null,
-      depth: options.depth ?? 0,
+    ref,
+    path,
+    headers: {
+      'x-warren-agent-id': ref.agentId,
+      ...(ref.parentId === null ? {} : { 'x-warren-parent-agent-id': ref.parentId }),
+      'x-warren-agent-path': path,
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
@@ -207,6 +226,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
 /** What the run's tools that start agents see of it. */
 function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   return {
+    agentPath: run.path,
     inherited: inheritedOptions(run.options),
     cancelSignal: run.cancel.signal,
     model: run.model,
@@ -279,6 +299,7 @@ async function* callModel(
 ): AsyncGenerator<AgentEvent, ModelTurn> {
   const { options } = run;
   run.numTurns++;
+  const started = Date.now();
   yield event(run, { type: 'turn_start', turn: run.numTurns });
   const turns = modelTurn({
     model: run.model,
@@ -290,6 +311,7 @@ async function* callModel(
     retry: { ...DEFAULT_RETRY, ...options.retry },
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
+    headers: run.headers,
   });
   let step = await turns.next();
   while (!step.done) {
@@ -301,7 +323,14 @@ async function* callModel(
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
   run.budget.spend(budgetTokens(turn.usage), turnCost);
-  yield event(run, { type: 'usage', turn: run.numTurns, usage: turn.usage, costUsd: turnCost });
+  yield event(run, {
+    type: 'usage',
+    turn: run.numTurns,
+    usage: turn.usage,
+    costUsd: turnCost,
+    durationMs: Date.now() - started,
+    finishReason: turn.finishReason,
+  });
   return turn;
 }
 

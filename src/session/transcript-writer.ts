@@ -41,6 +41,7 @@ export type TranscriptRecord = RecordEnvelope &
     | Omit<EventFields<'tool_end'>, 'output'>
     | EventFields<'retry'>
     | EventFields<'usage'>
+    | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
     | EventFields<'worktree'>
   );
@@ -127,8 +128,18 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
   };
   switch (event.type) {
     case 'run_start': {
-      const { agentType, description, model, tools, cwd } = event;
-      return { ...envelope, type: 'run_start', agentType, description, model, tools, cwd };
+      const { agentType, description, model, tools, cwd, path, parentToolCallId } = event;
+      return {
+        ...envelope,
+        type: 'run_start',
+        agentType,
+        description,
+        model,
+        tools,
+        cwd,
+        path,
+        ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+      };
     }
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
@@ -141,13 +152,15 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       return { ...envelope, type: 'retry', attempt, delayMs, error };
     }
     case 'usage': {
-      const { turn, usage, costUsd } = event;
-      return { ...envelope, type: 'usage', turn, usage, costUsd };
+      const { turn, usage, costUsd, durationMs, finishReason } = event;
+      return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
     }
     case 'worktree': {
       const { action, path, branch, changed, diffStat } = event;
       return { ...envelope, type: 'worktree', action, path, branch, changed, diffStat };
     }
+    case 'warning':
+      return { ...envelope, type: 'warning', message: event.message };
     case 'result': {
       // The conversation is already in the file, one message record at a time.
       const { messages: _conversation, type: _type, ...result } = event;
