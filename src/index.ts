@@ -23,6 +23,7 @@ export type {
   AgentStatus,
   ResultSubtype,
   RunResult,
+  WorktreeReport,
 } from './core/events.js';
 export type { InheritedOptions, RetryOptions } from './core/inherited-options.js';
 export type {
