@@ -1,6 +1,7 @@
 // Runs one sub-agent for an Agent or delegate call: take a slot, make its worktree if it asked
 // for one, run the loop again with the child's context, pass its events up, and hand the parent
-// only the final text (and what became of the worktree).
+// only its checked final text and what became of the worktree (or end the whole run, for a
+// failure that must not be recovered from).
 
 import type { AgentRef, RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
@@ -14,6 +15,7 @@ import {
   finishChildWorktree,
   openChildWorktree,
 } from './child-worktree.js';
+import { handOff } from './hand-off.js';
 import {
   createSubagentContext,
   newAgentId,
@@ -21,7 +23,6 @@ import {
   type SubagentOptions,
   type SubagentRequest,
 } from './subagent-context.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
 
 export async function runSubagent(
   spawner: Spawner,
@@ -97,8 +98,17 @@ async function runChild(
     }
     // The parent is being cancelled too: let its loop see that, not a child failure.
     ctx.run.cancelSignal.throwIfAborted();
-    if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
-    return outputFor(result!, runtime);
+    const ended = result!;
+    if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
+    if (request.definition.onFailure === 'fatal' && failed(ended)) {
+      throw new FatalToolError(
+        `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
+      );
+    }
+    const handed = await handOff(ended, runtime, ctx.signal);
+    const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
+    for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
+    return handed.output;
   } finally {
     // However the child ended (done, failed, cancelled, out of budget): its servers stop now,
     // before its worktree is finished.
@@ -146,30 +156,7 @@ async function startOwnServers(
   return servers;
 }
 
-/** What the parent model reads: the child's final text, cut to size, with a note if it stopped early. */
-function outputFor(result: RunResult, runtime: SubagentRuntime): ToolOutput {
-  const type = result.agentType;
-  const text = truncate(result.result, runtime.resultMaxChars, () => {
-    const transcript = runtime.transcriptPathFor(result.agentId);
-    return transcript
-      ? `the transcript ${transcript}`
-      : `the transcript of agent ${result.agentId}`;
-  });
-  switch (result.status) {
-    case 'completed':
-      return text || `(The ${type} agent finished without a final message.)`;
-    case 'max_turns':
-    case 'budget':
-      return `${text}\n\n[Note: the ${type} agent was stopped early: ${result.error} The text above is the report it gave then.]`;
-    default: {
-      const what = result.status === 'cancelled' ? 'was cancelled' : 'failed';
-      const last = text ? `\n\nIts last message:\n${text}` : '';
-      return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
-    }
-  }
-}
-
-function truncate(text: string, max: number, where: () => string): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where()}.]`;
+/** Not completed, and not because its parent is being cancelled. */
+function failed(result: RunResult): boolean {
+  return result.status !== 'completed' && result.status !== 'cancelled';
 }

@@ -20,6 +20,8 @@ export interface AgentSummary {
   durationMs: number;
   /** The agent's own worktree; null when it had none (it may work in its parent's). */
   worktree: AgentWorktreeSummary | null;
+  /** The value an agent with an output schema finished with; null otherwise. */
+  structuredOutput: unknown;
   transcript: string | null;
   startedAt: number;
   /** This agent and all its descendants. */
@@ -61,6 +63,7 @@ export class AgentTree {
         costUsd: null,
         durationMs: 0,
         worktree: null,
+        structuredOutput: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: at,
         subtreeUsage: emptyUsage(),
@@ -84,6 +87,7 @@ export class AgentTree {
       agent.numTurns = event.numTurns;
       agent.toolCalls = event.toolCalls;
       agent.durationMs = event.durationMs;
+      agent.structuredOutput = event.structuredOutput ?? null;
     }
   }
 
