@@ -241,6 +241,21 @@ describe('a sub-agent bound to its worktree', () => {
     expect(gitIn(repo(), 'log', '--format=%s')).toBe('first');
   });
 
+  it('may edit its own files under acceptEdits, though its worktree lies under .warren/', async () => {
+    makeGitRepo(repo(), { 'a.txt': 'main\n' });
+    const { outputs, events } = await run(
+      [
+        call('Agent', agentCall('EDITOR').input),
+        { match: { prompt: 'EDITOR' }, ...call('Write', { file_path: 'new.txt', content: 'x\n' }) },
+        { match: { prompt: 'EDITOR' }, text: 'wrote' },
+        { text: 'done' },
+      ],
+      { permissions: createPermissionPolicy({ mode: 'acceptEdits' }) },
+    );
+    expect(outputs(1)[0]).toMatchObject({ isError: false, output: 'Created new.txt (1 line).' });
+    expect(gitIn(repo(), 'show', `warren/${worktreeOf(events).agentId}:new.txt`)).toBe('x');
+  });
+
   it('runs its shell in the worktree', async () => {
     makeGitRepo(repo());
     const result = await childCalls('Bash', { command: 'pwd && git branch --show-current' });
