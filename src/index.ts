@@ -30,6 +30,7 @@ export type {
   AgentStatus,
   ResultSubtype,
   RunResult,
+  WorktreeReport,
 } from './core/events.js';
 export type {
   HandoffVerdict,
