@@ -1,8 +1,11 @@
-// query(): the agent loop with sub-agents and MCP wired in. It adds the Agent tool (and a
-// definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs
-// agentLoop() again. The session's MCP servers start before the main agent and stop after it.
+// query(): the agent loop with sub-agents, MCP, hooks and the project's context wired in. It adds
+// the Agent tool (and a definition's delegate_to_<name> tools, and Skill when there are skills)
+// to the main agent; every sub-agent then runs agentLoop() again. The session's MCP servers
+// start before the main agent and stop after it; its SessionStart and SessionEnd hooks run
+// around all that.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
+import type { z } from 'zod';
 import {
   type AgentMcpSettings,
   startAgentServers,
@@ -14,11 +17,19 @@ import type {
   AgentDefinitionInput,
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
-import { withEnvironment } from './agents/environment-prompt.js';
+import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
+import { memoryTools } from './agents/memory/memory-tools.js';
+import type { ProjectContext } from './agents/project-context.js';
+import {
+  runInSession,
+  type SessionHookSources,
+  sessionHooksOf,
+} from './agents/session-hooks-run.js';
 import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
+import type { HookRunner } from './core/hook-runner.js';
 import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
 import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
@@ -30,8 +41,9 @@ import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
-  extends Omit<AgentLoopOptions, 'model'>,
-    Omit<SubagentSettings, 'definitions'> {
+  extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema'>,
+    Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
+    SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;
   /**
@@ -65,6 +77,24 @@ export interface QueryOptions
   mcpStartTimeoutMs?: number;
   /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
   mcpToolTimeoutMs?: number;
+  /**
+   * Hooks for every agent of the run, in Claude Code's settings shape; each entry of `hooks` is
+   * a callback (`async (input, toolUseId, { signal }) => ({ … })`) or a command. See docs/hooks.md.
+   */
+  hooks?: SessionHookSources['hooks'];
+  /**
+   * The main agent must finish with a value this schema accepts (zod, or JSON Schema of an
+   * object); the result's `structuredOutput` holds it, typed for a zod schema.
+   */
+  outputSchema?: OutputSchemaInput;
+  /**
+   * Project instructions, skills and agent memory, from `ProjectContext.load({ projectDir,
+   * instructions: true, skills: true })`: they go into the prompt of every agent run as a
+   * definition (`agent` and sub-agents), and the main agent gets the Skill tool. A `systemPrompt`
+   * is used as given: add `(await context.agentContext(undefined, cwd, …)).sections` to it
+   * yourself. Default: agent memory only, in `cwd`.
+   */
+  projectContext?: ProjectContext;
 }
 
 export interface QueryParams {
@@ -78,29 +108,57 @@ export interface QueryParams {
  * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
  * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
  * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
+ * `hooks` run for every agent of the tree (docs/hooks.md); with an `outputSchema` (or an `agent`
+ * whose definition has one) the result's `structuredOutput` is typed by a zod schema.
  * Unusable options (a broken definition) make the first `next()` reject.
  */
+export function query<const Options extends QueryOptions>(params: {
+  prompt: string;
+  options: Options;
+}): AsyncGenerator<AgentEvent, RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
 export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   try {
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
     const mcp = mcpSettings(options);
-    const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions, mcp }));
+    const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+    const session = sessionHooksOf(options, agentId, definitions.values());
+    const spawn = new SpawnTools(
+      new SubagentRuntime({ ...options, definitions, mcp, sessionHooks: session?.hooks }),
+    );
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
     const model =
       typeof options.model === 'string'
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
-    const main = { ...options, model, permissions };
+    const skill = spawn.runtime.context.skillTool;
+    const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])];
+    const main = { ...options, agentId, model, permissions, tools };
     const servers = serverSpecsOf(options.mcpServers ?? {});
     const mainDefinition =
       options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-    // Without servers, the loop's own generator, not a wrapper: every event of the tree
-    // passes through here.
-    const run =
-      servers.length > 0 || mainDefinition?.mcpServers?.length
-        ? runWithMcpServers(prompt, main, spawn, servers)
-        : agentLoop({ prompt, options: mainAgentOptions(main, spawn) });
+    // Without servers, a definition or hooks, the loop's own generator, not a wrapper: every
+    // event of the tree passes through here.
+    const start = (hooks: HookRunner | undefined) =>
+      servers.length > 0 || options.agent !== undefined
+        ? runWithSetup(prompt, main, spawn, servers, hooks)
+        : agentLoop({ prompt, options: plainMainOptions(main, spawn, hooks) });
+    const run = session
+      ? runInSession(
+          session,
+          {
+            ref: { agentId, parentId: null, depth: 0 },
+            agentType: mainDefinition?.name ?? options.agentType ?? 'main',
+            path: options.agentPath ?? 'main',
+            cwd: options.cwd ?? process.cwd(),
+            model,
+            resumed: (options.messages?.length ?? 0) > 0,
+            signal: options.signal,
+            definition: mainDefinition,
+          },
+          start,
+        )
+      : start(undefined);
     if (!options.tracerProvider) return run;
     return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
@@ -119,15 +177,17 @@ function mcpSettings(options: QueryOptions): AgentMcpSettings {
 }
 
 /**
- * The run with MCP servers around it: the session's start first (all at once), then the main
- * agent's own (a definition's `mcpServers`), and all stop when the run ends however it ends.
- * A server that did not start is a `warning` event right after the main agent's `run_start`.
+ * The run with what must be set up first: the session's MCP servers (all at once), then the
+ * main agent's definition (its prompt, memory and own servers). Servers stop when the run ends
+ * however it ends. Problems found on the way are `warning` events right after the main agent's
+ * `run_start`.
  */
-async function* runWithMcpServers(
+async function* runWithSetup(
   prompt: string,
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
   specs: readonly McpServerSpec[],
+  hooks: HookRunner | undefined,
 ): AsyncGenerator<AgentEvent, RunResult> {
   const { mcp } = spawn.runtime;
   const cwd = options.cwd ?? process.cwd();
@@ -137,20 +197,27 @@ async function* runWithMcpServers(
     parentId: options.parentId ?? null,
     depth: options.depth ?? 0,
   };
+  const definition =
+    options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+  if (options.agent !== undefined && !definition) {
+    const names = [...spawn.runtime.definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
+  }
   let session: StartedServers | undefined;
   let own: Awaited<ReturnType<typeof startAgentServers>> | undefined;
   try {
     session = await startMcpServers(specs, { ...mcp, cwd, signal });
-    const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
-    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn);
-    const definition =
-      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    const tools: Tool[] = [...options.tools, ...session.tools];
+    const withTools = { ...options, ...ref, cwd, tools };
+    const { main, warnings } = definition
+      ? await definitionMainOptions(withTools, spawn, definition, hooks)
+      : { main: plainMainOptions(withTools, spawn, hooks), warnings: [] };
     if (definition?.mcpServers?.length) {
       own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
       const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
       main.tools = withAgentServerTools(main.tools ?? [], granted);
     }
-    const warnings = [...session.warnings, ...(own?.warnings ?? [])];
+    warnings.unshift(...session.warnings, ...(own?.warnings ?? []));
     const loop = agentLoop({ prompt, options: main });
     const first = await loop.next();
     if (first.done) return first.value;
@@ -167,52 +234,85 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
 }
 
-function mainAgentOptions(
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+/** The structured value's type: a zod schema's output (of the query's or its agent's schema). */
+export type StructuredOutputOf<Options> = Options extends { outputSchema: infer Schema }
+  ? OutputOf<Schema>
+  : Options extends { agent: infer Name extends string; agents: infer Agents }
+    ? Name extends keyof Agents
+      ? Agents[Name] extends { outputSchema: infer Schema }
+        ? OutputOf<Schema>
+        : unknown
+      : unknown
+    : unknown;
+
+type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
+
+/**
+ * The main agent without a definition: the caller's prompt and tools, and the Agent tool.
+ * @param hooks the main agent's hook runner (the options' `hooks` are settings, not one)
+ */
+function plainMainOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
+  hooks: HookRunner | undefined,
 ): AgentLoopOptions & { tools: Tool[] } {
-  const tools = options.tools ?? builtinTools();
-  const cwd = options.cwd ?? process.cwd();
-  if (options.agent === undefined) {
-    const spawnTools = spawn.spawnTools({
-      depth: 0,
-      definition: undefined,
-      parentTools: 'root',
-      mayUseAgent: true,
-    });
-    return { ...options, cwd, tools: [...tools, ...spawnTools] };
-  }
-  const definition = spawn.runtime.findDefinition(options.agent);
-  if (!definition) {
-    const names = [...spawn.runtime.definitions.keys()].join(', ');
-    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
-  }
-  const {
-    tools: mainTools,
-    denyRules,
-    askRules,
-  } = spawn.toolsFor({
+  const spawnTools = spawn.spawnTools({
     depth: 0,
-    definition,
-    parentTools: tools,
-    root: true,
+    definition: undefined,
+    parentTools: 'root',
+    mayUseAgent: true,
   });
   return {
     ...options,
-    cwd,
-    tools: mainTools,
+    cwd: options.cwd ?? process.cwd(),
+    tools: [...options.tools, ...spawnTools],
+    hooks,
+    outputSchema: options.outputSchema && compileOutputSchema(options.outputSchema),
+  };
+}
+
+/**
+ * The main agent run as a definition (`agent`): its prompt with the project's sections, its
+ * tools, memory, permission mode, turns, budgets and output schema; the caller's options win
+ * where both set one.
+ */
+async function definitionMainOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[]; cwd: string },
+  spawn: SpawnTools,
+  definition: AgentDefinition,
+  hooks: HookRunner | undefined,
+): Promise<{ main: AgentLoopOptions & { tools: Tool[] }; warnings: string[] }> {
+  const { cwd } = options;
+  const granted = spawn.toolsFor({ depth: 0, definition, parentTools: options.tools, root: true });
+  const skillTool = granted.tools.some((tool) => tool.name === 'Skill');
+  const setup = await spawn.runtime.setupFor(definition, cwd, { skillTool });
+  const memoryDir = setup.memory?.dir;
+  const tools =
+    memoryDir === undefined
+      ? granted.tools
+      : [...granted.tools, ...memoryTools(granted.tools, options.tools, memoryDir)];
+  const allowedDirs = options.allowedDirs ?? [cwd];
+  const outputSchema = options.outputSchema ?? definition.outputSchema;
+  const main: AgentLoopOptions & { tools: Tool[] } = {
+    ...options,
+    tools,
+    allowedDirs: memoryDir === undefined ? allowedDirs : [...allowedDirs, memoryDir],
     permissions: options.permissions?.derive
       ? options.permissions.derive({
           mode: definition.permissionMode,
-          deny: denyRules,
-          ask: askRules,
+          deny: granted.denyRules,
+          ask: granted.askRules,
+          ...(memoryDir !== undefined && { memoryDir }),
         })
       : options.permissions,
-    systemPrompt: withEnvironment(definition.prompt, { cwd }),
+    systemPrompt: setup.systemPrompt,
     maxTurns: options.maxTurns ?? definition.maxTurns,
     timeBudgetMs: options.timeBudgetMs ?? definition.timeBudgetMs,
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,
     agentType: definition.name,
     description: options.description ?? definition.description,
+    hooks,
+    outputSchema: outputSchema && compileOutputSchema(outputSchema),
   };
+  return { main, warnings: setup.warnings };
 }

@@ -1,6 +1,9 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
-// and how wide the tree may grow, and what children share (resolved models, prompts).
+// and how wide the tree may grow, and what children share (resolved models, prompts, the
+// project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { HandoffCheck } from '../hooks/handoff-check.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
 import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
@@ -8,6 +11,8 @@ import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
+import type { AgentMemory } from './memory/agent-memory.js';
+import { ProjectContext } from './project-context.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -31,6 +36,25 @@ export interface SubagentSettings {
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
    */
   mcp?: AgentMcpSettings;
+  /** The session's hooks; each child runs them with its definition's own. */
+  sessionHooks?: SessionHooks;
+  /** Judges a child's output before it reaches its parent (after the built-in escaping). */
+  handoffCheck?: HandoffCheck;
+  /**
+   * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
+   * memory only, in the working directory (`cwd`) or `process.cwd()`.
+   */
+  projectContext?: ProjectContext;
+  /** Where a default `projectContext` keeps project memory. */
+  cwd?: string;
+}
+
+/** What an agent of a definition starts with besides its tools: its system prompt and memory. */
+export interface AgentSetup {
+  systemPrompt: string;
+  memory?: AgentMemory;
+  /** Problems reported for the first agent that needed them, empty for the rest. */
+  warnings: string[];
 }
 
 export class SubagentRuntime {
@@ -42,9 +66,12 @@ export class SubagentRuntime {
   readonly fileStateMaxEntries: number;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
+  readonly sessionHooks: SessionHooks | undefined;
+  readonly handoffCheck: HandoffCheck | undefined;
+  readonly context: ProjectContext;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
-  readonly #prompts = new Map<string, string>();
+  readonly #setups = new Map<string, Promise<AgentSetup>>();
 
   constructor(settings: SubagentSettings) {
     this.definitions = settings.definitions;
@@ -55,17 +82,37 @@ export class SubagentRuntime {
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
     this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
+    this.sessionHooks = settings.sessionHooks;
+    this.handoffCheck = settings.handoffCheck;
+    this.context =
+      settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }
 
-  /** A definition's prompt with the environment; one string per definition and cwd, shared. */
-  systemPromptFor(definition: AgentDefinition, cwd: string): string {
-    const key = `${definition.name}\0${cwd}`;
-    let prompt = this.#prompts.get(key);
-    if (prompt === undefined) {
-      prompt = withEnvironment(definition.prompt, { cwd });
-      this.#prompts.set(key, prompt);
-    }
-    return prompt;
+  /**
+   * A definition's system prompt (its prompt, the project's sections, the environment) and
+   * memory; made once per definition and cwd, so siblings send the same bytes.
+   * @param skillTool whether the agent holds the Skill tool (it then sees the skills list)
+   */
+  async setupFor(
+    definition: AgentDefinition,
+    cwd: string,
+    { skillTool }: { skillTool: boolean },
+  ): Promise<AgentSetup> {
+    const key = `${definition.name}\0${cwd}\0${skillTool}`;
+    const made = this.#setups.get(key);
+    if (made !== undefined) return { ...(await made), warnings: [] };
+    const setup = this.context
+      .agentContext(definition, cwd, { skillTool })
+      .then(({ sections, memory, warnings }) => ({
+        systemPrompt: withEnvironment(definition.prompt, {
+          cwd,
+          sections: sections.map((section) => section.text),
+        }),
+        ...(memory && { memory }),
+        warnings,
+      }));
+    this.#setups.set(key, setup);
+    return setup;
   }
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */

@@ -16,6 +16,7 @@ export interface RunArgs {
   maxParallel: number;
   timeBudgetMs: number | undefined;
   tokenBudget: number | undefined;
+  requestTimeoutMs: number | undefined;
   permissionMode: PermissionMode | undefined;
   allowedTools: string | undefined;
   disallowedTools: string | undefined;
@@ -24,9 +25,13 @@ export interface RunArgs {
   mcpConfigs: string[];
   trustProject: boolean;
   agent: string | undefined;
+  /** A settings file read after the user's and the project's (permissions and hooks). */
+  settings: string | undefined;
   cwd: string | undefined;
   sessionDir: string | undefined;
   resume: string | undefined;
+  /** Resume the latest session of the working directory. */
+  continue: boolean;
   /** Write every model call and tool result of the tree to this cassette. */
   record: string | undefined;
   /** Answer every model call from this cassette. */
@@ -65,6 +70,20 @@ export interface AgentsArgs {
   cwd: string | undefined;
 }
 
+export const WORKTREE_ACTIONS = ['list', 'diff', 'merge', 'remove', 'prune'] as const;
+export type WorktreeAction = (typeof WORKTREE_ACTIONS)[number];
+
+export interface WorktreesArgs {
+  command: 'worktrees';
+  action: WorktreeAction;
+  /** For diff, merge and remove. */
+  agentId: string | undefined;
+  json: boolean;
+  /** remove and prune: discard changes that are not merged. */
+  force: boolean;
+  cwd: string | undefined;
+}
+
 export interface McpArgs {
   command: 'mcp';
   action: 'list' | 'tools';
@@ -86,6 +105,7 @@ export interface TrustArgs {
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
+  | WorktreesArgs
   | SessionArgs
   | McpArgs
   | TrustArgs
@@ -105,6 +125,7 @@ const OPTIONS = {
   'max-parallel': { type: 'string' },
   'time-budget': { type: 'string' },
   'token-budget': { type: 'string' },
+  'request-timeout': { type: 'string' },
   'permission-mode': { type: 'string' },
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
@@ -112,10 +133,13 @@ const OPTIONS = {
   'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
   agent: { type: 'string' },
+  settings: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
+  continue: { type: 'boolean' },
   json: { type: 'boolean' },
+  force: { type: 'boolean' },
   verbose: { type: 'boolean' },
   record: { type: 'string' },
   replay: { type: 'string' },
@@ -129,6 +153,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
+  if (values.force && (positionals[0] !== 'worktrees' || values.print)) {
+    throw new ConfigError(
+      '--force',
+      'is only for `warren worktrees remove` and `prune`',
+      'leave it out',
+    );
+  }
 
   if (positionals[0] === 'agents') {
     if (positionals.length > 1) {
@@ -154,6 +185,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       );
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
+  }
+  if (positionals[0] === 'worktrees' && !values.print) {
+    return worktreesArgs(positionals.slice(1), values);
   }
   if (!values.print) {
     if (positionals.length === 0) return interactiveArgs(values);
@@ -194,14 +228,29 @@ function interactiveArgs(values: ParsedValues): InteractiveArgs {
 }
 
 function runArgs(values: ParsedValues): RunArgs {
+  if (values.continue && values.resume !== undefined) {
+    throw new ConfigError(
+      '--continue',
+      'cannot be used with --resume',
+      'pass --resume <session-id> for a given session, or --continue for the latest one of this directory',
+    );
+  }
   return {
     model: values.model ?? process.env.WARREN_MODEL,
-    baseUrl: values['base-url'] ?? process.env.WARREN_BASE_URL,
+    // WARREN_BASE_URL is read where the address is used, so messages name the variable.
+    baseUrl: values['base-url'],
     maxTurns: positiveInteger('--max-turns', values['max-turns']),
     maxDepth: positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ?? 3,
     maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
+    requestTimeoutMs:
+      values['request-timeout'] === undefined
+        ? positiveInteger(
+            'WARREN_REQUEST_TIMEOUT_MS',
+            process.env.WARREN_REQUEST_TIMEOUT_MS || undefined,
+          )
+        : positiveInteger('--request-timeout', values['request-timeout']),
     permissionMode:
       values['permission-mode'] === undefined
         ? undefined
@@ -212,9 +261,11 @@ function runArgs(values: ParsedValues): RunArgs {
     mcpConfigs: values['mcp-config'] ?? [],
     trustProject: values['trust-project'] === true,
     agent: values.agent,
+    settings: values.settings,
     cwd: values.cwd,
     sessionDir: values['session-dir'],
     resume: values.resume,
+    continue: values.continue === true,
     ...cassetteFlags(values),
   };
 }
@@ -297,6 +348,46 @@ function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs 
   };
 }
 
+/** `warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]`. */
+function worktreesArgs(
+  words: readonly string[],
+  values: { json?: boolean; force?: boolean; cwd?: string },
+): WorktreesArgs {
+  const action = oneOf('warren worktrees', words[0] ?? 'list', WORKTREE_ACTIONS);
+  const needsId = action === 'diff' || action === 'merge' || action === 'remove';
+  const agentId = needsId ? words[1] : undefined;
+  if (needsId && agentId === undefined) {
+    throw new ConfigError(
+      `warren worktrees ${action}`,
+      'needs an agent id',
+      `warren worktrees ${action} <agent-id>; \`warren worktrees\` lists them`,
+    );
+  }
+  const extra = words.slice(needsId ? 2 : 1);
+  if (extra.length > 0) {
+    throw new ConfigError(
+      `warren worktrees ${action} ${extra.join(' ')}`,
+      'unexpected argument',
+      'run warren --help',
+    );
+  }
+  if (values.force && action !== 'remove' && action !== 'prune') {
+    throw new ConfigError(
+      `warren worktrees ${action} --force`,
+      '--force is only for remove and prune',
+      'leave it out',
+    );
+  }
+  return {
+    command: 'worktrees',
+    action,
+    agentId,
+    json: values.json === true,
+    force: values.force === true,
+    cwd: values.cwd,
+  };
+}
+
 function parseOrExplain(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -324,7 +415,7 @@ function positiveInteger(
     throw new ConfigError(
       flag,
       `expected ${allowZero ? 'a whole number' : 'a positive whole number'}, got "${value}"`,
-      `e.g. ${flag} ${allowZero ? 0 : 10}`,
+      `e.g. ${flag}${flag.startsWith('-') ? ' ' : '='}${allowZero ? 0 : 10}`,
     );
   }
   return number;
@@ -337,6 +428,10 @@ Usage:
                                     (needs a terminal; /help inside lists keys and commands)
   warren -p "<prompt>" [flags]      run to the end, print the result, exit
   warren agents [--json]            list agent definitions, their sources and load warnings
+  warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]
+                                    agent worktrees kept for review (isolation: worktree): list
+                                    them, show one's diff, merge its branch into the current
+                                    one, remove one, or prune those with nothing unmerged
   warren usage <session-id> [--session-dir <dir>] [--json]
                                     tokens, cost and time of every agent of a session, as a tree
   warren report <session-id> [--session-dir <dir>] [--html <file>]
@@ -356,20 +451,27 @@ Flags:
   --max-turns <n>                   turn cap of the main agent
   --max-depth <n>                   deepest sub-agent level (default 3; the main agent is depth 0)
   --max-parallel <n>                sub-agents running at once (default 10)
-  --time-budget <ms>                wall-clock budget for the whole run
+  --time-budget <ms>                wall-clock budget for the whole run; the run ends at most 60 s
+                                    after it, however deep its tree
   --token-budget <n>                input+output tokens for the whole run
+  --request-timeout <ms>            no answer (headers or next chunk) from the model in this long:
+                                    abort, retry (default 120000; env WARREN_REQUEST_TIMEOUT_MS)
   --permission-mode default|acceptEdits|plan|bypassPermissions
   --allowed-tools <rules>           e.g. "Read,Bash(npm test:*),Edit(src/**)"
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --settings <file>                 a settings file (permissions, hooks) read after
+                                    ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
                                     without a trust record
   --cwd <dir>                       working directory (default: the current one)
+  --force                           worktrees remove/prune: also discard changes that are not merged
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session
+  --continue                        continue the latest session of the working directory
   --record <cassette>               write every model call and tool result of the tree (JSONL)
   --replay <cassette>               answer every model call from a recorded cassette; no network
   --replay-tools                    with --replay: use recorded tool results instead of running tools

@@ -52,6 +52,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     const run = query({
       prompt,
       options: setup.queryOptions({
+        sessionId,
         agentId: mainAgentId,
         signal: controller.signal,
         messages: setup.history,

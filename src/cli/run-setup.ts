@@ -12,11 +12,13 @@ import {
   type AgentDefinitionsResult,
   loadAgentDefinitions,
 } from '../agents/definitions/load-agent-definitions.js';
+import { ProjectContext } from '../agents/project-context.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { PermissionMode } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
+import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
 import { mcpTrust } from '../mcp/trust-store.js';
@@ -30,8 +32,9 @@ import {
   type RulePermissionPolicy,
 } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
-import { loadPermissionSettings } from '../permissions/settings-file.js';
+import { loadSettings } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
+import { prepareSessionDir } from '../session/session-dir.js';
 import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
 import type { CassetteRecorder } from '../telemetry/cassette.js';
@@ -69,7 +72,8 @@ export interface RunSetup {
 }
 
 export interface QueryRun {
-  prompt?: string;
+  /** The session the run belongs to (the UI starts new ones on `/clear`). */
+  sessionId: string;
   agentId: string;
   signal: AbortSignal;
   messages: readonly Message[];
@@ -92,14 +96,20 @@ export async function setUpRun(
   // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
   // project definitions start servers only with --trust-project or a trust record.
   const trust = mcpTrust({ trustProject: args.trustProject });
-  const [agents, settings, mcp, prices] = await Promise.all([
+  const [agents, settings, mcp, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+    loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
     loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
     loadPriceTable(),
+    ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
   ]);
   const { definitions, entries } = agents;
   reportUnusableDefinitions(entries, io);
+  const settingsHooks = settings.hooks.map((section) => {
+    const checked = compileHookSettings(section.value, { where: section.where, callbacks: false });
+    for (const warning of checked.warnings) io.stderr(`warren: warning: ${warning}\n`);
+    return checked.hooks;
+  });
   const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
   const mainDefinition = agentName ? definitions.get(agentName) : undefined;
   if (args.agent && !mainDefinition) {
@@ -119,11 +129,28 @@ export async function setUpRun(
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
     canUseTool: options.canUseTool,
   });
-  const systemPrompt = mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 });
+  // A main agent run as a definition gets its sections from query(), with its memory.
+  const mainContext = mainDefinition
+    ? { sections: [], warnings: [] }
+    : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
+  const systemPrompt = mainSystemPrompt({
+    cwd,
+    subagents: args.maxDepth > 0,
+    sections: mainContext.sections.map((section) => section.text),
+  });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
-  const resumed = args.resume
-    ? await resumeConversation({ sessionDir, sessionId: args.resume, systemPrompt, io })
+  const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
+  const resumed = resume
+    ? await resumeConversation({ sessionDir, sessionId: resume, systemPrompt, io })
     : undefined;
+  const sessionId = resumed?.sessionId ?? newSessionId();
+  prepareSessionDir({
+    sessionDir,
+    sessionId,
+    where: args.sessionDir
+      ? `--session-dir ${args.sessionDir}`
+      : `the session folder ${sessionDir}`,
+  });
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
   const mcpServers = Object.fromEntries(
@@ -138,9 +165,10 @@ export async function setUpRun(
     modelName: modelName(models.model),
     systemPrompt,
     sessionDir,
-    sessionId: resumed?.sessionId ?? newSessionId(),
+    sessionId,
     history: resumed?.history ?? [],
-    warnings: mcp.warnings,
+    // Untrusted project servers and problems with the project's instructions and skills.
+    warnings: [...mcp.warnings, ...mainContext.warnings],
     queryOptions: (run) => ({
       model: models.model,
       baseUrl: args.baseUrl,
@@ -156,11 +184,15 @@ export async function setUpRun(
       maxTurns: args.maxTurns,
       timeBudgetMs: args.timeBudgetMs,
       tokenBudget: args.tokenBudget,
+      requestTimeoutMs: args.requestTimeoutMs,
       signal: run.signal,
       permissions,
       agentId: run.agentId,
+      settingsHooks,
+      sessionId: run.sessionId,
       mcpServers,
       trustProject: args.trustProject,
+      projectContext: context,
       prices,
       resolveModel: models.resolveChild,
       tracerProvider: tracing?.tracerProvider,
@@ -173,6 +205,12 @@ export async function setUpRun(
       await tracing?.shutdown();
     },
   };
+}
+
+/** `--continue`: the latest session of this directory (session/latest-session.ts). */
+async function latestSession(sessionDir: string, cwd: string): Promise<string> {
+  const { findLatestSession } = await import('../session/latest-session.js');
+  return findLatestSession({ sessionDir, cwd });
 }
 
 /**

@@ -29,6 +29,14 @@ export interface PermissionRequest {
   allowedDirs: readonly string[];
   agent: AgentRef & { agentType: string };
   signal: AbortSignal;
+  /**
+   * What the call's PreToolUse hooks answered (a hook's deny never gets here): `allow` skips
+   * the mode and asking, though deny rules still refuse; `ask` makes a person decide even where
+   * allow rules, the mode or a remembered answer would let the call run.
+   */
+  hookDecision?: { behavior: 'allow' | 'ask'; reason: string };
+  /** Called just before a person is asked, so they can be told (Notification hooks). */
+  onAsk?(message: string): void;
 }
 
 export type PermissionDecision =
@@ -41,6 +49,11 @@ export type PermissionDecision =
       notice?: string;
     };
 
+/** Why a call a PreToolUse hook wants a person to confirm was refused: nobody to ask. */
+export function nobodyToAsk(call: string, reason: string): string {
+  return `${call} was not run: a PreToolUse hook asks for a person to confirm it (${reason}), and there is no one to ask in this run.`;
+}
+
 export interface PermissionPolicy {
   /** Contract: must not throw; a failure to decide is a deny with a message. */
   decide(request: PermissionRequest): Promise<PermissionDecision>;
@@ -52,5 +65,14 @@ export interface PermissionPolicy {
     mode?: PermissionMode;
     deny?: readonly PermissionRule[];
     ask?: readonly PermissionRule[];
+    /** The child's own memory folder, which it may write without asking (deny rules still apply). */
+    memoryDir?: string;
   }): PermissionPolicy;
+  /**
+   * Asks a person about a call that crosses a line no rule or mode opens by itself (an isolated
+   * agent leaving its worktree); `reason` says what it crosses. Deny rules still deny, and the
+   * answer is never remembered. Undefined when no one can be asked (print mode): the caller then
+   * refuses the call. Contract: must not throw.
+   */
+  confirm?(request: PermissionRequest, reason: string): Promise<PermissionDecision | undefined>;
 }

@@ -11,20 +11,26 @@ import type {
   RunResult,
 } from '../core/events.js';
 import type { FileState } from '../core/file-state.js';
+import type { HandoffVerdict, HookRunner } from '../core/hook-runner.js';
 import { type InheritedOptions, inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
+import type { OutputSchema } from '../core/output-schema.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunContext } from '../core/run-context.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
+import { describeModelError, describeModelFailure } from '../model/describe-model-error.js';
+import { endpointOfModel } from '../model/model-endpoint.js';
 import { type ModelTurn, modelTurn } from '../model/model-turn.js';
 import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js';
-import { describeModelError } from '../model/resolve-model.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
 import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
+import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
+import { StructuredOutput } from './structured-output.js';
 
 export interface AgentLoopOptions extends InheritedOptions {
   /**
@@ -47,6 +53,12 @@ export interface AgentLoopOptions extends InheritedOptions {
   timeBudgetMs?: number;
   tokenBudget?: number;
   costBudgetUsd?: number;
+  /**
+   * After the time budget, how long the whole tree has to stop its tools and give its final
+   * reports: the run ends at most this long after `timeBudgetMs`, at any depth. Default 60 s.
+   * With `budget`, the budget's own window applies.
+   */
+  windDownMs?: number;
   signal?: AbortSignal;
   permissions?: PermissionPolicy;
   fileState?: FileState;
@@ -60,6 +72,13 @@ export interface AgentLoopOptions extends InheritedOptions {
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
+  /**
+   * The agent's hooks: around its prompt, each tool call and its stop. Not inherited: whoever
+   * starts a sub-agent gives it its own (hooks/ builds them).
+   */
+  hooks?: HookRunner;
+  /** The agent must finish by calling `StructuredOutput` with a value this schema accepts. */
+  outputSchema?: OutputSchema;
 }
 
 export interface AgentLoopParams {
@@ -68,13 +87,8 @@ export interface AgentLoopParams {
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
-/** How long a grace turn may take once the time budget is gone. */
+/** How long a grace turn may take; after the time budget, the agent's wind-down window also bounds it. */
 const GRACE_TIME_MS = 60_000;
-/**
- * How long running tools may take to wind down after the time budget is gone: a sub-agent
- * then has its own grace turn to finish, and its report is worth waiting for.
- */
-const WIND_DOWN_MS = 2 * GRACE_TIME_MS;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
 type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
@@ -87,6 +101,7 @@ interface RunState {
   readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
+  readonly cwd: string;
   readonly options: AgentLoopOptions;
   readonly model: LanguageModelV4;
   readonly modelName: string;
@@ -102,6 +117,12 @@ interface RunState {
   readonly firstOwnMessage: number;
   readonly usage: Usage;
   readonly started: number;
+  /** Present when the agent must finish with a structured value. */
+  readonly output: StructuredOutput | undefined;
+  /** What the model is offered: the agent's tools, and StructuredOutput when it has a schema. */
+  readonly tools: readonly Tool[];
+  stopHookContinuations: number;
+  handoff?: HandoffVerdict;
   costUsd: number | null;
   numTurns: number;
   toolCalls: number;
@@ -120,8 +141,7 @@ export async function* agentLoop({
   options,
 }: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
   const run = startRun(options, await options.model);
-  const cwd = options.cwd ?? process.cwd();
-  const tools = options.tools ?? [];
+  const { tools, cwd } = run;
   yield event(run, {
     type: 'run_start',
     agentType: run.agentType,
@@ -137,28 +157,31 @@ export async function* agentLoop({
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
   }
-  yield append(run, { role: 'user', content: prompt });
 
   const environment: ToolCallEnvironment = {
     tools: new Map(tools.map((tool) => [tool.name, tool])),
     permissions: options.permissions,
+    hooks: options.hooks,
     context: {
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
       agent: { ...run.ref, agentType: run.agentType, path: run.path },
     },
-    run: runContext(run, tools),
+    // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone.
+    run: runContext(run, options.tools ?? []),
     signal: new AbortFanOut(run.signal),
-    hardStop: new AbortFanOut(either(run.cancel.signal, run.deadline?.over)),
+    cancel: new AbortFanOut(run.cancel.signal),
+    ended: run.deadline && new AbortFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
   };
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
-    yield* runTurns(run, environment);
-    if (run.stop && run.stop.status !== 'cancelled' && options.graceTurn !== false) {
-      yield* graceTurn(run, run.stop);
+    const admitted = yield* admitPrompt(run, prompt);
+    if (admitted !== undefined) {
+      yield append(run, { role: 'user', content: admitted });
+      yield* runToTheEnd(run, environment);
     }
   } finally {
     run.deadline?.clear();
@@ -179,15 +202,18 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
       timeMs: options.timeBudgetMs,
       tokens: options.tokenBudget,
       costUsd: options.costBudgetUsd,
+      windDownMs: options.windDownMs,
     });
   // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
   // (the deadline). Model calls and tools stop on either; children follow only the first, and
-  // end on the shared deadline by their own timer, so they still get their grace turn.
+  // end on the shared deadline by their own timer, so they still get their grace turn, inside
+  // a wind-down window that closes before their parent's (Budget.windDownEnd).
   // Each agent has its own cancel signal, tied to its caller's by one listener: a signal shared
   // by a thousand sub-agents' requests would make every listener added to it cost O(n).
   const cancel = followSignal(options.signal);
-  const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
+  const deadline = startDeadline(budget.effectiveDeadline(), budget.windDownEnd());
   const messages = [...(options.messages ?? [])];
+  const output = options.outputSchema && new StructuredOutput(options.outputSchema);
   const ref: AgentRef = {
     agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
     parentId: options.parentId ?? null,
@@ -204,6 +230,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
+    cwd: options.cwd ?? process.cwd(),
     options,
     model,
     modelName: name,
@@ -220,6 +247,9 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     numTurns: 0,
     toolCalls: 0,
     fatal: false,
+    output,
+    tools: output ? [...(options.tools ?? []), output.tool] : (options.tools ?? []),
+    stopHookContinuations: 0,
   };
 }
 
@@ -240,6 +270,62 @@ function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   };
 }
 
+// The prompt as its hooks admit it (with their context), or undefined when one refused it.
+async function* admitPrompt(
+  run: RunState,
+  prompt: string,
+): AsyncGenerator<AgentEvent, string | undefined> {
+  if (!run.options.hooks) return prompt;
+  const admitted = await promptHooks(run.options.hooks, lifecycleFacts(run), prompt);
+  for (const message of admitted.warnings) yield event(run, { type: 'warning', message });
+  run.failure = admitted.refused;
+  return admitted.prompt;
+}
+
+// Turns until the agent ends for good: each time it would end, its output schema and its stop
+// hooks may send it back to work.
+async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
+  for (;;) {
+    yield* runTurns(run, env);
+    if (run.stop && run.stop.status !== 'cancelled' && run.options.graceTurn !== false) {
+      yield* graceTurn(run, run.stop);
+    }
+    const goOn = yield* finishRun(run);
+    if (goOn === undefined) return;
+    yield append(run, { role: 'user', content: goOn });
+  }
+}
+
+// The agent would end: hold it to its output schema, then ask its stop hooks. Returns the
+// instruction it goes on with, if any.
+async function* finishRun(run: RunState): AsyncGenerator<AgentEvent, string | undefined> {
+  if (run.output && statusOf(run) === 'completed') {
+    const reminder = run.output.reminder();
+    if (reminder !== undefined) return reminder;
+    run.failure = run.output.failure;
+  }
+  const status = statusOf(run);
+  if (!run.options.hooks || status === 'cancelled') return undefined;
+  const stopped = await stopHooks(run.options.hooks, lifecycleFacts(run), {
+    lastAssistantMessage: lastReplyText(run),
+    status,
+    error: run.failure ?? run.stop?.reason,
+    continuations: run.stopHookContinuations,
+  });
+  for (const message of stopped.warnings) yield event(run, { type: 'warning', message });
+  run.handoff = stopped.handoff;
+  if (stopped.fatal !== undefined) {
+    run.fatal = true;
+    run.failure = stopped.fatal;
+  }
+  if (stopped.goOn !== undefined) run.stopHookContinuations++;
+  return stopped.goOn;
+}
+
+function lifecycleFacts({ ref, agentType, path, cwd, cancel }: RunState): LifecycleFacts {
+  return { agent: { ...ref, agentType, path }, cwd, signal: cancel.signal };
+}
+
 // Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
 async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   try {
@@ -254,20 +340,22 @@ async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerato
         if (batch.fatal) throw batch.fatal;
       }
       yield event(run, { type: 'turn_end', turn: run.numTurns, message });
-      if (calls.length === 0) return;
+      if (calls.length === 0 || run.output?.settled) return;
     }
   } catch (error) {
     run.stop = stopFromError(run, error);
     if (run.stop) return;
     run.fatal = FatalToolError.isInstance(error);
-    run.failure =
-      describeModelError(error, { spec: run.modelName, baseUrl: run.options.baseUrl }) ??
-      messageOf(error);
+    run.failure = describeModelError(error, modelOf(run)) ?? messageOf(error);
   }
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
 async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
+  if (run.deadline?.ended.aborted) {
+    stop.reason += ' The time to wind down ran out before the final report.';
+    return;
+  }
   yield append(run, {
     role: 'user',
     content:
@@ -277,7 +365,11 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
   try {
     const { message } = yield* callModel(run, {
       toolChoice: 'none',
-      signal: either(run.cancel.signal, AbortSignal.timeout(GRACE_TIME_MS)),
+      signal: AbortSignal.any([
+        run.cancel.signal,
+        AbortSignal.timeout(GRACE_TIME_MS),
+        ...(run.deadline ? [run.deadline.ended] : []),
+      ]),
       maxOutputTokens: GRACE_MAX_OUTPUT_TOKENS,
     });
     // A model may still try a call; with no turn left to answer it, only the text is kept.
@@ -288,7 +380,9 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
     yield append(run, textOnly);
     yield event(run, { type: 'turn_end', turn: run.numTurns, message: textOnly });
   } catch (error) {
-    stop.reason += ` The final report could not be produced: ${messageOf(error)}`;
+    stop.reason += run.deadline?.ended.aborted
+      ? ' The time to wind down ran out before the final report.'
+      : ` The final report could not be produced: ${messageOf(error)}`;
   }
 }
 
@@ -304,11 +398,13 @@ async function* callModel(
   const turns = modelTurn({
     model: run.model,
     messages: run.messages,
-    tools: options.tools ?? [],
+    tools: run.tools,
     toolChoice: call.toolChoice,
     stream: options.stream ?? true,
     signal: call.signal,
     retry: { ...DEFAULT_RETRY, ...options.retry },
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    describeFailure: (error) => describeModelFailure(error, modelOf(run)),
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
     headers: run.headers,
@@ -332,6 +428,15 @@ async function* callModel(
     finishReason: turn.finishReason,
   });
   return turn;
+}
+
+/** What a model error message names: the model, and where its requests went. */
+function modelOf(run: RunState) {
+  return {
+    spec: run.modelName,
+    baseUrl: run.options.baseUrl,
+    endpoint: endpointOfModel(run.model),
+  };
 }
 
 /** Why the run must stop now, if it must; checked before every model call. */
@@ -359,18 +464,30 @@ function budgetStop(kind: BudgetKind): Stop {
   return { status: 'budget', reason: `The ${describeBudget(kind)} is used up.` };
 }
 
-function resultOf(run: RunState): RunResult {
-  const status: AgentStatus = run.failure ? 'failed' : (run.stop?.status ?? 'completed');
+function statusOf(run: RunState): AgentStatus {
+  return run.failure ? 'failed' : (run.stop?.status ?? 'completed');
+}
+
+/** The agent's last reply in this run; a resumed conversation's old replies are not its own. */
+function lastReplyText(run: RunState): string {
   const lastReply = run.messages
     .slice(run.firstOwnMessage)
     .findLast((message) => message.role === 'assistant');
+  return lastReply ? textOf(lastReply) : '';
+}
+
+function resultOf(run: RunState): RunResult {
+  const status = statusOf(run);
   const error = run.failure ?? run.stop?.reason;
+  const structured = run.output?.recorded;
   return {
     ...run.ref,
     subtype: SUBTYPES[status],
     status,
     isError: status !== 'completed',
-    result: lastReply ? textOf(lastReply) : '',
+    result: structured ? JSON.stringify(structured.value) : lastReplyText(run),
+    ...(structured ? { structuredOutput: structured.value } : {}),
+    ...(run.handoff ? { handoff: run.handoff } : {}),
     ...(error ? { error } : {}),
     ...(run.fatal ? { fatal: true } : {}),
     agentType: run.agentType,

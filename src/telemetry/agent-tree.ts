@@ -18,13 +18,23 @@ export interface AgentSummary {
   usage: Usage;
   costUsd: number | null;
   durationMs: number;
-  worktree: string | null;
+  /** The agent's own worktree; null when it had none (it may work in its parent's). */
+  worktree: AgentWorktreeSummary | null;
+  /** The value an agent with an output schema finished with; null otherwise. */
+  structuredOutput: unknown;
   transcript: string | null;
   startedAt: number;
   /** This agent and all its descendants. */
   subtreeUsage: Usage;
   /** Null when the price of any agent in the subtree is unknown, as for the run's total. */
   subtreeCostUsd: number | null;
+}
+
+export interface AgentWorktreeSummary {
+  path: string;
+  branch: string;
+  /** It has changes and is kept; false once it was removed, or while the agent still runs. */
+  changed: boolean;
 }
 
 export class AgentTree {
@@ -53,6 +63,7 @@ export class AgentTree {
         costUsd: null,
         durationMs: 0,
         worktree: null,
+        structuredOutput: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: at,
         subtreeUsage: emptyUsage(),
@@ -68,12 +79,15 @@ export class AgentTree {
       agent.numTurns = event.turn;
     } else if (event.type === 'tool_start') {
       agent.toolCalls++;
+    } else if (event.type === 'worktree') {
+      agent.worktree = { path: event.path, branch: event.branch, changed: event.changed };
     } else if (event.type === 'result') {
       agent.status = event.status;
       agent.costUsd = event.costUsd;
       agent.numTurns = event.numTurns;
       agent.toolCalls = event.toolCalls;
       agent.durationMs = event.durationMs;
+      agent.structuredOutput = event.structuredOutput ?? null;
     }
   }
 

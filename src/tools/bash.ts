@@ -1,8 +1,12 @@
 // The Bash tool: runs a command in its own process group, streams its output as progress, and
-// on timeout or cancellation stops the whole group, grandchildren included.
+// on timeout or cancellation stops the whole group, grandchildren included. Groups still alive
+// when warren exits are killed then (core/process-group.ts).
 import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
@@ -35,7 +39,7 @@ const usage = [
   `- stdout and stderr come back together. Beyond ${MAX_OUTPUT_CHARS} characters the middle of the output is left out.`,
   '- A non-zero exit status makes the call an error; the result shows the exit code and the output.',
   '- Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.',
-  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends.',
+  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends; all are stopped when the session ends.',
 ];
 
 export const bashTool = defineTool({
@@ -43,6 +47,10 @@ export const bashTool = defineTool({
   description: ['Runs a bash command and returns its output.', '', ...usage].join('\n'),
   inputSchema,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
+  notReadOnlyReason: (input, scope) => {
+    const verdict = checkReadOnlyCommand(input.command, scope);
+    return verdict.readOnly ? undefined : verdict.reason;
+  },
   isConcurrencySafe: false,
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
   timeoutMs: MAX_TIMEOUT_MS + 2 * KILL_GRACE_MS + 5_000,
@@ -56,7 +64,7 @@ export const readOnlyBashTool = defineTool({
   description: [
     'Runs a read-only bash command and returns its output.',
     '',
-    '- Only commands that change nothing are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Output redirection to files, command substitution and unknown programs are refused.',
+    '- Only commands that change nothing and read only inside the allowed directories are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Refused: output redirection to files, command substitution, $VARIABLES, braces, ~, unknown programs, environment readers (env, printenv), paths or symlinks leading outside, and link-following walks (grep -R, find -L) over trees with links leading outside. Quote literal braces and dollar signs.',
     ...usage,
   ].join('\n'),
   inputSchema,
@@ -68,7 +76,7 @@ export const readOnlyBashTool = defineTool({
     const verdict = checkReadOnlyCommand(input.command, ctx);
     if (!verdict.readOnly) {
       return {
-        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command.`,
+        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command inside the allowed directories; a command like this one needs an agent with the full Bash tool and permission to run it.`,
         isError: true,
       };
     }
@@ -90,6 +98,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) trackGroup(child.pid);
   const output = new HeadTailBuffer(MAX_OUTPUT_CHARS);
   const onData = (chunk: string) => {
     output.append(chunk);
@@ -108,7 +117,12 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   const stop = (reason: 'timeout' | 'cancel') => {
     if (stoppedBy !== undefined || child.pid === undefined) return;
     stoppedBy = reason;
-    stopProcessGroup(child.pid);
+    stopGroup(child.pid, KILL_GRACE_MS);
+    // A command that ignores the stop must not keep warren running once nothing else does:
+    // its group is killed on the way out (core/process-group.ts).
+    child.unref();
+    (child.stdout as Readable as Socket).unref();
+    (child.stderr as Readable as Socket).unref();
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = () => stop('cancel');
@@ -126,7 +140,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     let stoppedBackground = false;
     if (!(await settlesWithin(closed, PIPE_GRACE_MS)) && child.pid !== undefined) {
       stoppedBackground = stoppedBy === undefined;
-      stopProcessGroup(child.pid);
+      stopGroup(child.pid, KILL_GRACE_MS);
       if (!(await settlesWithin(closed, 2 * KILL_GRACE_MS))) {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -136,6 +150,8 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+    // A background job with its output redirected may live on; it stays tracked until exit.
+    if (child.pid !== undefined && !signalGroup(child.pid, 0)) releaseGroup(child.pid);
   }
 }
 
@@ -168,20 +184,6 @@ function failureOf({ ending, stoppedBy, timeoutMs }: EndingSummary): string | un
   if (ending.signal !== null) return `Command was killed by ${ending.signal}.`;
   if (ending.code !== 0) return `Exit code ${ending.code}`;
   return undefined;
-}
-
-/** SIGTERM to every process of the group, SIGKILL to whatever is left after a grace period. */
-function stopProcessGroup(pid: number): void {
-  signalGroup(pid, 'SIGTERM');
-  setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone, which is what we wanted.
-  }
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {

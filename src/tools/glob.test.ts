@@ -1,8 +1,14 @@
 import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useOutsideSandbox } from '../testing/outside-sandbox.js';
 import { makeTempDir } from '../testing/temp-dir.js';
-import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
+import {
+  isErrorOutput,
+  outputText,
+  testToolContext,
+  useToolSandbox,
+} from '../testing/tool-context.js';
 import { globTool } from './glob.js';
 
 const { dir, ctx } = useToolSandbox();
@@ -50,6 +56,17 @@ describe('Glob', () => {
     await files('node_modules/pkg/index.js', '.git/hooks/x.js', 'app.js', '.config/tool.js');
     expect(await lines({ pattern: '**/*.js' })).toEqual(['.config/tool.js', 'app.js']);
     expect(await lines({ pattern: 'node_modules/**/*.js' })).toEqual(['node_modules/pkg/index.js']);
+  });
+
+  it("skips sub-agents' worktrees (.warren/worktrees) unless the pattern names them", async () => {
+    await files('.warren/worktrees/agent_1/app.js', '.warren/agents/helper.js', 'app.js');
+    expect((await lines({ pattern: '**/*.js' })).sort()).toEqual([
+      '.warren/agents/helper.js',
+      'app.js',
+    ]);
+    expect(await lines({ pattern: '.warren/worktrees/**/*.js' })).toEqual([
+      '.warren/worktrees/agent_1/app.js',
+    ]);
   });
 
   it('caps the list at 100 files and says how many matched', async () => {
@@ -107,5 +124,29 @@ describe('Glob', () => {
     expect(globTool.isConcurrencySafe).toBe(true);
     expect(globTool.permissionSubject?.({ pattern: '*' }, { cwd: dir() })).toBe('.');
     expect(globTool.permissionSubject?.({ pattern: '*', path: 'src' }, { cwd: dir() })).toBe('src');
+  });
+});
+
+describe('Glob and symlinks that lead out', () => {
+  const sandbox = useOutsideSandbox();
+  const globIn = async (pattern: string) =>
+    outputText(await globTool.call({ pattern }, testToolContext({ cwd: sandbox().project })));
+
+  it.each(['link_dir/*', 'link_dir/**', 'link_*/*', '*/canary.txt', '**/canary.txt'])(
+    'does not list the outside through a symlinked directory the pattern names: %s',
+    async (pattern) => {
+      expect(await globIn(pattern)).not.toContain('link_dir/canary.txt');
+    },
+  );
+
+  it('says that it left out matches whose real location is outside', async () => {
+    expect(await globIn('link_dir/*')).toBe(
+      'No files found matching "link_dir/*" in the working directory. (1 match was left out: its real location is outside the allowed directories.)',
+    );
+  });
+
+  it('lists no symlink to a file outside', async () => {
+    const result = await globIn('**/*');
+    expect(result.split('\n').sort()).toEqual(['a.js', 'notes.txt', 'sub/b.txt']);
   });
 });

@@ -2,6 +2,8 @@
 // `agents` option) and the normalised AgentDefinition every other layer reads.
 import { z } from 'zod';
 import type { PermissionMode } from '../../core/permission-policy.js';
+import type { HookSettings } from '../../hooks/hook-settings.js';
+import { type OutputSchemaInput, outputSchemaProblem } from './output-schema.js';
 
 /** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
 export const agentSourceSchema = z.object({
@@ -11,9 +13,12 @@ export const agentSourceSchema = z.object({
    */
   kind: z.enum(['builtin', 'cli', 'project', 'user', 'agents-dir', 'sdk']),
   path: z.string().optional(),
+  /** The file format (dialect) it was read as; absent for built-ins and SDK definitions. */
+  format: z.enum(['warren', 'claude-code', 'opencode', 'codex', 'gemini']).optional(),
 });
 export type AgentSource = z.infer<typeof agentSourceSchema>;
 export type AgentSourceKind = AgentSource['kind'];
+export type AgentFileFormat = NonNullable<AgentSource['format']>;
 
 const permissionModeSchema = z
   .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'])
@@ -38,6 +43,23 @@ const nameListSchema = z
   .describe('a comma-separated string or a list of names');
 
 const mcpServerRefSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+/** Checked in full by buildAgentDefinition, which names each bad entry. */
+const hooksSchema = z
+  .custom<HookSettings>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  )
+  .describe('a map of hook event to a list of matchers, as in settings.json');
+
+const outputSchemaSchema = z
+  .custom<OutputSchemaInput>()
+  .superRefine((value, ctx) => {
+    const problem = outputSchemaProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('a JSON Schema of an object (or, in code, a zod object schema)');
+
+const onFailureSchema = z.enum(['recoverable', 'fatal']).describe('`recoverable` or `fatal`');
 
 /**
  * opencode's `permission`: `allow`/`ask`/`deny` for every tool, or per tool (`edit: deny`), or per
@@ -93,12 +115,20 @@ export const agentFieldSchemas = {
     .describe('a server name, a map of name to server config, or a list of either'),
   background: z.boolean().describe('true or false'),
   isolation: z.literal('worktree').describe('`worktree`'),
+  worktreeBase: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('`head` or a ref (branch, tag, commit) the worktree branches from'),
   agents: nameListSchema,
   color: z.string().describe('a colour name'),
-  hooks: z.record(z.string(), z.unknown()).describe('a map of hook event to hook list'),
+  hooks: hooksSchema,
+  outputSchema: outputSchemaSchema,
+  onFailure: onFailureSchema,
   skills: nameListSchema,
   memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
   forkContext: z.boolean().describe('true or false'),
+  omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
 } as const;
 
@@ -125,12 +155,16 @@ export const agentDefinitionInputSchema = z.looseObject({
   mcpServers: agentFieldSchemas.mcpServers.optional(),
   background: agentFieldSchemas.background.optional(),
   isolation: agentFieldSchemas.isolation.optional(),
+  worktreeBase: agentFieldSchemas.worktreeBase.optional(),
   agents: agentFieldSchemas.agents.optional(),
   color: agentFieldSchemas.color.optional(),
   hooks: agentFieldSchemas.hooks.optional(),
+  outputSchema: agentFieldSchemas.outputSchema.optional(),
+  onFailure: agentFieldSchemas.onFailure.optional(),
   skills: agentFieldSchemas.skills.optional(),
   memory: agentFieldSchemas.memory.optional(),
   forkContext: agentFieldSchemas.forkContext.optional(),
+  omitProjectInstructions: agentFieldSchemas.omitProjectInstructions.optional(),
   permission: agentFieldSchemas.permission.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
@@ -165,13 +199,28 @@ export const agentDefinitionSchema = z.object({
   /** Server names (of the session's servers) or `{ name: config }` records, kept unparsed. */
   mcpServers: z.array(mcpServerRefSchema).optional(),
   background: z.boolean().optional(),
+  /** `worktree`: every run of this agent gets a git worktree of its own. */
   isolation: z.literal('worktree').optional(),
+  /** What that worktree branches from: `head` (the parent's HEAD, the default) or a ref. */
+  worktreeBase: z.string().optional(),
   /** Delegation targets: each becomes a `delegate_to_<name>` tool. */
   agents: z.array(z.string()).optional(),
   color: z.string().optional(),
-  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** Hooks active only while this agent runs; in a sub-agent, `Stop` means its SubagentStop. */
+  hooks: hooksSchema.optional(),
+  /** The agent must finish with a value this schema accepts (see docs/hooks.md). */
+  outputSchema: z.custom<OutputSchemaInput>().optional(),
+  /** `fatal`: any failure of this agent ends the whole run instead of becoming a result. */
+  onFailure: onFailureSchema.optional(),
+  /** Skills whose whole text goes into the prompt at start (agents/skills/). */
   skills: z.array(z.string()).optional(),
+  /** A memory folder the agent keeps across sessions (agents/memory/). */
   memory: z.enum(['user', 'project', 'local']).optional(),
+  /**
+   * Leave the project instructions (AGENTS.md, CLAUDE.md, WARREN.md) out of this agent's prompt,
+   * as the built-in explore and plan do. Claude Code's `omitClaudeMd` means the same.
+   */
+  omitProjectInstructions: z.boolean().optional(),
   /** Start from the parent's conversation instead of a fresh one. */
   forkContext: z.boolean().optional(),
   /**

@@ -190,6 +190,7 @@ export class InteractiveSession {
       const run = query({
         prompt,
         options: this.setup.queryOptions({
+          sessionId: this.sessionId,
           agentId,
           signal,
           messages: this.#history,

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isGoneWithin } from '../../testing/process-liveness.js';
 import { hasTmux } from '../../testing/tmux-terminal.js';
 import { startWarrenInTmux, type WarrenInTmux } from '../../testing/warren-in-tmux.js';
 
@@ -250,7 +251,7 @@ turns:
         expect(last).toMatch(/Go on with: warren --resume \S+/);
         expect(last).not.toMatch(/\n\s+at /);
         expect(processesRunning(`sleep ${marker}`)).toEqual([]);
-        expect(() => process.kill(pid, 0)).toThrow();
+        expect(await isGoneWithin(pid)).toBe(true);
       },
       E2E_TIMEOUT,
     );
