@@ -42,6 +42,7 @@ export type {
   PermissionRequest,
 } from './core/permission-policy.js';
 export type { RunContext } from './core/run-context.js';
+export type { TodoItem, TodoStatus } from './core/todo-list.js';
 export {
   defineTool,
   FatalToolError,
@@ -49,7 +50,7 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './core/tool.js';
-export { addUsage, emptyUsage, type Usage } from './core/usage.js';
+export { addUsage, cacheHitRatio, emptyUsage, type Usage } from './core/usage.js';
 export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
 export { isMcpTool, type McpTool } from './mcp/mcp-tool.js';
 export type {
@@ -81,6 +82,8 @@ export {
   grepTool,
   readOnlyBashTool,
   readTool,
+  todoWriteTool,
+  webFetchTool,
   writeTool,
 } from './tools/builtin-tools.js';
 export { FileStateCache } from './tools/file-state.js';

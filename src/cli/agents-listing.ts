@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AgentSourceKind } from '../agents/definitions/agent-definition.js';
 import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/agent-load-entry.js';
 import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
 
 export interface AgentsListingDiagnostic {
   message: string;
@@ -37,8 +38,10 @@ export interface AgentsListing {
   agents: AgentsListingItem[];
   /** Number of error entries. */
   errors: number;
-  /** Number of warnings over all entries. */
+  /** Number of warnings over all entries, the tool warnings included. */
   warnings: number;
+  /** One per tool name that definitions list but warren lacks, naming those definitions. */
+  toolWarnings: string[];
 }
 
 export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
@@ -61,10 +64,12 @@ export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
+  const toolWarnings = unknownToolWarnings(result.entries);
   return {
     agents,
     errors: agents.filter((agent) => agent.status === 'error').length,
-    warnings: agents.reduce((sum, agent) => sum + agent.warnings.length, 0),
+    warnings: agents.reduce((sum, agent) => sum + agent.warnings.length, toolWarnings.length),
+    toolWarnings,
   };
 }
 
@@ -114,7 +119,10 @@ export function formatAgentsListing(
       );
     });
   const errors = problems('errors');
-  const warnings = problems('warnings');
+  const warnings = [
+    ...listing.toolWarnings.map((message) => `  ${message}`),
+    ...problems('warnings'),
+  ];
   if (errors.length > 0) lines.push('', 'Errors:', ...errors);
   if (warnings.length > 0) lines.push('', 'Warnings:', ...warnings);
 

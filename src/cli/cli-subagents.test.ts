@@ -152,10 +152,11 @@ describe('warren agents', () => {
     const listing = JSON.parse(run.stdout);
     const helper = listing.agents.find((agent: { name: string }) => agent.name === 'helper');
     expect(helper).toMatchObject({ status: 'ok', tools: ['Read'], source: { kind: 'project' } });
-    expect(JSON.stringify(helper.warnings)).toMatch(/WebSearch/);
+    expect(JSON.stringify(helper.notes)).toMatch(/dropped `WebSearch`/);
+    expect(listing.toolWarnings).toEqual([expect.stringContaining('no tool `WebSearch`')]);
     const text = await warren(['agents']);
     expect(text.stdout).toMatch(/helper\s+project \.warren\/agents\/helper\.md/);
-    expect(text.stdout).toMatch(/helper\.md:3: `tools`: dropped `WebSearch`/);
+    expect(text.stdout).toMatch(/warren has no tool `WebSearch`: agent helper lists it/);
   });
 
   it.skipIf(!existsSync(CORPUS))(

@@ -58,9 +58,10 @@ interface ToolFields<Input> {
   timeoutMs?: number;
   /**
    * What a permission rule `Name(specifier)` is matched against: a Bash command, a file path
-   * relative to cwd. Without it only the bare rule `Name` applies.
+   * relative to cwd, WebFetch's `domain:<host>` (a promise where finding it takes I/O, such as
+   * resolving a host name). Without it only the bare rule `Name` applies.
    */
-  permissionSubject?(input: Input, ctx: Pick<ToolContext, 'cwd'>): string;
+  permissionSubject?(input: Input, ctx: Pick<ToolContext, 'cwd'>): string | Promise<string>;
 }
 
 /** A tool that does its work itself. */

@@ -158,7 +158,7 @@ async function decide(
   const { tool, input, cwd } = request;
   const target: PermissionTarget = {
     toolName: tool.name,
-    subject: tool.permissionSubject?.(input, { cwd }),
+    subject: await tool.permissionSubject?.(input, { cwd }),
     cwd,
   };
   const denying = findDenyingRule(policy.deny, target);

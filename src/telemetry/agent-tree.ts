@@ -1,7 +1,9 @@
 // Follows a run's events and keeps one summary per agent, main agent first: what the JSON
 // result's `agents` array reports, and what a live agent tree will draw.
 import type { AgentEvent, AgentStatus } from '../core/events.js';
+import type { TodoItem } from '../core/todo-list.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import { TodoLists } from './todo-lists.js';
 
 export interface AgentSummary {
   agentId: string;
@@ -19,11 +21,14 @@ export interface AgentSummary {
   worktree: string | null;
   transcript: string | null;
   startedAt: number;
+  /** The agent's latest TodoWrite list; null if it never wrote one. */
+  todos: TodoItem[] | null;
 }
 
 export class AgentTree {
   readonly #agents = new Map<string, AgentSummary>();
   readonly #transcriptOf: (agentId: string) => string | null;
+  readonly #todos = new TodoLists();
 
   constructor(options: { transcriptOf?: (agentId: string) => string | null } = {}) {
     this.#transcriptOf = options.transcriptOf ?? (() => null);
@@ -47,11 +52,14 @@ export class AgentTree {
         worktree: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: Date.now(),
+        todos: null,
       });
       return;
     }
     const agent = this.#agents.get(event.agentId);
     if (!agent) return;
+    const todos = this.#todos.observe(event);
+    if (todos) agent.todos = todos.todos;
     if (event.type === 'usage') {
       addUsage(agent.usage, event.usage);
       if (event.costUsd !== null) agent.costUsd = (agent.costUsd ?? 0) + event.costUsd;

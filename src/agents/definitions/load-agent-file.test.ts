@@ -50,7 +50,8 @@ describe('loadAgentFile on real files', () => {
     );
     expect(entry.status).toBe('ok');
     expect(entry.definition!.description).toMatch(/Triggers on: 'GDPR', .*'California privacy'\.$/);
-    expect(entry.definition!.tools).toEqual(['Read', 'Grep', 'Glob']);
+    expect(entry.definition!.tools).toEqual(['Read', 'Grep', 'Glob', 'WebFetch']);
+    expect(entry.unknownTools).toEqual(['WebSearch']);
   });
 
   it('recovers a description broken over a blank line', async () => {
@@ -192,14 +193,23 @@ describe('loadAgentFile on real files', () => {
     expect(messages(entry.warnings)).toContain('does not know the model `fable`');
   });
 
-  it('drops non-tools listed in `tools` with a warning on that line', async () => {
+  it('drops non-tools listed in `tools` with a note on that line, for the run to warn about once', async () => {
     const entry = await loadFixture(
       'VoltAgent__awesome-claude-code-subagents/categories/09-meta-orchestration/codebase-orchestrator.md',
     );
-    expect(entry.definition!.tools).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
-    const warning = entry.warnings.find((w) => w.message.startsWith('`tools`'));
-    expect(warning?.message).toContain('`pied-piper`');
-    expect(warning?.line).toBe(4);
+    expect(entry.definition!.tools).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Bash',
+      'Glob',
+      'Grep',
+      'WebFetch',
+    ]);
+    const note = entry.notes.find((w) => w.message.startsWith('`tools`: dropped'));
+    expect(note?.message).toContain('`pied-piper`');
+    expect(note?.line).toBe(4);
+    expect(entry.unknownTools).toContain('pied-piper');
   });
 
   it('takes `tools` from the real field, not from commented-out alternatives', async () => {

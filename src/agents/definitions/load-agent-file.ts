@@ -91,6 +91,7 @@ export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
   const diagnostics = {
     warnings: [...warnings, ...built.warnings],
     notes: built.notes,
+    ...(built.unknownTools && { unknownTools: built.unknownTools }),
   };
   if (built.error) {
     return { name: built.name, source, status: 'error', error: built.error, ...diagnostics };
