@@ -188,7 +188,7 @@ function mainAgentOptions(
     permissions: options.permissions?.derive
       ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
       : options.permissions,
-    systemPrompt: withEnvironment(definition.prompt, { cwd }),
+    systemPrompt: withEnvironment(definition.prompt, { cwd, date: spawn.runtime.sessionDate }),
     maxTurns: options.maxTurns ?? definition.maxTurns,
     timeBudgetMs: options.timeBudgetMs ?? definition.timeBudgetMs,
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,

@@ -9,6 +9,7 @@ import { type AgentServers, startAgentServers, withAgentServerTools } from './ag
 import { childTools } from './child-tools.js';
 import {
   createSubagentContext,
+  firstPrompt,
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
@@ -39,7 +40,7 @@ export async function runSubagent(
     try {
       servers = await startOwnServers(spawner, request, ctx, options);
       let result: RunResult | undefined;
-      for await (const event of agentLoop({ prompt: request.prompt, options })) {
+      for await (const event of agentLoop({ prompt: firstPrompt(request), options })) {
         ctx.emit(event);
         if (event.type === 'result' && event.agentId === options.agentId) result = event;
       }
@@ -86,6 +87,8 @@ async function startOwnServers(
   }
   const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
   options.tools = withAgentServerTools(options.tools ?? [], granted);
+  // A forked child must see its own servers' tools too, at the price of its parent's cache.
+  if (options.shownTools) options.shownTools = withAgentServerTools(options.shownTools, granted);
   return servers;
 }
 

@@ -1,15 +1,17 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
 // fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd, and its model or its own.
+// state, the shared permission decisions, the parent's cwd, and its model or its own. A forked
+// child keeps its parent's system prompt and is shown its parent's tool list, so its first
+// request is its parent's last one plus a message: a prompt-cache read, not a second write.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
 import { resolveModel } from '../model/resolve-model.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
+import { type ForkContext, forkDirective, forkedTurns, forkMessages } from './fork-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
@@ -28,7 +30,8 @@ export interface SubagentRequest {
   description: string;
   /** From the Agent call; wins over the definition's model. */
   model?: string;
-  forkContext: boolean;
+  /** `false`: fresh; `true`: the parent's whole conversation; N: its last N turns. */
+  forkContext: ForkContext;
   /** From a delegate call's task spec. */
   timeBudgetMs?: number;
 }
@@ -55,13 +58,18 @@ export async function createSubagentContext(
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
   const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
-  const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
+  const turns = forkedTurns(request.forkContext);
   return {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
-    systemPrompt,
+    ...(turns === undefined
+      ? { systemPrompt: runtime.systemPromptFor(definition, ctx.cwd) }
+      : {
+          messages: forkMessages(run.messages, turns),
+          // What the model sees; calls of a tool the definition does not grant are refused.
+          shownTools: run.shownTools,
+        }),
     tools,
-    messages: request.forkContext ? forkMessages(run.messages, systemPrompt) : undefined,
     cwd: ctx.cwd,
     allowedDirs: ctx.allowedDirs,
     // At least one turn, so a child started on its parent's last turn can still answer.
@@ -83,29 +91,10 @@ export async function createSubagentContext(
   };
 }
 
-/**
- * The parent's conversation for a forked child, behind the child's own system prompt: every
- * tool call still waiting for its result (the call starting this child among them) is left
- * out, since a provider refuses a call without a result.
- */
-export function forkMessages(messages: readonly Message[], systemPrompt: string): Message[] {
-  const answered = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'tool') for (const part of message.content) answered.add(part.toolCallId);
-  }
-  const forked: Message[] = [{ role: 'system', content: systemPrompt }];
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    if (message.role !== 'assistant') {
-      forked.push(message);
-      continue;
-    }
-    const content = message.content.filter(
-      (part) => part.type === 'text' || answered.has(part.toolCallId),
-    );
-    if (content.length > 0) forked.push({ role: 'assistant', content });
-  }
-  return forked;
+/** The child's first user message: its task, or for a forked child the hand-over with it. */
+export function firstPrompt(request: SubagentRequest): string {
+  if (forkedTurns(request.forkContext) === undefined) return request.prompt;
+  return forkDirective(request.definition, request.prompt);
 }
 
 /**

@@ -6,7 +6,7 @@ import { mcpTrust } from '../mcp/trust-store.js';
 import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
-import { withEnvironment } from './environment-prompt.js';
+import { sessionDate, withEnvironment } from './environment-prompt.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -25,6 +25,11 @@ export interface SubagentSettings {
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
    */
   mcp?: AgentMcpSettings;
+  /**
+   * The date every system prompt of the run names (`YYYY-MM-DD`); default: today's, taken when
+   * the run starts, so a run past midnight keeps one prompt per definition, and its cache.
+   */
+  sessionDate?: string;
 }
 
 export class SubagentRuntime {
@@ -35,6 +40,7 @@ export class SubagentRuntime {
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
   readonly mcp: AgentMcpSettings;
+  readonly sessionDate: string;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -47,14 +53,18 @@ export class SubagentRuntime {
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
+    this.sessionDate = settings.sessionDate ?? sessionDate();
   }
 
-  /** A definition's prompt with the environment; one string per definition and cwd, shared. */
+  /**
+   * A definition's prompt with the environment; one string per definition and cwd for the
+   * whole run, so siblings of one definition send the same bytes and share a cache entry.
+   */
   systemPromptFor(definition: AgentDefinition, cwd: string): string {
     const key = `${definition.name}\0${cwd}`;
     let prompt = this.#prompts.get(key);
     if (prompt === undefined) {
-      prompt = withEnvironment(definition.prompt, { cwd });
+      prompt = withEnvironment(definition.prompt, { cwd, date: this.sessionDate });
       this.#prompts.set(key, prompt);
     }
     return prompt;

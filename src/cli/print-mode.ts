@@ -5,6 +5,8 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
+import { sessionDate } from '../agents/environment-prompt.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
@@ -79,7 +81,9 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
   });
 
-  const systemPrompt = mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 });
+  // One date for every system prompt of the session: a changing prompt defeats the cache.
+  const date = sessionDate();
+  const systemPrompt = mainSystemPrompt({ cwd, subagents: args.maxDepth > 0, date });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   let sessionId = newSessionId();
   let history: Message[] = [];
@@ -103,8 +107,12 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const stopListening = io.onInterrupt(() => controller.abort());
 
   let result: RunResult | undefined;
-  // Untrusted project servers are reported once the run has said who the main agent is.
-  let pendingWarnings = mcp.warnings;
+  // Untrusted project servers, and tools definitions list that warren lacks (once per tool,
+  // not per file), are reported once the run has said who the main agent is.
+  let pendingWarnings = [
+    ...mcp.warnings,
+    ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
+  ];
   const show = (event: AgentEvent) => {
     // The transcript line goes to disk before anyone is shown the event.
     transcript.write(event);
@@ -123,6 +131,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         agent: args.agent,
         maxDepth: args.maxDepth,
         maxParallel: args.maxParallel,
+        sessionDate: date,
         transcriptPathFor: (agentId) => transcript.pathFor(agentId),
         messages: history,
         cwd,

@@ -13,6 +13,11 @@ How to work:
 const SUBAGENTS = `
 - Hand self-contained searches and side tasks to sub-agents (the Agent tool) when they would fill your context with material you do not need to keep; start independent ones in the same message so they run in parallel.`;
 
-export function mainSystemPrompt(params: { cwd: string; subagents: boolean }): string {
+export function mainSystemPrompt(params: {
+  cwd: string;
+  subagents: boolean;
+  /** The session's date; see agents/environment-prompt.ts for why it is fixed. */
+  date?: string;
+}): string {
   return withEnvironment(MAIN_PROMPT + (params.subagents ? SUBAGENTS : ''), params);
 }

@@ -34,6 +34,12 @@ export interface AgentLoopOptions extends InheritedOptions {
   model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
   systemPrompt?: string;
   tools?: readonly Tool[];
+  /**
+   * The tool list the model is shown, when it differs from `tools`: a forked child is shown
+   * its parent's, so that its requests open with the same prefix and read the parent's prompt
+   * cache. A call of a tool shown here but not in `tools` is refused. Default: `tools`.
+   */
+  shownTools?: readonly Tool[];
   /** Earlier conversation to continue (resume, forked context). */
   messages?: readonly Message[];
   /** Working directory of the agent's tools. Default: `process.cwd()`. */
@@ -128,8 +134,12 @@ export async function* agentLoop({
   }
   yield append(run, { role: 'user', content: prompt });
 
+  const shown = options.shownTools ?? tools;
   const environment: ToolCallEnvironment = {
     tools: new Map(tools.map((tool) => [tool.name, tool])),
+    withheld: new Set(
+      shown.map((tool) => tool.name).filter((name) => !tools.some((tool) => tool.name === name)),
+    ),
     permissions: options.permissions,
     context: {
       cwd,
@@ -137,7 +147,7 @@ export async function* agentLoop({
       fileState: options.fileState ?? new FileStateCache(),
       agent: { ...run.ref, agentType: run.agentType },
     },
-    run: runContext(run, tools),
+    run: runContext(run, tools, shown),
     signal: new AbortFanOut(run.signal),
     hardStop: new AbortFanOut(either(run.cancel.signal, run.deadline?.over)),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
@@ -205,12 +215,17 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
 }
 
 /** What the run's tools that start agents see of it. */
-function runContext(run: RunState, tools: readonly Tool[]): RunContext {
+function runContext(
+  run: RunState,
+  tools: readonly Tool[],
+  shownTools: readonly Tool[],
+): RunContext {
   return {
     inherited: inheritedOptions(run.options),
     cancelSignal: run.cancel.signal,
     model: run.model,
     tools,
+    shownTools,
     budget: run.budget,
     permissions: run.options.permissions,
     messages: run.messages,
@@ -283,7 +298,7 @@ async function* callModel(
   const turns = modelTurn({
     model: run.model,
     messages: run.messages,
-    tools: options.tools ?? [],
+    tools: options.shownTools ?? options.tools ?? [],
     toolChoice: call.toolChoice,
     stream: options.stream ?? true,
     signal: call.signal,

@@ -19,6 +19,8 @@ const SETTLE_MS = 1000;
 
 export interface ToolCallEnvironment {
   tools: ReadonlyMap<string, Tool>;
+  /** Tools the model is shown but this agent may not use (a forked child sees its parent's). */
+  withheld?: ReadonlySet<string>;
   permissions: PermissionPolicy | undefined;
   /** What every call of this agent shares; the per-call fields are added here. */
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
@@ -65,6 +67,11 @@ async function runTool(
   const tool = env.tools.get(call.toolName);
   if (!tool) {
     const names = [...env.tools.keys()].join(', ') || 'none';
+    if (env.withheld?.has(call.toolName)) {
+      return toolError(
+        `${call.toolName} is not available to this agent (its definition does not grant it); you see it only because you continue another agent's conversation. Available tools: ${names}.`,
+      );
+    }
     return toolError(`Unknown tool "${call.toolName}". Available tools: ${names}.`);
   }
   if (typeof call.input === 'string') {

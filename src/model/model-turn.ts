@@ -21,6 +21,7 @@ import {
 import type { Tool } from '../core/tool.js';
 import type { Usage } from '../core/usage.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+import { prefixKey, promptCacheGate } from './prompt-cache-gate.js';
 import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
 
 export interface ModelTurnRequest {
@@ -51,18 +52,28 @@ export async function* modelTurn(
   request: ModelTurnRequest,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const callOptions = buildCallOptions(request);
+  // Requests that place cache breakpoints wait for a sibling already writing their prefix.
+  const pass = usesCacheBreakpoints(request.model)
+    ? await promptCacheGate(request.model).enter(
+        prefixKey(request.tools, request.messages),
+        request.signal,
+      )
+    : undefined;
   for (let attempt = 0; ; attempt++) {
     try {
       yield { type: 'message_start' };
       if (request.stream) {
         const { stream } = await request.model.doStream(callOptions);
-        return yield* readStream(stream);
+        return yield* readStream(stream, () => pass?.started());
       }
       const reply = fromContent(await request.model.doGenerate(callOptions));
+      pass?.started();
       const text = textOf(reply.message);
       if (text) yield { type: 'message_delta', text };
       return reply;
     } catch (error) {
+      // Whoever waits for this prefix goes on without it rather than through the retries.
+      pass?.failed();
       request.signal.throwIfAborted();
       if (attempt >= request.retry.maxRetries || !isRetryable(error)) throw error;
       const delayMs = retryDelayMs(error, attempt, request.retry);
@@ -75,7 +86,7 @@ export async function* modelTurn(
 function buildCallOptions(request: ModelTurnRequest) {
   let prompt = toModelPrompt(request.messages);
   let tools = toModelTools(request.tools);
-  if (request.model.provider.startsWith('anthropic')) {
+  if (usesCacheBreakpoints(request.model)) {
     ({ prompt, tools } = withCacheBreakpoints(prompt, tools));
   }
   return {
@@ -88,13 +99,26 @@ function buildCallOptions(request: ModelTurnRequest) {
   } as const;
 }
 
+/** Anthropic caches only what a request marks; other providers cache on their own. */
+function usesCacheBreakpoints(model: LanguageModelV4): boolean {
+  return model.provider.startsWith('anthropic');
+}
+
 async function* readStream(
   stream: ReadableStream<LanguageModelV4StreamPart>,
+  onFirstPart: () => void,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const content: Array<TextPart | ToolCallPart> = [];
   let text: TextPart | undefined;
   let usage: Usage | undefined;
+  let first = true;
   for await (const part of stream) {
+    // The response has begun (its first event, past the provider's own stream-start): the
+    // prompt has been read, and its cache entry is readable.
+    if (first && part.type !== 'stream-start') {
+      first = false;
+      onFirstPart();
+    }
     switch (part.type) {
       case 'text-delta':
         if (!text) {

@@ -75,7 +75,9 @@ export const agentFieldSchemas = {
   hooks: z.record(z.string(), z.unknown()).describe('a map of hook event to hook list'),
   skills: nameListSchema,
   memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
-  forkContext: z.boolean().describe('true or false'),
+  forkContext: z
+    .union([z.boolean(), positiveInt('a whole number of turns above 0')])
+    .describe('true (the whole conversation), false (none) or a whole number of turns above 0'),
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -147,8 +149,11 @@ export const agentDefinitionSchema = z.object({
   hooks: z.record(z.string(), z.unknown()).optional(),
   skills: z.array(z.string()).optional(),
   memory: z.enum(['user', 'project', 'local']).optional(),
-  /** Start from the parent's conversation instead of a fresh one. */
-  forkContext: z.boolean().optional(),
+  /**
+   * Start from the parent's conversation instead of a fresh one: `true` all of it, a number N
+   * its last N turns (see agents/fork-context.ts).
+   */
+  forkContext: z.union([z.boolean(), z.number().int().positive()]).optional(),
   /** Fields warren does not know (opencode's `mode`, `temperature`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,
