@@ -140,6 +140,33 @@ describe('definition files', () => {
   });
 });
 
+describe('warren -p with definitions that name tools warren lacks', () => {
+  it('warns once per missing tool for the run, however many files name it', async () => {
+    await mkdir(join(project(), '.warren/agents'), { recursive: true });
+    for (const name of ['researcher', 'writer', 'scout']) {
+      await writeFile(
+        join(project(), `.warren/agents/${name}.md`),
+        `---\ndescription: ${name}\ntools: Read, WebSearch, TodoWrite\n---\nWork.\n`,
+      );
+    }
+    server.enqueue({ text: 'ok' });
+    const run = await warren(['-p', 'hi', ...against('--output-format', 'stream-json')]);
+    expect(run.code).toBe(0);
+    const stderr = run.stderr.trim().split('\n');
+    expect(stderr).toEqual([
+      expect.stringMatching(
+        /^warren: warning: warren has no tool `WebSearch`: 3 agents list it \(researcher, scout, writer\) and run without it\./,
+      ),
+    ]);
+    const warnings = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.subtype === 'warning');
+    expect(warnings).toHaveLength(1);
+  });
+});
+
 describe('warren agents', () => {
   it('lists definitions with their source and the warnings of a messy file', async () => {
     await mkdir(join(project(), '.warren/agents'), { recursive: true });
