@@ -61,6 +61,8 @@ export type {
   McpServerObject,
   McpStdioServerConfig,
 } from './mcp/server-config.js';
+export { loadPriceTable, priceFilePath } from './model/price-file.js';
+export { BUILTIN_PRICES, type ModelPrice, type PriceTable, priceOf } from './model/pricing.js';
 export { resolveModel } from './model/resolve-model.js';
 export {
   type CanUseTool,

@@ -2,6 +2,7 @@
 // definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs
 // agentLoop() again. The session's MCP servers start before the main agent and stop after it.
 import { randomUUID } from 'node:crypto';
+import type { TracerProvider } from '@opentelemetry/api';
 import {
   type AgentMcpSettings,
   startAgentServers,
@@ -25,6 +26,7 @@ import { type McpServerInput, type McpServerSpec, serverSpecsOf } from './mcp/se
 import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
+import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
@@ -41,6 +43,13 @@ export interface QueryOptions
   definitions?: ReadonlyMap<string, AgentDefinition>;
   /** Run the main agent as this definition: its prompt, tools, model, turns and delegates. */
   agent?: string;
+  /**
+   * OpenTelemetry: spans for every agent, model call and tool call of the tree go to this
+   * provider's tracer (GenAI semantic conventions). Message contents only with `traceContent`.
+   */
+  tracerProvider?: TracerProvider;
+  /** Record prompts, replies and tool input/output on the spans. Default: false. */
+  traceContent?: boolean;
   /**
    * MCP servers of the session, by name: `{command, args, env, cwd}`, `{type: 'http' | 'sse',
    * url, headers}`, or an in-process `McpServer` (from `@modelcontextprotocol/sdk`). Their
@@ -86,11 +95,14 @@ export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEve
     const servers = serverSpecsOf(options.mcpServers ?? {});
     const mainDefinition =
       options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-    if (servers.length > 0 || mainDefinition?.mcpServers?.length) {
-      return runWithMcpServers(prompt, main, spawn, servers);
-    }
-    // The loop's own generator, not a wrapper: every event of the tree passes through here.
-    return agentLoop({ prompt, options: mainAgentOptions(main, spawn) });
+    // Without servers, the loop's own generator, not a wrapper: every event of the tree
+    // passes through here.
+    const run =
+      servers.length > 0 || mainDefinition?.mcpServers?.length
+        ? runWithMcpServers(prompt, main, spawn, servers)
+        : agentLoop({ prompt, options: mainAgentOptions(main, spawn) });
+    if (!options.tracerProvider) return run;
+    return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
     return rejecting(error);
   }
@@ -175,7 +187,11 @@ function mainAgentOptions(
     const names = [...spawn.runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const { tools: mainTools, denyRules } = spawn.toolsFor({
+  const {
+    tools: mainTools,
+    denyRules,
+    askRules,
+  } = spawn.toolsFor({
     depth: 0,
     definition,
     parentTools: tools,
@@ -186,7 +202,11 @@ function mainAgentOptions(
     cwd,
     tools: mainTools,
     permissions: options.permissions?.derive
-      ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? options.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : options.permissions,
     systemPrompt: withEnvironment(definition.prompt, { cwd, date: spawn.runtime.sessionDate }),
     maxTurns: options.maxTurns ?? definition.maxTurns,

@@ -1,5 +1,6 @@
-// `warren/testing`: what users need to test their own agents offline — a scripted model and a
-// loopback server that speaks the real OpenAI and Anthropic wire formats (testing/mock-llm/).
+// `warren/testing`: what users need to test their own agents offline — a scripted model, a
+// loopback server that speaks the real OpenAI and Anthropic wire formats (testing/mock-llm/),
+// and cassettes that record a real run's whole tree and replay it deterministically.
 // The other files in testing/ are warren's own test helpers; the build leaves them out of dist/.
 export {
   loadScriptedModel,
@@ -16,6 +17,18 @@ export {
   type ScriptTurn,
   type ScriptUsage,
 } from './model/scripted-script.js';
+export {
+  Cassette,
+  type CassetteEntry,
+  type CassetteHeader,
+  CassetteRecorder,
+  type ModelCallEntry,
+  type ToolResultEntry,
+} from './telemetry/cassette.js';
+export { cassetteToScript, formatScript } from './telemetry/cassette-to-script.js';
+export { recordModel } from './telemetry/record-model.js';
+export { Replay, ReplayMismatchError, replayModel } from './telemetry/replay-model.js';
+export { replayTools } from './telemetry/replay-tools.js';
 export {
   type MockLlmServer,
   type MockLlmServerOptions,

@@ -84,6 +84,28 @@ describe('childTools', () => {
     expect(narrowed.denyRules.map((rule) => rule.text)).toEqual(['Bash(rm:*)']);
   });
 
+  it("turns an opencode `permission` block's rules into the child's deny and ask rules, named by file and key", () => {
+    const narrowed = childTools(
+      parentTools,
+      definition({
+        source: { kind: 'project', path: '.opencode/agents/builder.md' },
+        permissionRules: [
+          { behavior: 'deny', rule: 'Bash', except: ['Bash(git *)'], field: 'permission.bash' },
+          { behavior: 'ask', rule: 'Bash(git *)', field: 'permission.bash' },
+        ],
+      }),
+    );
+    expect(names(narrowed.tools)).toContain('Bash');
+    expect(narrowed.denyRules).toEqual([
+      expect.objectContaining({
+        text: 'Bash',
+        source: '.opencode/agents/builder.md permission.bash',
+        except: [expect.objectContaining({ text: 'Bash(git *)', specifier: 'git *' })],
+      }),
+    ]);
+    expect(narrowed.askRules.map((rule) => rule.text)).toEqual(['Bash(git *)']);
+  });
+
   it('gives a read-only agent only read-only tools, with the read-only Bash', () => {
     const readOnly = childTools(parentTools, definition({ readOnly: true }));
     expect(names(readOnly.tools)).toEqual([

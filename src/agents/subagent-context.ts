@@ -5,10 +5,10 @@
 // request is its parent's last one plus a message: a prompt-cache read, not a second write.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
-import { resolveModel } from '../model/resolve-model.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { type ForkContext, forkDirective, forkedTurns, forkMessages } from './fork-context.js';
@@ -57,7 +57,11 @@ export async function createSubagentContext(
   const { run } = ctx;
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const { tools, denyRules, askRules } = spawner.toolsFor({
+    depth,
+    definition,
+    parentTools: run.tools,
+  });
   const turns = forkedTurns(request.forkContext);
   return {
     ...run.inherited,
@@ -80,12 +84,18 @@ export async function createSubagentContext(
     }),
     signal: run.cancelSignal,
     permissions: run.permissions?.derive
-      ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? run.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : run.permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
     agentId: `agent_${randomUUID().slice(0, 8)}`,
     parentId: ctx.agent.agentId,
     depth,
+    agentPath: childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+    parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
   };
@@ -95,6 +105,35 @@ export async function createSubagentContext(
 export function firstPrompt(request: SubagentRequest): string {
   if (forkedTurns(request.forkContext) === undefined) return request.prompt;
   return forkDirective(request.definition, request.prompt);
+}
+
+/**
+ * A child's path: its parent's, the spawning tool with its number among the parent's calls of
+ * that tool (in the order the model wrote them, not the order they ran), and its type, e.g.
+ * `main/Agent#2/explore`. The same conversation gives the same paths, however the children's
+ * timing falls: what a cassette keys recorded calls by.
+ */
+export function childPath(
+  parentPath: string,
+  parentMessages: readonly Message[],
+  toolCallId: string,
+  agentType: string,
+): string {
+  const type = agentType.replaceAll('/', '_');
+  const seen = new Map<string, number>();
+  let spawnedBy: string | undefined;
+  for (const message of parentMessages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const count = (seen.get(part.toolName) ?? 0) + 1;
+      seen.set(part.toolName, count);
+      // A resumed history may repeat an id from an earlier run; the latest call is this one.
+      if (part.toolCallId === toolCallId) spawnedBy = `${part.toolName}#${count}`;
+    }
+  }
+  // A tool called outside a model turn (a test calling it directly) is named by its id.
+  return `${parentPath}/${spawnedBy ?? toolCallId}/${type}`;
 }
 
 /**
@@ -117,7 +156,7 @@ async function childModel(
   let model = runtime.models.get(spec);
   if (!model) {
     const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;
-    model = resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
+    model = runtime.resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
     runtime.models.set(spec, model);
   }
   return model;

@@ -3,6 +3,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
+import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
@@ -20,6 +21,11 @@ export interface SubagentSettings {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
   fileStateMaxEntries?: number;
+  /**
+   * Turns a child's own model spec (`anthropic:claude-haiku-4-5`) into a model. Default:
+   * `resolveModel`. Recording wraps what it returns; replaying answers from a cassette instead.
+   */
+  resolveModel?: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   /**
    * How agents' own MCP servers start: trust of project files, timeouts. Default: the trust
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
@@ -39,6 +45,7 @@ export class SubagentRuntime {
   readonly resultMaxChars: number;
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
+  readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
   /** Resolved model specs, so a thousand children share one provider client. */
@@ -52,6 +59,7 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+    this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
     this.sessionDate = settings.sessionDate ?? sessionDate();
   }

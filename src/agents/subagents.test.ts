@@ -199,6 +199,51 @@ describe('a sub-agent', () => {
     const mainToolEnd = events.findIndex((event) => event.type === 'tool_end' && event.depth === 0);
     expect(childStart).toBeLessThan(mainToolEnd);
   });
+
+  it('is named by its path in the tree and the tool call that started it', async () => {
+    const { events, model } = await runTree([
+      {
+        toolCalls: [
+          { name: 'Echo', input: { text: 'first' } },
+          agentCall('ONE'),
+          agentCall('TWO', { subagent_type: 'explore' }),
+        ],
+      },
+      { match: { prompt: 'ONE' }, toolCalls: [agentCall('DEEP')] },
+      { match: { prompt: 'DEEP' }, text: 'deep done' },
+      { match: { prompt: 'ONE' }, text: 'one done' },
+      { match: { prompt: 'TWO' }, delayMs: 5, text: 'two done' },
+      { text: 'main done' },
+    ]);
+    const starts = events.filter(
+      (event): event is AgentEventOf<'run_start'> => event.type === 'run_start',
+    );
+    const byPath = new Map(starts.map((event) => [event.path, event]));
+    expect([...byPath.keys()].sort()).toEqual([
+      'main',
+      'main/Agent#1/general-purpose',
+      'main/Agent#1/general-purpose/Agent#1/general-purpose',
+      'main/Agent#2/explore',
+    ]);
+    const mainCalls = events.filter(
+      (event): event is AgentEventOf<'tool_start'> =>
+        event.type === 'tool_start' && event.depth === 0,
+    );
+    expect(byPath.get('main/Agent#2/explore')?.parentToolCallId).toBe(mainCalls[2]?.toolCallId);
+    expect(byPath.get('main')?.parentToolCallId).toBeUndefined();
+    // Every model request says which agent asks, for proxies, gateways and cassettes.
+    const deep = byPath.get('main/Agent#1/general-purpose/Agent#1/general-purpose')!;
+    const deepCall = callFor(model, 'DEEP');
+    expect(deepCall?.headers).toEqual({
+      'x-warren-agent-id': deep.agentId,
+      'x-warren-parent-agent-id': deep.parentId,
+      'x-warren-agent-path': 'main/Agent#1/general-purpose/Agent#1/general-purpose',
+    });
+    expect(model.calls[0]?.headers).toEqual({
+      'x-warren-agent-id': byPath.get('main')?.agentId,
+      'x-warren-agent-path': 'main',
+    });
+  });
 });
 
 describe("a sub-agent's file state", () => {

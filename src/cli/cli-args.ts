@@ -31,6 +31,22 @@ export interface PrintArgs {
   sessionDir: string | undefined;
   resume: string | undefined;
   verbose: boolean;
+  /** Write every model call and tool result of the tree to this cassette. */
+  record: string | undefined;
+  /** Answer every model call from this cassette. */
+  replay: string | undefined;
+  /** With `replay`: tools answer with their recorded results instead of running. */
+  replayTools: boolean;
+}
+
+/** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
+export interface SessionArgs {
+  command: 'usage' | 'report';
+  sessionId: string;
+  sessionDir: string | undefined;
+  json: boolean;
+  /** `report`: where the HTML goes. */
+  html: string | undefined;
 }
 
 export interface AgentsArgs {
@@ -61,6 +77,7 @@ export interface TrustArgs {
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
+  | SessionArgs
   | McpArgs
   | TrustArgs
   | { command: 'help' }
@@ -91,6 +108,10 @@ const OPTIONS = {
   resume: { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
+  record: { type: 'string' },
+  replay: { type: 'string' },
+  'replay-tools': { type: 'boolean' },
+  html: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -110,6 +131,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       agentsDirs: values['agents-dir'] ?? [],
       cwd: values.cwd,
     };
+  }
+  if (positionals[0] === 'usage' || positionals[0] === 'report') {
+    return sessionArgs(positionals[0], positionals.slice(1), values);
   }
   if (positionals[0] === 'mcp' && !values.print) return mcpArgs(positionals, values);
   if (positionals[0] === 'trust' && !values.print) {
@@ -162,6 +186,59 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     sessionDir: values['session-dir'],
     resume: values.resume,
     verbose: values.verbose === true,
+    ...cassetteFlags(values),
+  };
+}
+
+function cassetteFlags(values: {
+  record?: string;
+  replay?: string;
+  'replay-tools'?: boolean;
+}): Pick<PrintArgs, 'record' | 'replay' | 'replayTools'> {
+  const { record, replay } = values;
+  const replayTools = values['replay-tools'] === true;
+  if (record !== undefined && replay !== undefined) {
+    throw new ConfigError(
+      '--record',
+      'cannot be used with --replay',
+      'record a run, or replay one: to record a replayed run again, copy the cassette',
+    );
+  }
+  if (replayTools && replay === undefined) {
+    throw new ConfigError(
+      '--replay-tools',
+      'needs --replay <cassette>',
+      'add --replay with the cassette whose tool results to use',
+    );
+  }
+  return { record, replay, replayTools };
+}
+
+function sessionArgs(
+  command: 'usage' | 'report',
+  rest: readonly string[],
+  values: { 'session-dir'?: string; json?: boolean; html?: string },
+): SessionArgs {
+  const [sessionId, extra] = rest;
+  if (sessionId === undefined) {
+    throw new ConfigError(
+      command,
+      'needs a session id',
+      `warren ${command} <session-id> (the "session_id" of a run; the .jsonl names in the session folder)`,
+    );
+  }
+  if (extra !== undefined) {
+    throw new ConfigError(`${command} ${extra}`, 'unexpected argument', 'run warren --help');
+  }
+  if (command === 'usage' && values.html !== undefined) {
+    throw new ConfigError('--html', 'belongs to warren report', 'leave it out of warren usage');
+  }
+  return {
+    command,
+    sessionId,
+    sessionDir: values['session-dir'],
+    json: values.json === true,
+    html: values.html,
   };
 }
 
@@ -229,6 +306,10 @@ export const HELP = `warren — an agent runtime whose sub-agents are tool calls
 Usage:
   warren -p "<prompt>" [flags]      run to the end, print the result, exit
   warren agents [--json]            list agent definitions, their sources and load warnings
+  warren usage <session-id> [--session-dir <dir>] [--json]
+                                    tokens, cost and time of every agent of a session, as a tree
+  warren report <session-id> [--session-dir <dir>] [--html <file>]
+                                    a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
   warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
@@ -258,7 +339,13 @@ Flags:
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session
+  --record <cassette>               write every model call and tool result of the tree (JSONL)
+  --replay <cassette>               answer every model call from a recorded cassette; no network
+  --replay-tools                    with --replay: use recorded tool results instead of running tools
   --verbose                         with text output: report progress on stderr
+
+Tracing: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP; OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf
+or http/json) to send OpenTelemetry spans of every agent, model call and tool call.
 
 Environment: MCP_TIMEOUT (ms an MCP server may take to start, default 30000), MCP_TOOL_TIMEOUT
 (ms one MCP tool call may take, default 600000).

@@ -1,8 +1,8 @@
 // The `warren` command: parse, dispatch, and map every outcome to an exit code. Bad input is
 // one line on stderr and exit 2, never a stack trace.
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/config-error.js';
 import { HELP, parseCliArgs } from './cli-args.js';
+import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -30,6 +30,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./trust-command.js')).runTrustCommand(args, io);
       case 'print':
         return await (await import('./print-mode.js')).runPrintMode(args, io);
+      case 'usage':
+        return await (await import('./usage-command.js')).runUsageCommand(args, io);
+      case 'report':
+        return await (await import('./report-command.js')).runReportCommand(args, io);
     }
   } catch (error) {
     if (ConfigError.isInstance(error)) {
@@ -39,11 +43,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`warren: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
     return 1;
   }
-}
-
-function packageVersion(): string {
-  const url = new URL('../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 export const processIo: CliIo = {

@@ -1,6 +1,8 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
 import type { AgentEvent } from '../core/events.js';
 import { TodoLists } from '../telemetry/todo-lists.js';
+import { denialReport } from './denial-report.js';
+import { mainTextStream } from './main-text-stream.js';
 import { usageJson } from './result-json.js';
 
 export interface OutputSink {
@@ -24,16 +26,22 @@ function warningLine(event: AgentEvent, options: OutputOptions): void {
   if (event.type === 'warning') options.stderr(`warren: warning: ${event.message}\n`);
 }
 
+/** The main agent's text on stdout as it arrives; denials (and with --verbose, progress) on stderr. */
 export function textOutput(options: OutputOptions): OutputSink {
+  const text = mainTextStream(options.stdout);
+  const denials = denialReport(options.stderr);
   return {
     event(event) {
       warningLine(event, options);
+      text.event(event);
+      denials.event(event);
       if (!options.verbose) return;
       const line = progressLine(event);
       if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
     },
     finish(result) {
-      if (result.result) options.stdout(`${result.result}\n`);
+      text.finish(result.result);
+      denials.finish();
       if (result.is_error && result.error) options.stderr(`warren: ${result.error}\n`);
     },
   };
@@ -95,6 +103,8 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
         model: event.model,
         tools: event.tools,
       };
+    case 'message_delta':
+      return { type: 'assistant_delta', ...who, text: event.text };
     case 'message_end':
       if (event.message.role !== 'assistant') return undefined;
       return { type: 'assistant', ...who, message: event.message };
@@ -147,7 +157,9 @@ function progressLine(event: AgentEvent): string | undefined {
     case 'tool_start':
       return `→ ${event.toolName} ${summarize(event.input)}`;
     case 'tool_end':
-      return event.isError ? `  ✗ ${event.toolName}: ${firstLine(event.output)}` : undefined;
+      // A denial has a line of its own (denial-report.ts), verbose or not.
+      if (!event.isError || event.denial !== undefined) return undefined;
+      return `  ✗ ${event.toolName}: ${firstLine(event.output)}`;
     case 'retry':
       return `… retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${event.error}`;
     case 'result':

@@ -34,6 +34,8 @@ export function agentJson(agent: AgentSummary) {
     usage: usageJson(agent.usage),
     cache_hit_ratio: roundedRatio(cacheHitRatio(agent.usage)),
     cost_usd: agent.costUsd,
+    subtree_usage: usageJson(agent.subtreeUsage),
+    subtree_cost_usd: agent.subtreeCostUsd,
     duration_ms: agent.durationMs,
     worktree: agent.worktree,
     transcript: agent.transcript,

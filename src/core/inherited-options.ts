@@ -2,6 +2,16 @@
 
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 
+/** Prices of models (see model/pricing.ts); the loop only hands it to `priceOf`. */
+export interface PriceTableRef {
+  source: string;
+  date: string;
+  models: Readonly<
+    Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>
+  >;
+  base?: PriceTableRef;
+}
+
 export interface RetryOptions {
   /** Attempts after the first. */
   maxRetries?: number;
@@ -25,11 +35,30 @@ export interface InheritedOptions {
    * arrive.
    */
   stream?: boolean;
+  /** What models cost, for `costUsd` and cost budgets. Default: the built-in table. */
+  prices?: PriceTableRef;
 }
 
 /** Exactly the inherited fields of a larger options object. */
 export function inheritedOptions(options: InheritedOptions): InheritedOptions {
-  const { retry, toolTimeoutMs, maxOutputTokens, providerOptions, baseUrl, graceTurn, stream } =
-    options;
-  return { retry, toolTimeoutMs, maxOutputTokens, providerOptions, baseUrl, graceTurn, stream };
+  const {
+    retry,
+    toolTimeoutMs,
+    maxOutputTokens,
+    providerOptions,
+    baseUrl,
+    graceTurn,
+    stream,
+    prices,
+  } = options;
+  return {
+    retry,
+    toolTimeoutMs,
+    maxOutputTokens,
+    providerOptions,
+    baseUrl,
+    graceTurn,
+    stream,
+    prices,
+  };
 }

@@ -12,6 +12,11 @@ export interface PermissionRule {
   specifier?: string;
   /** Where the rule came from, as a person finds it: `--allowed-tools`, `.warren/settings.json permissions.deny[0]`. */
   source: string;
+  /**
+   * Calls the rule does not cover after all (deny and ask rules): an opencode `permission` block's
+   * later entries, as in `"*": deny` then `"git status": allow`.
+   */
+  except?: readonly PermissionRule[];
 }
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
@@ -28,7 +33,13 @@ export interface PermissionRequest {
 
 export type PermissionDecision =
   | { behavior: 'allow' /** replaces the model's input when set */; input?: unknown }
-  | { behavior: 'deny' /** sent to the model as the tool's error result */; message: string };
+  | {
+      behavior: 'deny';
+      /** Sent to the model as the tool's error result. */
+      message: string;
+      /** The denial as people read it, with what would allow the call; `message` when absent. */
+      notice?: string;
+    };
 
 export interface PermissionPolicy {
   /** Contract: must not throw; a failure to decide is a deny with a message. */
@@ -37,5 +48,9 @@ export interface PermissionPolicy {
    * The policy of a sub-agent, never more permissive than this one. A policy without it is
    * shared with sub-agents as it is.
    */
-  derive?(options: { mode?: PermissionMode; deny?: readonly PermissionRule[] }): PermissionPolicy;
+  derive?(options: {
+    mode?: PermissionMode;
+    deny?: readonly PermissionRule[];
+    ask?: readonly PermissionRule[];
+  }): PermissionPolicy;
 }

@@ -15,8 +15,8 @@ export interface ToolContext {
   allowedDirs: readonly string[];
   /** What this agent has read, so Write and Edit can refuse stale or unread files. */
   fileState: FileState;
-  /** The agent running this tool. */
-  agent: AgentRef & { agentType: string };
+  /** The agent running this tool, with its path in the tree (see the `run_start` event). */
+  agent: AgentRef & { agentType: string; path: string };
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
 }

@@ -227,6 +227,31 @@ describe('agentLoop()', () => {
         output: 'Echo is not allowed here',
       });
     });
+
+    it('a denied call, whose tool_end carries the denial as people read it', async () => {
+      const denyAll: PermissionPolicy = {
+        decide: async () => ({
+          behavior: 'deny',
+          message: 'Do without Echo.',
+          notice: 'Echo was denied; rerun with --allowed-tools Echo to allow it.',
+        }),
+      };
+      const { events } = await run(
+        [{ toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'fine' }],
+        { tools: [echoTool], permissions: denyAll },
+      );
+      expect(ofType(events, 'tool_end')).toEqual([
+        expect.objectContaining({
+          output: 'Do without Echo.',
+          denial: 'Echo was denied; rerun with --allowed-tools Echo to allow it.',
+        }),
+      ]);
+      const allowed = await run(
+        [{ toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'fine' }],
+        { tools: [echoTool] },
+      );
+      expect(ofType(allowed.events, 'tool_end')[0]).not.toHaveProperty('denial');
+    });
   });
 
   it('ends the agent with a failure when a tool throws FatalToolError', async () => {

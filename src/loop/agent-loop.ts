@@ -59,6 +59,10 @@ export interface AgentLoopOptions extends InheritedOptions {
   agentId?: string;
   parentId?: string | null;
   depth?: number;
+  /** The agent's path in the tree (see the `run_start` event). Default: `main`. */
+  agentPath?: string;
+  /** The parent's tool call that started this agent; reported in `run_start`. */
+  parentToolCallId?: string;
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
@@ -84,6 +88,9 @@ type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
 interface RunState {
   readonly ref: AgentRef;
+  readonly path: string;
+  /** Sent with every model request, so a proxy or gateway can tell the agents apart. */
+  readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
   readonly options: AgentLoopOptions;
@@ -128,6 +135,10 @@ export async function* agentLoop({
     model: run.modelName,
     tools: tools.map((tool) => tool.name),
     cwd,
+    path: run.path,
+    ...(options.parentToolCallId === undefined
+      ? {}
+      : { parentToolCallId: options.parentToolCallId }),
   });
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
@@ -145,7 +156,7 @@ export async function* agentLoop({
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...run.ref, agentType: run.agentType },
+      agent: { ...run.ref, agentType: run.agentType, path: run.path },
     },
     run: runContext(run, tools, shown),
     signal: new AbortFanOut(run.signal),
@@ -171,7 +182,7 @@ export async function* agentLoop({
 
 function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const name = modelName(model);
-  const price = priceOf(name);
+  const price = priceOf(name, options.prices);
   const budget =
     options.budget ??
     new Budget({
@@ -187,11 +198,19 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
+  const ref: AgentRef = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  const path = options.agentPath ?? 'main';
   return {
-    ref: {
-      agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
-      parentId: options.parentId ?? null,
-      depth: options.depth ?? 0,
+    ref,
+    path,
+    headers: {
+      'x-warren-agent-id': ref.agentId,
+      ...(ref.parentId === null ? {} : { 'x-warren-parent-agent-id': ref.parentId }),
+      'x-warren-agent-path': path,
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
@@ -221,6 +240,7 @@ function runContext(
   shownTools: readonly Tool[],
 ): RunContext {
   return {
+    agentPath: run.path,
     inherited: inheritedOptions(run.options),
     cancelSignal: run.cancel.signal,
     model: run.model,
@@ -294,6 +314,7 @@ async function* callModel(
 ): AsyncGenerator<AgentEvent, ModelTurn> {
   const { options } = run;
   run.numTurns++;
+  const started = Date.now();
   yield event(run, { type: 'turn_start', turn: run.numTurns });
   const turns = modelTurn({
     model: run.model,
@@ -305,6 +326,7 @@ async function* callModel(
     retry: { ...DEFAULT_RETRY, ...options.retry },
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
+    headers: run.headers,
   });
   let step = await turns.next();
   while (!step.done) {
@@ -316,7 +338,14 @@ async function* callModel(
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
   run.budget.spend(budgetTokens(turn.usage), turnCost);
-  yield event(run, { type: 'usage', turn: run.numTurns, usage: turn.usage, costUsd: turnCost });
+  yield event(run, {
+    type: 'usage',
+    turn: run.numTurns,
+    usage: turn.usage,
+    costUsd: turnCost,
+    durationMs: Date.now() - started,
+    finishReason: turn.finishReason,
+  });
   return turn;
 }
 

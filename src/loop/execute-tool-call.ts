@@ -45,7 +45,7 @@ export async function executeToolCall(
   const { toolCallId, toolName } = call;
   const started = Date.now();
   emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError } = await runTool(call, env, emit);
+  const { output, isError, denial } = await runTool(call, env, emit);
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
   emit({
     ...ref,
@@ -55,6 +55,7 @@ export async function executeToolCall(
     output,
     isError,
     durationMs: Date.now() - started,
+    ...(denial !== undefined && { denial }),
   });
   return result;
 }
@@ -63,7 +64,7 @@ async function runTool(
   call: ToolCallPart,
   env: ToolCallEnvironment,
   emit: Emit,
-): Promise<{ output: string; isError: boolean }> {
+): Promise<{ output: string; isError: boolean; denial?: string }> {
   const tool = env.tools.get(call.toolName);
   if (!tool) {
     const names = [...env.tools.keys()].join(', ') || 'none';
@@ -99,7 +100,9 @@ async function runTool(
       agent: env.context.agent,
       signal: env.signal.signal,
     });
-    if (decision.behavior === 'deny') return toolError(decision.message);
+    if (decision.behavior === 'deny') {
+      return { ...toolError(decision.message), denial: decision.notice ?? decision.message };
+    }
     if (decision.input !== undefined) input = decision.input;
   }
   return callWithTimeout(tool, input, call.toolCallId, env, emit);

@@ -36,6 +36,8 @@ export interface ModelTurnRequest {
   retry: Required<RetryOptions>;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
+  /** Extra HTTP headers of the request, e.g. who is asking (`x-warren-agent-id`). */
+  headers?: Record<string, string>;
 }
 
 export type ModelTurnEvent =
@@ -46,6 +48,8 @@ export type ModelTurnEvent =
 export interface ModelTurn {
   message: AssistantMessage;
   usage: Usage;
+  /** The provider's finish reason, unified (`stop`, `tool-calls`, `length`, …). */
+  finishReason: string;
 }
 
 export async function* modelTurn(
@@ -96,6 +100,7 @@ function buildCallOptions(request: ModelTurnRequest) {
     abortSignal: request.signal,
     maxOutputTokens: request.maxOutputTokens,
     providerOptions: request.providerOptions,
+    headers: request.headers,
   } as const;
 }
 
@@ -112,6 +117,7 @@ async function* readStream(
   let text: TextPart | undefined;
   let usage: Usage | undefined;
   let first = true;
+  let finishReason = 'other';
   for await (const part of stream) {
     // The response has begun (its first event, past the provider's own stream-start): the
     // prompt has been read, and its cache entry is readable.
@@ -144,13 +150,14 @@ async function* readStream(
       case 'finish':
         checkFinished(part.finishReason);
         usage = toUsage(part.usage);
+        finishReason = part.finishReason.unified;
         break;
     }
   }
   // A provider whose connection drops may close the stream quietly; without `finish` the
   // reply may be missing its tail, so it is treated like a dropped connection.
   if (!usage) throw new StreamCutError();
-  return { message: { role: 'assistant', content }, usage };
+  return { message: { role: 'assistant', content }, usage, finishReason };
 }
 
 function fromContent(result: {
@@ -171,7 +178,11 @@ function fromContent(result: {
       });
     }
   }
-  return { message: { role: 'assistant', content }, usage: toUsage(result.usage) };
+  return {
+    message: { role: 'assistant', content },
+    usage: toUsage(result.usage),
+    finishReason: result.finishReason.unified,
+  };
 }
 
 /** Some providers end a broken reply with a finish that says so instead of an error. */

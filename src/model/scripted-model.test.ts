@@ -192,6 +192,21 @@ describe('ScriptedModel', () => {
     );
   });
 
+  it("matches match.agent against the calling agent's path (the x-warren-agent-path header)", async () => {
+    const model = scriptedModel([
+      { match: { agent: '/^main$/' }, text: 'for main' },
+      { match: { agent: '/explore$/' }, text: 'for the explorer' },
+    ]);
+    const asAgent = (path: string) => ({
+      ...call('hi'),
+      headers: { 'x-warren-agent-path': path },
+    });
+    const child = await model.doGenerate(asAgent('main/Agent#1/explore'));
+    const main = await model.doGenerate(asAgent('main'));
+    expect(child.content).toEqual([{ type: 'text', text: 'for the explorer' }]);
+    expect(main.content).toEqual([{ type: 'text', text: 'for main' }]);
+  });
+
   it('takes a tool name in match.tools as the whole name', async () => {
     const model = scriptedModel([{ match: { tools: ['Read'] }, text: 'reader' }]);
 
@@ -220,6 +235,7 @@ describe('ScriptedModel', () => {
         '  last user message: "Summarise the changes in src/"\n' +
         '  last tool result: none\n' +
         '  tools offered: Read\n' +
+        '  agent: unknown\n' +
         'unused turns:\n' +
         '  turns[1] matching {"prompt":"/^deploy/"}: text "deploying"',
     );

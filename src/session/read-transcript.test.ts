@@ -87,6 +87,7 @@ describe('readTranscript', () => {
       model: 'scripted:x',
       tools: ['Read', 'Glob'],
       cwd: sessionDir(),
+      path: 'main',
     });
     for (const message of conversation) writer.write({ ...main, type: 'message_end', message });
     writer.write({
@@ -98,7 +99,15 @@ describe('readTranscript', () => {
       isError: false,
       durationMs: 3,
     });
-    writer.write({ ...main, type: 'usage', turn: 3, usage, costUsd: 0.25 });
+    writer.write({
+      ...main,
+      type: 'usage',
+      turn: 3,
+      usage,
+      costUsd: 0.25,
+      durationMs: 5,
+      finishReason: 'stop',
+    });
     const result = {
       ...main,
       subtype: 'success',

@@ -93,6 +93,7 @@ describe('TranscriptWriter', () => {
         model: 'scripted:x',
         tools: ['Read'],
         cwd: '/w',
+        path: 'main',
       },
       { ...main, type: 'turn_start', turn: 1 },
       { ...main, type: 'message_start' },
@@ -109,7 +110,15 @@ describe('TranscriptWriter', () => {
         durationMs: 7,
       },
       { ...main, type: 'retry', attempt: 1, delayMs: 500, error: 'overloaded' },
-      { ...main, type: 'usage', turn: 1, usage, costUsd: null },
+      {
+        ...main,
+        type: 'usage',
+        turn: 1,
+        usage,
+        costUsd: null,
+        durationMs: 5,
+        finishReason: 'stop',
+      },
       { ...main, type: 'turn_end', turn: 1, message: { role: 'assistant', content: [] } },
       {
         ...main,
@@ -145,6 +154,8 @@ describe('TranscriptWriter', () => {
       isError: false,
       durationMs: 7,
     });
+    expect(records[0]).toMatchObject({ path: 'main' });
+    expect(records[3]).toMatchObject({ usage, durationMs: 5, finishReason: 'stop' });
     expect(records[4]).toMatchObject({ result: 'done', numTurns: 1, usage });
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('THE TOOL OUTPUT');

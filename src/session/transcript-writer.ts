@@ -127,8 +127,18 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
   };
   switch (event.type) {
     case 'run_start': {
-      const { agentType, description, model, tools, cwd } = event;
-      return { ...envelope, type: 'run_start', agentType, description, model, tools, cwd };
+      const { agentType, description, model, tools, cwd, path, parentToolCallId } = event;
+      return {
+        ...envelope,
+        type: 'run_start',
+        agentType,
+        description,
+        model,
+        tools,
+        cwd,
+        path,
+        ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+      };
     }
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
@@ -141,8 +151,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       return { ...envelope, type: 'retry', attempt, delayMs, error };
     }
     case 'usage': {
-      const { turn, usage, costUsd } = event;
-      return { ...envelope, type: 'usage', turn, usage, costUsd };
+      const { turn, usage, costUsd, durationMs, finishReason } = event;
+      return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
     }
     case 'warning':
       return { ...envelope, type: 'warning', message: event.message };

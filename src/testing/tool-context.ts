@@ -19,7 +19,7 @@ export function testToolContext(overrides: Partial<ToolContext> = {}): ToolConte
     cwd,
     allowedDirs: [cwd],
     fileState: new FileStateCache(),
-    agent: { agentId: 'main', parentId: null, depth: 0, agentType: 'main' },
+    agent: { agentId: 'main', parentId: null, depth: 0, agentType: 'main', path: 'main' },
     progress: () => {},
     ...overrides,
   };
