@@ -142,11 +142,24 @@ async function callWithTimeout(
       giveUp();
     }, timeoutMs);
   const ref = env.context.agent;
+  const signal = call?.signal ?? env.signal.signal;
+  const { permissions } = env;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
-    signal: call?.signal ?? env.signal.signal,
+    signal,
     progress: (text) => emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
+    ...(permissions && {
+      askPermission: (subject: string) =>
+        permissions.decide({
+          tool: { ...tool, permissionSubject: () => subject } as Tool,
+          input,
+          cwd: env.context.cwd,
+          allowedDirs: env.context.allowedDirs,
+          agent: env.context.agent,
+          signal,
+        }),
+    }),
   };
   const calling = tool.spawnsAgents
     ? tool.call(input, { ...context, run: env.run, emit })

@@ -172,7 +172,7 @@ async function decide(
   const { tool, input, cwd } = request;
   const target: PermissionTarget = {
     toolName: tool.name,
-    subject: await tool.permissionSubject?.(input, { cwd }),
+    subject: tool.permissionSubject?.(input, { cwd }),
     cwd,
   };
   const call = describeCall(target);

@@ -56,7 +56,8 @@ export function isErrorOutput(result: ToolOutput): boolean {
 
 /**
  * Calls a plain tool the way the loop does: the input is parsed by the tool's schema, the policy
- * decides on that very input object, then the tool runs with it (or the denial comes back).
+ * decides on it, then the tool runs with it (or the denial comes back), able to ask the policy
+ * again under another subject.
  */
 export async function callThroughPolicy(
   tool: Tool,
@@ -75,5 +76,16 @@ export async function callThroughPolicy(
     signal: ctx.signal,
   });
   if (decision.behavior === 'deny') return { output: decision.message, isError: true };
-  return tool.call(decision.input ?? input, ctx);
+  const asked = decision.input ?? input;
+  // A second question under another subject, as the loop lets a tool ask it while it runs.
+  const askPermission = (subject: string) =>
+    policy.decide({
+      tool: { ...tool, permissionSubject: () => subject } as Tool,
+      input: asked,
+      cwd: ctx.cwd,
+      allowedDirs: ctx.allowedDirs,
+      agent: ctx.agent,
+      signal: ctx.signal,
+    });
+  return tool.call(asked, { ...ctx, askPermission });
 }

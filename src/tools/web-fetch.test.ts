@@ -165,19 +165,17 @@ describe('WebFetch', () => {
 });
 
 describe('WebFetch permissions', () => {
-  it('matches rules against domain:<host> and private:<host>', async () => {
-    expect(
-      await webFetchTool.permissionSubject?.({ url: 'http://127.0.0.1:9/x' }, { cwd: '/' }),
-    ).toBe('private:127.0.0.1');
-    expect(await webFetchTool.permissionSubject?.({ url: 'http://[::1]:9/' }, { cwd: '/' })).toBe(
-      'private:[::1]',
-    );
-    expect(
-      await webFetchTool.permissionSubject?.({ url: 'https://93.184.215.14/' }, { cwd: '/' }),
-    ).toBe('domain:93.184.215.14');
+  it('matches rules against domain:<host>, or private:<host> for local addresses and names, before any DNS', () => {
+    const subject = (url: string) => webFetchTool.permissionSubject?.({ url }, { cwd: '/' });
+    expect(subject('http://127.0.0.1:9/x')).toBe('private:127.0.0.1');
+    expect(subject('http://[::1]:9/')).toBe('private:[::1]');
+    expect(subject('http://169.254.169.254/latest/meta-data')).toBe('private:169.254.169.254');
+    expect(subject('http://app.localhost:3000/')).toBe('private:app.localhost');
+    expect(subject('https://93.184.215.14/')).toBe('domain:93.184.215.14');
+    expect(subject('https://Docs.Example.test/a')).toBe('domain:docs.example.test');
   });
 
-  it('needs a private: rule for a host on the local network, even when its domain is allowed', async () => {
+  it('needs a private: rule for localhost, even when its domain is allowed', async () => {
     const server = await page('<p>internal</p>');
     const url = `http://localhost:${server.port}/`;
     const denied = await fetchAs(allowing('WebFetch(domain:localhost)'), { url });
@@ -204,11 +202,11 @@ describe('WebFetch permissions', () => {
     expect(outputText(result)).toMatch(/WebFetch\(private:127\.0\.0\.1\) was not granted/);
   });
 
-  it('refuses a private address when no permission check resolved it first', async () => {
+  it('refuses a private address when there is no permission policy to allow it', async () => {
     const server = await page('x');
     const result = await webFetchTool.call({ url: server.url }, testToolContext());
     expect(outputText(result)).toBe(
-      'Refused: 127.0.0.1 resolves to the private address 127.0.0.1, and fetches on the local network need a permission check, which this call did not get.',
+      'Refused: 127.0.0.1 resolves to the private address 127.0.0.1; fetches on the local network need permission, and no permission policy is there to give it.',
     );
     expect(server.requests).toHaveLength(0);
   });

@@ -1,13 +1,16 @@
 // The WebFetch tool: one URL as readable text, size-capped. Permission rules match
-// `domain:<host>`; a host that resolves to any private address is `private:<host>` instead, so
-// a domain rule never lets a fetch reach the local network. The addresses resolved for that
-// check are the ones the fetch connects to (web-destination.ts); a redirect to another host is
-// handed back to the model, whose next call is checked like any other.
+// `domain:<host>`, or `private:<host>` for a host on the local network, which a domain rule
+// never covers. The check runs in two steps so that nothing, not even a DNS query (which can
+// carry data out in the name it asks for), happens before the host is allowed: the loop checks
+// the host by name; the call then resolves it once, asks again under `private:` if any address
+// is private, and connects only to the addresses it checked (web-destination.ts). A redirect to
+// another host is handed back to the model, whose next call is checked like any other.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { type HttpGetResponse, httpGet } from './http-get.js';
 import { capText, decodeBody, htmlToText, pageKind } from './page-text.js';
-import { type Destination, resolveDestination } from './web-destination.js';
+import { type Destination, isPublicAddress, resolveDestination } from './web-destination.js';
 
 /** Bytes read from a body (after decompression); the rest is never downloaded. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -41,12 +44,6 @@ const inputSchema = z.object({
 
 type WebFetchInput = z.output<typeof inputSchema>;
 
-/**
- * The destination each call's permission check resolved, by the call's input object (the loop
- * hands the same object to the check and to the call), so the fetch uses exactly what was checked.
- */
-const checked = new WeakMap<object, Promise<Destination>>();
-
 export const webFetchTool = defineTool({
   name: 'WebFetch',
   description: [
@@ -63,34 +60,30 @@ export const webFetchTool = defineTool({
   isReadOnly: false,
   isConcurrencySafe: true,
   timeoutMs: FETCH_TIMEOUT_MS + 10_000,
-  permissionSubject: async (input) => {
-    const destination = destinationOf(input);
-    checked.set(input, destination);
-    return subjectOf(await destination);
-  },
+  permissionSubject: (input) => subjectByName(new URL(input.url).hostname),
   call: (input, ctx) => fetchPage(input, ctx),
 });
 
-/** `domain:example.com`, or `private:localhost` when an address of the host is not public. */
-export function subjectOf(destination: Destination): string {
-  const isPrivate = !('error' in destination) && destination.isPrivate;
-  return `${isPrivate ? 'private' : 'domain'}:${destination.host}`;
-}
-
-function destinationOf(input: WebFetchInput): Promise<Destination> {
-  return resolveDestination(new URL(input.url));
+/**
+ * The subject before any DNS: `private:` for an address literal that is not public and for
+ * `localhost` names, which are the local machine by definition; `domain:` for every other name.
+ */
+export function subjectByName(host: string): string {
+  const literal = host.replace(/^\[(.*)\]$/, '$1');
+  const local =
+    isIP(literal) !== 0
+      ? !isPublicAddress(literal)
+      : literal === 'localhost' || literal.endsWith('.localhost');
+  return `${local ? 'private' : 'domain'}:${host}`;
 }
 
 async function fetchPage(input: WebFetchInput, ctx: ToolContext): Promise<ToolOutput> {
-  const wasChecked = checked.get(input);
-  const destination = await (wasChecked ?? destinationOf(input));
-  if ('error' in destination)
+  const destination = await resolveDestination(new URL(input.url));
+  if ('error' in destination) {
     return toolError(`Could not fetch ${input.url}: ${destination.error}.`);
-  if (destination.isPrivate && !wasChecked) {
-    return toolError(
-      `Refused: ${destination.host} resolves to the private address ${destination.privateAddress}, and fetches on the local network need a permission check, which this call did not get.`,
-    );
   }
+  const refusal = await privateRefusal(destination, ctx);
+  if (refusal) return refusal;
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
   let url = new URL(input.url);
   let response: HttpGetResponse;
@@ -162,6 +155,31 @@ async function readPage(
   }
   const head = `${url} (${status}, ${contentType || kind}, ${body.length} bytes)`;
   return [head, ...notes, '', capped.text || '(no text)'].join('\n');
+}
+
+/**
+ * A fetch on the local network needs `private:<host>`: a host allowed by its name that turns
+ * out to resolve to a private address is asked about again, with the addresses in hand. Without
+ * a permission policy (a bare agentLoop) there is no one to give it, so it is refused.
+ */
+async function privateRefusal(
+  destination: Exclude<Destination, { error: string }>,
+  ctx: ToolContext,
+): Promise<ToolOutput | undefined> {
+  if (!destination.isPrivate) return undefined;
+  if (!ctx.askPermission) {
+    return toolError(
+      `Refused: ${destination.host} resolves to the private address ${destination.privateAddress}; fetches on the local network need permission, and no permission policy is there to give it.`,
+    );
+  }
+  const subject = `private:${destination.host}`;
+  // Checked under this subject already, by name (an address literal, localhost).
+  if (subjectByName(destination.host) === subject) return undefined;
+  const decision = await ctx.askPermission(subject);
+  if (decision.behavior === 'allow') return undefined;
+  return toolError(
+    `${destination.host} resolves to the private address ${destination.privateAddress}. ${decision.message}`,
+  );
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
