@@ -13,6 +13,7 @@ export {
   loadAgentDefinitions,
   resolveAgentDefinitions,
 } from './agents/definitions/load-agent-definitions.js';
+export type { OutputSchemaInput } from './agents/definitions/output-schema.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
 export type {
@@ -24,6 +25,14 @@ export type {
   ResultSubtype,
   RunResult,
 } from './core/events.js';
+export type {
+  HandoffVerdict,
+  HookAgent,
+  HookEvent,
+  HookEventName,
+  HookOutcome,
+  HookRunner,
+} from './core/hook-runner.js';
 export type { InheritedOptions, RetryOptions } from './core/inherited-options.js';
 export type {
   AssistantMessage,
@@ -35,6 +44,7 @@ export type {
   ToolResultPart,
   UserMessage,
 } from './core/messages.js';
+export type { OutputCheck, OutputSchema } from './core/output-schema.js';
 export type {
   PermissionDecision,
   PermissionMode,
@@ -51,6 +61,31 @@ export {
   type ToolOutput,
 } from './core/tool.js';
 export { addUsage, cacheHitRatio, emptyUsage, type Usage } from './core/usage.js';
+export {
+  type HandoffCheck,
+  type HandoffInput,
+  neutraliseHandoff,
+} from './hooks/handoff-check.js';
+export type {
+  HookInput,
+  NotificationInput,
+  PostToolUseFailureInput,
+  PostToolUseInput,
+  PreToolUseInput,
+  SessionEndInput,
+  SessionStartInput,
+  StopInput,
+  SubagentStartInput,
+  SubagentStopInput,
+  UserPromptSubmitInput,
+} from './hooks/hook-input.js';
+export type { HookJsonOutput } from './hooks/hook-output.js';
+export type {
+  CommandHook,
+  HookCallback,
+  HookMatcher,
+  HookSettings,
+} from './hooks/hook-settings.js';
 export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
 export { isMcpTool, type McpTool } from './mcp/mcp-tool.js';
 export type {
@@ -72,7 +107,12 @@ export {
 } from './permissions/create-permission-policy.js';
 export { DecisionStore } from './permissions/decision-store.js';
 export { parsePermissionRule, parseRuleList } from './permissions/permission-rule.js';
-export { type QueryOptions, type QueryParams, query } from './query.js';
+export {
+  type QueryOptions,
+  type QueryParams,
+  query,
+  type StructuredOutputOf,
+} from './query.js';
 export { loadSession, readTranscript } from './session/read-transcript.js';
 export { TranscriptWriter } from './session/transcript-writer.js';
 export { type AgentSummary, AgentTree } from './telemetry/agent-tree.js';

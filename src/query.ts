@@ -1,8 +1,10 @@
-// query(): the agent loop with sub-agents and MCP wired in. It adds the Agent tool (and a
+// query(): the agent loop with sub-agents, MCP and hooks wired in. It adds the Agent tool (and a
 // definition's delegate_to_<name> tools) to the main agent; every sub-agent then runs
-// agentLoop() again. The session's MCP servers start before the main agent and stop after it.
+// agentLoop() again. The session's MCP servers start before the main agent and stop after it;
+// its SessionStart and SessionEnd hooks run around all that.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
+import type { z } from 'zod';
 import {
   type AgentMcpSettings,
   startAgentServers,
@@ -14,11 +16,18 @@ import type {
   AgentDefinitionInput,
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
+import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
 import { withEnvironment } from './agents/environment-prompt.js';
+import {
+  runInSession,
+  type SessionHookSources,
+  sessionHooksOf,
+} from './agents/session-hooks-run.js';
 import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
+import type { HookRunner } from './core/hook-runner.js';
 import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
 import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
@@ -30,8 +39,9 @@ import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 
 export interface QueryOptions
-  extends Omit<AgentLoopOptions, 'model'>,
-    Omit<SubagentSettings, 'definitions'> {
+  extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema'>,
+    Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
+    SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;
   /**
@@ -65,6 +75,16 @@ export interface QueryOptions
   mcpStartTimeoutMs?: number;
   /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
   mcpToolTimeoutMs?: number;
+  /**
+   * Hooks for every agent of the run, in Claude Code's settings shape; each entry of `hooks` is
+   * a callback (`async (input, toolUseId, { signal }) => ({ … })`) or a command. See docs/hooks.md.
+   */
+  hooks?: SessionHookSources['hooks'];
+  /**
+   * The main agent must finish with a value this schema accepts (zod, or JSON Schema of an
+   * object); the result's `structuredOutput` holds it, typed for a zod schema.
+   */
+  outputSchema?: OutputSchemaInput;
 }
 
 export interface QueryParams {
@@ -79,29 +99,55 @@ export interface QueryParams {
  * TodoWrite, WebFetch.
  * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
  * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
+ * `hooks` run for every agent of the tree (docs/hooks.md); with an `outputSchema` (or an `agent`
+ * whose definition has one) the result's `structuredOutput` is typed by a zod schema.
  * Unusable options (a broken definition) make the first `next()` reject.
  */
+export function query<const Options extends QueryOptions>(params: {
+  prompt: string;
+  options: Options;
+}): AsyncGenerator<AgentEvent, RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
 export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
   try {
     const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
     const mcp = mcpSettings(options);
-    const spawn = new SpawnTools(new SubagentRuntime({ ...options, definitions, mcp }));
+    const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+    const session = sessionHooksOf(options, agentId, definitions.values());
+    const spawn = new SpawnTools(
+      new SubagentRuntime({ ...options, definitions, mcp, sessionHooks: session?.hooks }),
+    );
     // Without a policy, read-only calls run and the rest are denied, as in print mode.
     const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
     const model =
       typeof options.model === 'string'
         ? resolveModel(options.model, { baseUrl: options.baseUrl })
         : options.model;
-    const main = { ...options, model, permissions };
+    const main = { ...options, agentId, model, permissions };
     const servers = serverSpecsOf(options.mcpServers ?? {});
     const mainDefinition =
       options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-    // Without servers, the loop's own generator, not a wrapper: every event of the tree
-    // passes through here.
-    const run =
+    // Without servers or hooks, the loop's own generator, not a wrapper: every event of the
+    // tree passes through here.
+    const start = (hooks: HookRunner | undefined) =>
       servers.length > 0 || mainDefinition?.mcpServers?.length
-        ? runWithMcpServers(prompt, main, spawn, servers)
-        : agentLoop({ prompt, options: mainAgentOptions(main, spawn) });
+        ? runWithMcpServers(prompt, main, spawn, servers, hooks)
+        : agentLoop({ prompt, options: mainAgentOptions(main, spawn, hooks) });
+    const run = session
+      ? runInSession(
+          session,
+          {
+            ref: { agentId, parentId: null, depth: 0 },
+            agentType: mainDefinition?.name ?? options.agentType ?? 'main',
+            path: options.agentPath ?? 'main',
+            cwd: options.cwd ?? process.cwd(),
+            model,
+            resumed: (options.messages?.length ?? 0) > 0,
+            signal: options.signal,
+            definition: mainDefinition,
+          },
+          start,
+        )
+      : start(undefined);
     if (!options.tracerProvider) return run;
     return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
   } catch (error) {
@@ -129,6 +175,7 @@ async function* runWithMcpServers(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   spawn: SpawnTools,
   specs: readonly McpServerSpec[],
+  hooks: HookRunner | undefined,
 ): AsyncGenerator<AgentEvent, RunResult> {
   const { mcp } = spawn.runtime;
   const cwd = options.cwd ?? process.cwd();
@@ -143,7 +190,7 @@ async function* runWithMcpServers(
   try {
     session = await startMcpServers(specs, { ...mcp, cwd, signal });
     const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
-    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn);
+    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn, hooks);
     const definition =
       options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
     if (definition?.mcpServers?.length) {
@@ -168,12 +215,28 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
 }
 
+/** The structured value's type: a zod schema's output (of the query's or its agent's schema). */
+export type StructuredOutputOf<Options> = Options extends { outputSchema: infer Schema }
+  ? OutputOf<Schema>
+  : Options extends { agent: infer Name extends string; agents: infer Agents }
+    ? Name extends keyof Agents
+      ? Agents[Name] extends { outputSchema: infer Schema }
+        ? OutputOf<Schema>
+        : unknown
+      : unknown
+    : unknown;
+
+type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
+
+/** @param hooks the main agent's hook runner (the options' `hooks` are settings, not one) */
 function mainAgentOptions(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   spawn: SpawnTools,
+  hooks: HookRunner | undefined,
 ): AgentLoopOptions & { tools: Tool[] } {
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
+  const outputSchema = options.outputSchema && compileOutputSchema(options.outputSchema);
   if (options.agent === undefined) {
     const spawnTools = spawn.spawnTools({
       depth: 0,
@@ -181,7 +244,7 @@ function mainAgentOptions(
       parentTools: 'root',
       mayUseAgent: true,
     });
-    return { ...options, cwd, tools: [...tools, ...spawnTools] };
+    return { ...options, cwd, tools: [...tools, ...spawnTools], hooks, outputSchema };
   }
   const definition = spawn.runtime.findDefinition(options.agent);
   if (!definition) {
@@ -215,5 +278,8 @@ function mainAgentOptions(
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,
     agentType: definition.name,
     description: options.description ?? definition.description,
+    hooks,
+    outputSchema:
+      outputSchema ?? (definition.outputSchema && compileOutputSchema(definition.outputSchema)),
   };
 }

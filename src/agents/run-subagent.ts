@@ -1,5 +1,6 @@
 // Runs one sub-agent for an Agent or delegate call: take a slot, run the loop again with the
-// child's context, pass its events up, and hand the parent only the final text.
+// child's context, pass its events up, and hand the parent only its checked final text (or end
+// the whole run, for a failure that must not be recovered from).
 
 import type { RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
@@ -7,6 +8,7 @@ import { agentLoop } from '../loop/agent-loop.js';
 import { messageOf } from '../model/retry-policy.js';
 import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
 import { childTools } from './child-tools.js';
+import { handOff } from './hand-off.js';
 import {
   createSubagentContext,
   firstPrompt,
@@ -14,7 +16,6 @@ import {
   type SubagentOptions,
   type SubagentRequest,
 } from './subagent-context.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
 
 export async function runSubagent(
   spawner: Spawner,
@@ -46,8 +47,17 @@ export async function runSubagent(
       }
       // The parent is being cancelled too: let its loop see that, not a child failure.
       ctx.run.cancelSignal.throwIfAborted();
-      if (result!.fatal) throw new FatalToolError(`${type} agent: ${result!.error}`);
-      return outputFor(result!, runtime);
+      const ended = result!;
+      if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
+      if (request.definition.onFailure === 'fatal' && failed(ended)) {
+        throw new FatalToolError(
+          `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
+        );
+      }
+      const handed = await handOff(ended, runtime, ctx.signal);
+      const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
+      for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
+      return handed.output;
     } finally {
       // However the child ended (done, failed, cancelled, out of budget): its servers stop now.
       await servers?.close();
@@ -92,30 +102,7 @@ async function startOwnServers(
   return servers;
 }
 
-/** What the parent model reads: the child's final text, cut to size, with a note if it stopped early. */
-function outputFor(result: RunResult, runtime: SubagentRuntime): ToolOutput {
-  const type = result.agentType;
-  const text = truncate(result.result, runtime.resultMaxChars, () => {
-    const transcript = runtime.transcriptPathFor(result.agentId);
-    return transcript
-      ? `the transcript ${transcript}`
-      : `the transcript of agent ${result.agentId}`;
-  });
-  switch (result.status) {
-    case 'completed':
-      return text || `(The ${type} agent finished without a final message.)`;
-    case 'max_turns':
-    case 'budget':
-      return `${text}\n\n[Note: the ${type} agent was stopped early: ${result.error} The text above is the report it gave then.]`;
-    default: {
-      const what = result.status === 'cancelled' ? 'was cancelled' : 'failed';
-      const last = text ? `\n\nIts last message:\n${text}` : '';
-      return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
-    }
-  }
-}
-
-function truncate(text: string, max: number, where: () => string): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where()}.]`;
+/** Not completed, and not because its parent is being cancelled. */
+function failed(result: RunResult): boolean {
+  return result.status !== 'completed' && result.status !== 'cancelled';
 }

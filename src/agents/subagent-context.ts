@@ -1,16 +1,19 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
 // fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd, and its model or its own. A forked
-// child keeps its parent's system prompt and is shown its parent's tool list, so its first
-// request is its parent's last one plus a message: a prompt-cache read, not a second write.
+// state, the shared permission decisions, the parent's cwd, its model or its own, and the
+// session's hooks with its definition's own (never its parent's), and its output schema. A
+// forked child keeps its parent's system prompt and is shown its parent's tool list, so its
+// first request is its parent's last one plus a message: a prompt-cache read, not a write.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
+import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
+import { compileOutputSchema } from './definitions/output-schema.js';
 import { type ForkContext, forkDirective, forkedTurns, forkMessages } from './fork-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -98,6 +101,8 @@ export async function createSubagentContext(
     parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
+    hooks: agentHookRunner(runtime.sessionHooks, definition, { subagent: true }),
+    outputSchema: definition.outputSchema && compileOutputSchema(definition.outputSchema),
   };
 }
 

@@ -11,8 +11,10 @@ import type {
   RunResult,
 } from '../core/events.js';
 import type { FileState } from '../core/file-state.js';
+import type { HandoffVerdict, HookRunner } from '../core/hook-runner.js';
 import { type InheritedOptions, inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
+import type { OutputSchema } from '../core/output-schema.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunContext } from '../core/run-context.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
@@ -23,8 +25,10 @@ import { describeModelError } from '../model/resolve-model.js';
 import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
+import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
+import { StructuredOutput } from './structured-output.js';
 
 export interface AgentLoopOptions extends InheritedOptions {
   /**
@@ -66,6 +70,13 @@ export interface AgentLoopOptions extends InheritedOptions {
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
+  /**
+   * The agent's hooks: around its prompt, each tool call and its stop. Not inherited: whoever
+   * starts a sub-agent gives it its own (hooks/ builds them).
+   */
+  hooks?: HookRunner;
+  /** The agent must finish by calling `StructuredOutput` with a value this schema accepts. */
+  outputSchema?: OutputSchema;
 }
 
 export interface AgentLoopParams {
@@ -93,6 +104,7 @@ interface RunState {
   readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
+  readonly cwd: string;
   readonly options: AgentLoopOptions;
   readonly model: LanguageModelV4;
   readonly modelName: string;
@@ -108,6 +120,17 @@ interface RunState {
   readonly firstOwnMessage: number;
   readonly usage: Usage;
   readonly started: number;
+  /** Present when the agent must finish with a structured value. */
+  readonly output: StructuredOutput | undefined;
+  /** What the agent may call: its tools, and StructuredOutput when it has a schema. */
+  readonly tools: readonly Tool[];
+  /**
+   * What the model is offered: `tools`, or for a forked agent its parent's list (with its own
+   * StructuredOutput, if it has a schema), so its requests open with its parent's prefix.
+   */
+  readonly shownTools: readonly Tool[];
+  stopHookContinuations: number;
+  handoff?: HandoffVerdict;
   costUsd: number | null;
   numTurns: number;
   toolCalls: number;
@@ -126,8 +149,7 @@ export async function* agentLoop({
   options,
 }: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
   const run = startRun(options, await options.model);
-  const cwd = options.cwd ?? process.cwd();
-  const tools = options.tools ?? [];
+  const { tools, cwd } = run;
   yield event(run, {
     type: 'run_start',
     agentType: run.agentType,
@@ -143,22 +165,25 @@ export async function* agentLoop({
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
   }
-  yield append(run, { role: 'user', content: prompt });
 
-  const shown = options.shownTools ?? tools;
   const environment: ToolCallEnvironment = {
     tools: new Map(tools.map((tool) => [tool.name, tool])),
     withheld: new Set(
-      shown.map((tool) => tool.name).filter((name) => !tools.some((tool) => tool.name === name)),
+      run.shownTools
+        .map((tool) => tool.name)
+        .filter((name) => !tools.some((tool) => tool.name === name)),
     ),
     permissions: options.permissions,
+    hooks: options.hooks,
     context: {
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
       agent: { ...run.ref, agentType: run.agentType, path: run.path },
     },
-    run: runContext(run, tools, shown),
+    // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
+    // a forked child is shown what this agent's model is shown.
+    run: runContext(run, options.tools ?? [], run.shownTools),
     signal: new AbortFanOut(run.signal),
     hardStop: new AbortFanOut(either(run.cancel.signal, run.deadline?.over)),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
@@ -166,9 +191,10 @@ export async function* agentLoop({
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
-    yield* runTurns(run, environment);
-    if (run.stop && run.stop.status !== 'cancelled' && options.graceTurn !== false) {
-      yield* graceTurn(run, run.stop);
+    const admitted = yield* admitPrompt(run, prompt);
+    if (admitted !== undefined) {
+      yield append(run, { role: 'user', content: admitted });
+      yield* runToTheEnd(run, environment);
     }
   } finally {
     run.deadline?.clear();
@@ -198,6 +224,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
+  const output = options.outputSchema && new StructuredOutput(options.outputSchema);
   const ref: AgentRef = {
     agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
     parentId: options.parentId ?? null,
@@ -214,6 +241,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
+    cwd: options.cwd ?? process.cwd(),
     options,
     model,
     modelName: name,
@@ -230,7 +258,17 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     numTurns: 0,
     toolCalls: 0,
     fatal: false,
+    output,
+    tools: withOutputTool(options.tools ?? [], output),
+    shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
+    stopHookContinuations: 0,
   };
+}
+
+/** The tools with this agent's StructuredOutput last, in place of any of that name. */
+function withOutputTool(tools: readonly Tool[], output: StructuredOutput | undefined): Tool[] {
+  if (!output) return [...tools];
+  return [...tools.filter((tool) => tool.name !== output.tool.name), output.tool];
 }
 
 /** What the run's tools that start agents see of it. */
@@ -255,6 +293,62 @@ function runContext(
   };
 }
 
+// The prompt as its hooks admit it (with their context), or undefined when one refused it.
+async function* admitPrompt(
+  run: RunState,
+  prompt: string,
+): AsyncGenerator<AgentEvent, string | undefined> {
+  if (!run.options.hooks) return prompt;
+  const admitted = await promptHooks(run.options.hooks, lifecycleFacts(run), prompt);
+  for (const message of admitted.warnings) yield event(run, { type: 'warning', message });
+  run.failure = admitted.refused;
+  return admitted.prompt;
+}
+
+// Turns until the agent ends for good: each time it would end, its output schema and its stop
+// hooks may send it back to work.
+async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
+  for (;;) {
+    yield* runTurns(run, env);
+    if (run.stop && run.stop.status !== 'cancelled' && run.options.graceTurn !== false) {
+      yield* graceTurn(run, run.stop);
+    }
+    const goOn = yield* finishRun(run);
+    if (goOn === undefined) return;
+    yield append(run, { role: 'user', content: goOn });
+  }
+}
+
+// The agent would end: hold it to its output schema, then ask its stop hooks. Returns the
+// instruction it goes on with, if any.
+async function* finishRun(run: RunState): AsyncGenerator<AgentEvent, string | undefined> {
+  if (run.output && statusOf(run) === 'completed') {
+    const reminder = run.output.reminder();
+    if (reminder !== undefined) return reminder;
+    run.failure = run.output.failure;
+  }
+  const status = statusOf(run);
+  if (!run.options.hooks || status === 'cancelled') return undefined;
+  const stopped = await stopHooks(run.options.hooks, lifecycleFacts(run), {
+    lastAssistantMessage: lastReplyText(run),
+    status,
+    error: run.failure ?? run.stop?.reason,
+    continuations: run.stopHookContinuations,
+  });
+  for (const message of stopped.warnings) yield event(run, { type: 'warning', message });
+  run.handoff = stopped.handoff;
+  if (stopped.fatal !== undefined) {
+    run.fatal = true;
+    run.failure = stopped.fatal;
+  }
+  if (stopped.goOn !== undefined) run.stopHookContinuations++;
+  return stopped.goOn;
+}
+
+function lifecycleFacts({ ref, agentType, path, cwd, cancel }: RunState): LifecycleFacts {
+  return { agent: { ...ref, agentType, path }, cwd, signal: cancel.signal };
+}
+
 // Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
 async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   try {
@@ -269,7 +363,7 @@ async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerato
         if (batch.fatal) throw batch.fatal;
       }
       yield event(run, { type: 'turn_end', turn: run.numTurns, message });
-      if (calls.length === 0) return;
+      if (calls.length === 0 || run.output?.settled) return;
     }
   } catch (error) {
     run.stop = stopFromError(run, error);
@@ -319,7 +413,7 @@ async function* callModel(
   const turns = modelTurn({
     model: run.model,
     messages: run.messages,
-    tools: options.shownTools ?? options.tools ?? [],
+    tools: run.shownTools,
     toolChoice: call.toolChoice,
     stream: options.stream ?? true,
     signal: call.signal,
@@ -374,18 +468,30 @@ function budgetStop(kind: BudgetKind): Stop {
   return { status: 'budget', reason: `The ${describeBudget(kind)} is used up.` };
 }
 
-function resultOf(run: RunState): RunResult {
-  const status: AgentStatus = run.failure ? 'failed' : (run.stop?.status ?? 'completed');
+function statusOf(run: RunState): AgentStatus {
+  return run.failure ? 'failed' : (run.stop?.status ?? 'completed');
+}
+
+/** The agent's last reply in this run; a resumed conversation's old replies are not its own. */
+function lastReplyText(run: RunState): string {
   const lastReply = run.messages
     .slice(run.firstOwnMessage)
     .findLast((message) => message.role === 'assistant');
+  return lastReply ? textOf(lastReply) : '';
+}
+
+function resultOf(run: RunState): RunResult {
+  const status = statusOf(run);
   const error = run.failure ?? run.stop?.reason;
+  const structured = run.output?.recorded;
   return {
     ...run.ref,
     subtype: SUBTYPES[status],
     status,
     isError: status !== 'completed',
-    result: lastReply ? textOf(lastReply) : '',
+    result: structured ? JSON.stringify(structured.value) : lastReplyText(run),
+    ...(structured ? { structuredOutput: structured.value } : {}),
+    ...(run.handoff ? { handoff: run.handoff } : {}),
     ...(error ? { error } : {}),
     ...(run.fatal ? { fatal: true } : {}),
     agentType: run.agentType,

@@ -21,6 +21,8 @@ export interface AgentSummary {
   costUsd: number | null;
   durationMs: number;
   worktree: string | null;
+  /** The value an agent with an output schema finished with; null otherwise. */
+  structuredOutput: unknown;
   transcript: string | null;
   startedAt: number;
   /** This agent and all its descendants. */
@@ -58,6 +60,7 @@ export class AgentTree {
         costUsd: null,
         durationMs: 0,
         worktree: null,
+        structuredOutput: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: at,
         subtreeUsage: emptyUsage(),
@@ -82,6 +85,7 @@ export class AgentTree {
       agent.numTurns = event.numTurns;
       agent.toolCalls = event.toolCalls;
       agent.durationMs = event.durationMs;
+      agent.structuredOutput = event.structuredOutput ?? null;
     }
   }
 

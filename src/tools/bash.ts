@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { stopGroup } from '../core/process-group.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
@@ -43,6 +44,10 @@ export const bashTool = defineTool({
   description: ['Runs a bash command and returns its output.', '', ...usage].join('\n'),
   inputSchema,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
+  notReadOnlyReason: (input, scope) => {
+    const verdict = checkReadOnlyCommand(input.command, scope);
+    return verdict.readOnly ? undefined : verdict.reason;
+  },
   isConcurrencySafe: false,
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
   timeoutMs: MAX_TIMEOUT_MS + 2 * KILL_GRACE_MS + 5_000,
@@ -56,7 +61,7 @@ export const readOnlyBashTool = defineTool({
   description: [
     'Runs a read-only bash command and returns its output.',
     '',
-    '- Only commands that change nothing are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Output redirection to files, command substitution and unknown programs are refused.',
+    '- Only commands that change nothing and read only inside the allowed directories are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Refused: output redirection to files, command substitution, $VARIABLES, braces, ~, unknown programs, environment readers (env, printenv), paths or symlinks leading outside, and link-following walks (grep -R, find -L) over trees with links leading outside. Quote literal braces and dollar signs.',
     ...usage,
   ].join('\n'),
   inputSchema,
@@ -68,7 +73,7 @@ export const readOnlyBashTool = defineTool({
     const verdict = checkReadOnlyCommand(input.command, ctx);
     if (!verdict.readOnly) {
       return {
-        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command.`,
+        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command inside the allowed directories; a command like this one needs an agent with the full Bash tool and permission to run it.`,
         isError: true,
       };
     }
@@ -108,7 +113,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   const stop = (reason: 'timeout' | 'cancel') => {
     if (stoppedBy !== undefined || child.pid === undefined) return;
     stoppedBy = reason;
-    stopProcessGroup(child.pid);
+    stopGroup(child.pid, KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = () => stop('cancel');
@@ -126,7 +131,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     let stoppedBackground = false;
     if (!(await settlesWithin(closed, PIPE_GRACE_MS)) && child.pid !== undefined) {
       stoppedBackground = stoppedBy === undefined;
-      stopProcessGroup(child.pid);
+      stopGroup(child.pid, KILL_GRACE_MS);
       if (!(await settlesWithin(closed, 2 * KILL_GRACE_MS))) {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -168,20 +173,6 @@ function failureOf({ ending, stoppedBy, timeoutMs }: EndingSummary): string | un
   if (ending.signal !== null) return `Command was killed by ${ending.signal}.`;
   if (ending.code !== 0) return `Exit code ${ending.code}`;
   return undefined;
-}
-
-/** SIGTERM to every process of the group, SIGKILL to whatever is left after a grace period. */
-function stopProcessGroup(pid: number): void {
-  signalGroup(pid, 'SIGTERM');
-  setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone, which is what we wanted.
-  }
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
