@@ -19,6 +19,7 @@ export interface PrintArgs {
   maxParallel: number;
   timeBudgetMs: number | undefined;
   tokenBudget: number | undefined;
+  requestTimeoutMs: number | undefined;
   permissionMode: PermissionMode | undefined;
   allowedTools: string | undefined;
   disallowedTools: string | undefined;
@@ -98,6 +99,7 @@ const OPTIONS = {
   'max-parallel': { type: 'string' },
   'time-budget': { type: 'string' },
   'token-budget': { type: 'string' },
+  'request-timeout': { type: 'string' },
   'permission-mode': { type: 'string' },
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
@@ -168,13 +170,21 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     command: 'print',
     prompt: positionals[0],
     model: values.model ?? process.env.WARREN_MODEL,
-    baseUrl: values['base-url'] ?? process.env.WARREN_BASE_URL,
+    // WARREN_BASE_URL is read where the address is used, so messages name the variable.
+    baseUrl: values['base-url'],
     outputFormat: oneOf('--output-format', values['output-format'] ?? 'text', OUTPUT_FORMATS),
     maxTurns: positiveInteger('--max-turns', values['max-turns']),
     maxDepth: positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ?? 3,
     maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
+    requestTimeoutMs:
+      values['request-timeout'] === undefined
+        ? positiveInteger(
+            'WARREN_REQUEST_TIMEOUT_MS',
+            process.env.WARREN_REQUEST_TIMEOUT_MS || undefined,
+          )
+        : positiveInteger('--request-timeout', values['request-timeout']),
     permissionMode:
       values['permission-mode'] === undefined
         ? undefined
@@ -299,7 +309,7 @@ function positiveInteger(
     throw new ConfigError(
       flag,
       `expected ${allowZero ? 'a whole number' : 'a positive whole number'}, got "${value}"`,
-      `e.g. ${flag} ${allowZero ? 0 : 10}`,
+      `e.g. ${flag}${flag.startsWith('-') ? ' ' : '='}${allowZero ? 0 : 10}`,
     );
   }
   return number;
@@ -329,8 +339,11 @@ Flags:
   --max-turns <n>                   turn cap of the main agent
   --max-depth <n>                   deepest sub-agent level (default 3; the main agent is depth 0)
   --max-parallel <n>                sub-agents running at once (default 10)
-  --time-budget <ms>                wall-clock budget for the whole run
+  --time-budget <ms>                wall-clock budget for the whole run; the run ends at most 60 s
+                                    after it, however deep its tree
   --token-budget <n>                input+output tokens for the whole run
+  --request-timeout <ms>            no answer (headers or next chunk) from the model in this long:
+                                    abort, retry (default 120000; env WARREN_REQUEST_TIMEOUT_MS)
   --permission-mode default|acceptEdits|plan|bypassPermissions
   --allowed-tools <rules>           e.g. "Read,Bash(npm test:*),Edit(src/**)"
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes

@@ -19,9 +19,11 @@ import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunContext } from '../core/run-context.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
+import { describeModelError, describeModelFailure } from '../model/describe-model-error.js';
+import { endpointOfModel } from '../model/model-endpoint.js';
 import { type ModelTurn, modelTurn } from '../model/model-turn.js';
 import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js';
-import { describeModelError } from '../model/resolve-model.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
 import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
@@ -57,6 +59,12 @@ export interface AgentLoopOptions extends InheritedOptions {
   timeBudgetMs?: number;
   tokenBudget?: number;
   costBudgetUsd?: number;
+  /**
+   * After the time budget, how long the whole tree has to stop its tools and give its final
+   * reports: the run ends at most this long after `timeBudgetMs`, at any depth. Default 60 s.
+   * With `budget`, the budget's own window applies.
+   */
+  windDownMs?: number;
   signal?: AbortSignal;
   permissions?: PermissionPolicy;
   fileState?: FileState;
@@ -85,13 +93,8 @@ export interface AgentLoopParams {
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
-/** How long a grace turn may take once the time budget is gone. */
+/** How long a grace turn may take; after the time budget, the agent's wind-down window also bounds it. */
 const GRACE_TIME_MS = 60_000;
-/**
- * How long running tools may take to wind down after the time budget is gone: a sub-agent
- * then has its own grace turn to finish, and its report is worth waiting for.
- */
-const WIND_DOWN_MS = 2 * GRACE_TIME_MS;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
 type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
@@ -185,7 +188,8 @@ export async function* agentLoop({
     // a forked child is shown what this agent's model is shown.
     run: runContext(run, options.tools ?? [], run.shownTools),
     signal: new AbortFanOut(run.signal),
-    hardStop: new AbortFanOut(either(run.cancel.signal, run.deadline?.over)),
+    cancel: new AbortFanOut(run.cancel.signal),
+    ended: run.deadline && new AbortFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
   };
 
@@ -215,14 +219,16 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
       timeMs: options.timeBudgetMs,
       tokens: options.tokenBudget,
       costUsd: options.costBudgetUsd,
+      windDownMs: options.windDownMs,
     });
   // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
   // (the deadline). Model calls and tools stop on either; children follow only the first, and
-  // end on the shared deadline by their own timer, so they still get their grace turn.
+  // end on the shared deadline by their own timer, so they still get their grace turn, inside
+  // a wind-down window that closes before their parent's (Budget.windDownEnd).
   // Each agent has its own cancel signal, tied to its caller's by one listener: a signal shared
   // by a thousand sub-agents' requests would make every listener added to it cost O(n).
   const cancel = followSignal(options.signal);
-  const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
+  const deadline = startDeadline(budget.effectiveDeadline(), budget.windDownEnd());
   const messages = [...(options.messages ?? [])];
   const output = options.outputSchema && new StructuredOutput(options.outputSchema);
   const ref: AgentRef = {
@@ -369,14 +375,16 @@ async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerato
     run.stop = stopFromError(run, error);
     if (run.stop) return;
     run.fatal = FatalToolError.isInstance(error);
-    run.failure =
-      describeModelError(error, { spec: run.modelName, baseUrl: run.options.baseUrl }) ??
-      messageOf(error);
+    run.failure = describeModelError(error, modelOf(run)) ?? messageOf(error);
   }
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
 async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
+  if (run.deadline?.ended.aborted) {
+    stop.reason += ' The time to wind down ran out before the final report.';
+    return;
+  }
   yield append(run, {
     role: 'user',
     content:
@@ -386,7 +394,11 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
   try {
     const { message } = yield* callModel(run, {
       toolChoice: 'none',
-      signal: either(run.cancel.signal, AbortSignal.timeout(GRACE_TIME_MS)),
+      signal: AbortSignal.any([
+        run.cancel.signal,
+        AbortSignal.timeout(GRACE_TIME_MS),
+        ...(run.deadline ? [run.deadline.ended] : []),
+      ]),
       maxOutputTokens: GRACE_MAX_OUTPUT_TOKENS,
     });
     // A model may still try a call; with no turn left to answer it, only the text is kept.
@@ -397,7 +409,9 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
     yield append(run, textOnly);
     yield event(run, { type: 'turn_end', turn: run.numTurns, message: textOnly });
   } catch (error) {
-    stop.reason += ` The final report could not be produced: ${messageOf(error)}`;
+    stop.reason += run.deadline?.ended.aborted
+      ? ' The time to wind down ran out before the final report.'
+      : ` The final report could not be produced: ${messageOf(error)}`;
   }
 }
 
@@ -418,6 +432,8 @@ async function* callModel(
     stream: options.stream ?? true,
     signal: call.signal,
     retry: { ...DEFAULT_RETRY, ...options.retry },
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    describeFailure: (error) => describeModelFailure(error, modelOf(run)),
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
     headers: run.headers,
@@ -441,6 +457,15 @@ async function* callModel(
     finishReason: turn.finishReason,
   });
   return turn;
+}
+
+/** What a model error message names: the model, and where its requests went. */
+function modelOf(run: RunState) {
+  return {
+    spec: run.modelName,
+    baseUrl: run.options.baseUrl,
+    endpoint: endpointOfModel(run.model),
+  };
 }
 
 /** Why the run must stop now, if it must; checked before every model call. */

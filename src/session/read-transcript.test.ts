@@ -203,6 +203,53 @@ describe('readTranscript', () => {
     ]);
   });
 
+  it('keeps the result of a call that finished before the kill, from its tool_end record', () => {
+    const writer = new TranscriptWriter({
+      sessionDir: sessionDir(),
+      sessionId: 's1',
+      mainAgentId: 'main',
+      env: {},
+    });
+    for (const message of conversation.slice(0, 3)) {
+      writer.write({ ...main, type: 'message_end', message });
+    }
+    // Read finished and was reported; Glob still ran when the process died.
+    writer.write({
+      ...main,
+      type: 'tool_end',
+      toolCallId: 'call-1',
+      toolName: 'Read',
+      output: 'buy milk',
+      isError: false,
+      durationMs: 3,
+    });
+    writer.close();
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages[3]).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'call-1',
+          toolName: 'Read',
+          output: 'buy milk',
+          isError: false,
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'call-2',
+          toolName: 'Glob',
+          output: INTERRUPTED_TOOL_OUTPUT,
+          isError: true,
+        },
+      ],
+    });
+    expect(warnings).toEqual([
+      expect.stringContaining(`${path}:3: tool call Glob (call-2) has no result`),
+    ]);
+  });
+
   it('drops tool results whose call was lost with a corrupt line', () => {
     writeSession(conversation.slice(0, 2));
     appendFileSync(path, '{"v":1,"type":"message","message":{"role":"assistant"\n');

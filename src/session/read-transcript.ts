@@ -1,6 +1,7 @@
 // Reads a JSONL transcript back into a conversation a run can resume from. Damage a crash can
 // leave (a cut-off last line, a lost line, a tool call without its result) becomes a warning
-// and a conversation the model will still accept, never a failed resume.
+// and a conversation the model will still accept, never a failed resume. A call that finished
+// before the crash keeps its real result, from its `tool_end` record.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
@@ -91,13 +92,16 @@ const resultSchema = z.object({
 
 const envelopeSchema = z.object({ v: z.number().int(), type: z.string() });
 
+/** A finished call's result; records older than this field have none and are skipped. */
+const toolEndSchema = z.object({
+  toolCallId: z.string(),
+  toolName: z.string(),
+  output: z.string(),
+  isError: z.boolean(),
+});
+
 /** Records a reader may meet and resume ignores: they are for people and tools reading the file. */
-const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set([
-  'run_start',
-  'tool_end',
-  'retry',
-  'usage',
-]);
+const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set(['run_start', 'retry', 'usage']);
 
 /** A message and the line it came from, so repairs can point at it. */
 interface Entry {
@@ -112,6 +116,7 @@ export function readTranscript(path: string): Transcript {
   }
   const warnings: string[] = [];
   const entries: Entry[] = [];
+  const finished = new Map<string, ToolResultPart>();
   let lastResult: TranscriptResult | undefined;
 
   const lines = readFileSync(path, 'utf8').split('\n');
@@ -145,6 +150,11 @@ export function readTranscript(path: string): Transcript {
       else warn(`malformed message (${z.prettifyError(message.error).replaceAll('\n', ' ')})`);
       return;
     }
+    if (type === 'tool_end') {
+      const end = toolEndSchema.safeParse(json);
+      if (end.success) finished.set(end.data.toolCallId, { type: 'tool-result', ...end.data });
+      return;
+    }
     if (type === 'result') {
       const result = resultSchema.safeParse(json);
       if (result.success) lastResult = result.data;
@@ -154,7 +164,7 @@ export function readTranscript(path: string): Transcript {
     if (!INFORMATIONAL.has(type as TranscriptRecordType)) warn(`unknown record type "${type}"`);
   });
 
-  const messages = pairToolCalls(entries, (line, problem) =>
+  const messages = pairToolCalls(entries, finished, (line, problem) =>
     warnings.push(`${path}:${line}: ${problem}`),
   );
   return lastResult ? { messages, warnings, lastResult } : { messages, warnings };
@@ -191,10 +201,15 @@ function recentSessionsHint(sessionDir: string): string {
 
 /**
  * Providers refuse a tool call without a result and a result without its call. A kill while a
- * tool ran leaves the first; a lost assistant line leaves the second. Missing results become
- * error results telling the model the call was interrupted; orphaned results are dropped.
+ * tool ran leaves the first; a lost assistant line leaves the second. A call whose `tool` message
+ * never came keeps the result its `tool_end` recorded (`finished`); the others become error
+ * results telling the model the call was interrupted. Orphaned results are dropped.
  */
-function pairToolCalls(entries: Entry[], warn: (line: number, problem: string) => void): Message[] {
+function pairToolCalls(
+  entries: Entry[],
+  finished: ReadonlyMap<string, ToolResultPart>,
+  warn: (line: number, problem: string) => void,
+): Message[] {
   const messages: Message[] = [];
   let pending = new Map<string, ToolCallPart>();
   let pendingLine = 0;
@@ -202,6 +217,8 @@ function pairToolCalls(entries: Entry[], warn: (line: number, problem: string) =
   const answerPending = () => {
     if (pending.size === 0) return;
     const content: ToolResultPart[] = [...pending.values()].map((call) => {
+      const result = finished.get(call.toolCallId);
+      if (result) return result;
       warn(
         pendingLine,
         `tool call ${call.toolName} (${call.toolCallId}) has no result; resuming with an "interrupted" error result`,

@@ -1,6 +1,7 @@
 // Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
 // sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
-// shown to the user survives a crash or a kill; secrets are redacted on the way.
+// shown to the user survives a crash or a kill; secrets are redacted on the way. An agent's file
+// is closed when its result is written, so a run holds open only the files of running agents.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
@@ -37,8 +38,11 @@ export type TranscriptRecord = RecordEnvelope &
   (
     | EventFields<'run_start'>
     | { type: 'message'; message: Message }
-    /** The output itself is in the tool message that follows. */
-    | Omit<EventFields<'tool_end'>, 'output'>
+    /**
+     * With its output, so a result reported while other calls of its turn still run is on disk
+     * before the `tool` message that gathers them all (resume reads it from here after a kill).
+     */
+    | EventFields<'tool_end'>
     | EventFields<'retry'>
     | EventFields<'usage'>
     | EventFields<'warning'>
@@ -87,17 +91,28 @@ export class TranscriptWriter {
       typeof value === 'string' ? redactSecrets(value, { secrets }) : value,
     );
     writeFully(this.#fileOf(event.agentId), Buffer.from(`${line}\n`));
+    // Its last record: a tree of thousands of agents must not hold a descriptor for each. An
+    // agent continued later (a message to a finished agent) gets its file opened again.
+    if (record.type === 'result') this.#closeFile(event.agentId);
   }
 
-  /** Flushes every file to disk and closes it. Safe to call twice. */
+  /**
+   * Closes every file still open, flushing the main transcript to disk. Safe to call twice.
+   * Sidechains are not flushed one by one: their lines are already in the OS, which a kill
+   * cannot take away, and a disk flush per sub-agent would make ending a big tree take seconds.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const fd of this.#files.values()) {
-      fsyncSync(fd);
-      closeSync(fd);
-    }
-    this.#files.clear();
+    for (const agentId of [...this.#files.keys()]) this.#closeFile(agentId);
+  }
+
+  #closeFile(agentId: string): void {
+    const fd = this.#files.get(agentId);
+    if (fd === undefined) return;
+    this.#files.delete(agentId);
+    if (agentId === this.mainAgentId) fsyncSync(fd);
+    closeSync(fd);
   }
 
   #fileOf(agentId: string): number {
@@ -143,8 +158,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
     case 'tool_end': {
-      const { toolCallId, toolName, isError, durationMs } = event;
-      return { ...envelope, type: 'tool_end', toolCallId, toolName, isError, durationMs };
+      const { toolCallId, toolName, output, isError, durationMs } = event;
+      return { ...envelope, type: 'tool_end', toolCallId, toolName, output, isError, durationMs };
     }
     case 'retry': {
       const { attempt, delayMs, error } = event;
