@@ -12,8 +12,9 @@
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
 // keeps when it delegates reading), cache (the share of input read from Anthropic's prompt cache
 // by ten siblings and a forked child, against Claude Code's behaviour), cli (warren -p start-up),
-// mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once). Profiled
-// timings are slower: never mix them with real runs.
+// mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once), worktree
+// (an agent worktree's create + remove in a 1,000-file repository, beside git's own worktree add
+// and remove). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -207,6 +208,10 @@ try {
       await runCache(scenario);
       continue;
     }
+    if (scenario.job === 'worktree') {
+      await runWorktree(scenario);
+      continue;
+    }
     for (const mode of scenario.modes) {
       // Repetition-major, so slow drift of the machine spreads over every adapter alike.
       for (let rep = 0; rep < reps; rep++) {
@@ -316,6 +321,22 @@ async function runCache(scenario) {
       `siblings after the first read ${pct(warren?.siblingsAfterFirstShare)} of their input from the cache, the fork ${pct(warren?.forkShare)} (Claude Code model: ${pct(claudeCode?.siblingsAfterFirstShare)}, ${pct(claudeCode?.forkShare)})`,
     );
     runs.push({ adapter: 'warren', scenario: 'cache', mode: 'json', rep, ...result });
+  }
+}
+
+/** warren only: each repetition a fresh process running lib/worktree-cycle.mjs. */
+async function runWorktree(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await runScript('worktree-cycle.mjs', scenario);
+    const cycle = median(result.samples?.map((sample) => sample.cycleMs) ?? []);
+    const gitAdd = median(result.samples?.map((sample) => sample.gitAddMs) ?? []);
+    log(
+      `worktree rep ${rep + 1}/${reps} warren`,
+      result,
+      `create+remove ${cycle?.toFixed(0)} ms; git worktree add alone ${gitAdd?.toFixed(0)} ms`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'worktree', mode: 'json', rep, ...result });
   }
 }
 

@@ -39,9 +39,18 @@ const agentInputSchema = z.object({
     .optional()
     .describe('Start it in the background and continue; not available yet.'),
   isolation: z
-    .literal('worktree')
+    .enum(['worktree', 'remote'])
     .optional()
-    .describe('Run it in a fresh git worktree; not available yet.'),
+    .describe(
+      '"worktree": the agent works in a git worktree of its own, on a new branch from your HEAD, so it can change files without touching your checkout; its changes are kept on that branch for review. "remote" is not available yet.',
+    ),
+  worktreeBase: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'With isolation "worktree": what the branch starts from, "head" (default) or a branch, tag or commit.',
+    ),
   forkContext: z
     .union([z.boolean(), z.number().int().positive()])
     .optional()
@@ -74,9 +83,9 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
           'run_in_background is not available yet: background sub-agents come with the task store. Call Agent without it to run the agent and wait for its result.',
         );
       }
-      if (input.isolation) {
+      if (input.isolation === 'remote') {
         return toolError(
-          'isolation: "worktree" is not available yet. Call Agent without isolation; the agent then works in your directory.',
+          'isolation: "remote" is not available yet: remote agents come with the Restate executor. Call Agent without it, or with isolation "worktree".',
         );
       }
       const type = input.subagent_type ?? 'general-purpose';
@@ -98,6 +107,8 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
           description: input.description,
           model: input.model,
           forkContext: input.forkContext ?? definition.forkContext ?? false,
+          isolation: input.isolation ?? definition.isolation,
+          worktreeBase: input.worktreeBase ?? definition.worktreeBase,
         },
         ctx,
       );

@@ -142,11 +142,26 @@ describe('forkMessages', () => {
 describe('forkDirective', () => {
   it("hands the conversation over: the child's type and instructions, then its task", () => {
     const explore = builtinAgents().find((definition) => definition.name === 'explore')!;
-    const text = forkDirective(explore, '  Find the cache code.  ');
+    const text = forkDirective({ definition: explore, task: '  Find the cache code.  ' });
     expect(text).toMatch(
       /^\[You are now a sub-agent of type "explore", forked from the conversation above: it is context, not your task\./,
     );
     expect(text).toContain(`Your instructions:\n${explore.prompt.trim()}`);
     expect(text.endsWith('Your task:\nFind the cache code.')).toBe(true);
+  });
+
+  it("adds the child's sections its parent's system prompt lacks, and its worktree", () => {
+    const explore = builtinAgents().find((definition) => definition.name === 'explore')!;
+    const text = forkDirective({
+      definition: explore,
+      task: 'Look.',
+      sections: ['# Project instructions\n\nShared.', '# Agent memory\n\nMine.'],
+      systemPrompt: 'Parent prompt.\n\n# Project instructions\n\nShared.\n\nEnvironment: …',
+      workspace: { cwd: '/repo/.warren/worktrees/agent_1', promptNote: 'Your git worktree:\n- …' },
+    });
+    expect(text).not.toContain('# Project instructions');
+    expect(text).toContain(
+      `Your instructions:\n${explore.prompt.trim()}\n\n# Agent memory\n\nMine.\n\nYour working directory is /repo/.warren/worktrees/agent_1, not the one the system prompt names.\n\nYour git worktree:\n- …\n\nYour task:\nLook.`,
+    );
   });
 });

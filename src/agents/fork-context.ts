@@ -56,16 +56,43 @@ function startOfTurns(conversation: readonly Message[], turns: number | 'all'): 
   return 0;
 }
 
+/** Where a forked child works when that is not where its parent does: its own worktree. */
+export interface ForkedWorkspace {
+  cwd: string;
+  /** What a fresh child's system prompt would say about the worktree. */
+  promptNote: string;
+}
+
 /**
- * The first message of a forked child: its definition's prompt (the system prompt stays the
- * parent's, for the cache) and its task. Without it the child would take the conversation for
- * its own and go on with the parent's work.
+ * The first message of a forked child. Its system prompt stays the parent's, for the cache, so
+ * what its own would have said comes here: its definition's prompt, the project's sections the
+ * parent's prompt lacks (its memory, its preloaded skills, instructions its parent omits), and
+ * its working directory when that is a worktree of its own; then its task. Without it the child
+ * would take the conversation for its own and go on with the parent's work.
  */
-export function forkDirective(definition: AgentDefinition, prompt: string): string {
+export function forkDirective(params: {
+  definition: AgentDefinition;
+  task: string;
+  /** The project's sections the child's own system prompt would hold, in order. */
+  sections?: readonly string[];
+  /** The system prompt the child keeps (its parent's): a section it holds is not repeated. */
+  systemPrompt?: string;
+  workspace?: ForkedWorkspace;
+}): string {
+  const { definition, workspace } = params;
   const instructions = definition.prompt.trim();
+  const sections = (params.sections ?? [])
+    .map((section) => section.trim())
+    .filter((section) => section !== '' && !params.systemPrompt?.includes(section));
   return [
     `[You are now a sub-agent of type "${definition.name}", forked from the conversation above: it is context, not your task. The agent that started you sees only your final message.]`,
     ...(instructions ? [`Your instructions:\n${instructions}`] : []),
-    `Your task:\n${prompt.trim()}`,
+    ...sections,
+    ...(workspace
+      ? [
+          `Your working directory is ${workspace.cwd}, not the one the system prompt names.\n\n${workspace.promptNote}`,
+        ]
+      : []),
+    `Your task:\n${params.task.trim()}`,
   ].join('\n\n');
 }

@@ -1,9 +1,9 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
-// fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd, its model or its own, and the
-// session's hooks with its definition's own (never its parent's), and its output schema. A
-// forked child keeps its parent's system prompt and is shown its parent's tool list, so its
-// first request is its parent's last one plus a message: a prompt-cache read, not a write.
+// fresh or forked messages (a forked child keeps its parent's system prompt and tool list, for
+// the prompt cache), narrowed tools, a derived signal and budget, a copy of the file state, the
+// shared permission decisions, the parent's cwd or a git worktree of its own, its model or its
+// own, the session's hooks with its definition's own (never its parent's), its output schema,
+// and from its definition the project's instructions, its skills and its memory.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Message } from '../core/messages.js';
@@ -12,10 +12,12 @@ import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
 import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
+import type { ChildWorkspace } from './child-worktree.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { compileOutputSchema } from './definitions/output-schema.js';
 import { type ForkContext, forkDirective, forkedTurns, forkMessages } from './fork-context.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
+import { memoryTools } from './memory/memory-tools.js';
+import type { AgentSetup, SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
 export const DEFAULT_CHILD_MAX_TURNS = 20;
@@ -37,6 +39,15 @@ export interface SubagentRequest {
   forkContext: ForkContext;
   /** From a delegate call's task spec. */
   timeBudgetMs?: number;
+  /** `worktree`: the child works in a git worktree of its own (from the call or its definition). */
+  isolation?: 'worktree';
+  /** What that worktree branches from: `head` (the default) or a ref. */
+  worktreeBase?: string;
+}
+
+/** A new child's id: also its worktree's folder and branch name, so it stays path-safe. */
+export function newAgentId(): string {
+  return `agent_${randomUUID().slice(0, 8)}`;
 }
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
@@ -51,34 +62,59 @@ export interface Spawner {
   }): AgentToolList;
 }
 
+/** A child's options and first message, and what its parent's stream says before it starts. */
+export interface SubagentStart {
+  options: SubagentOptions;
+  /** Its task, or for a forked child the hand-over with it. */
+  prompt: string;
+  /** Problems with the project's instructions, skills or the child's memory, said once a session. */
+  warnings: string[];
+}
+
+/**
+ * The child's options. With a `workspace` (its own worktree) it works there: its cwd, allowed
+ * directories and permission edge are the worktree's, and its prompt says so; otherwise it works
+ * where its parent does, a worktree included (a parent's worktree is its children's too).
+ */
 export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
   ctx: SpawnToolContext,
-): Promise<SubagentOptions> {
+  placement: { agentId?: string; workspace?: ChildWorkspace } = {},
+): Promise<SubagentStart> {
   const { runtime } = spawner;
   const { run } = ctx;
   const { definition } = request;
+  const { workspace } = placement;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules, askRules } = spawner.toolsFor({
-    depth,
-    definition,
-    parentTools: run.tools,
-  });
-  const turns = forkedTurns(request.forkContext);
-  return {
+  const granted = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const { denyRules, askRules } = granted;
+  const skillTool = granted.tools.some((tool) => tool.name === 'Skill');
+  const cwd = workspace?.cwd ?? ctx.cwd;
+  const setup = await runtime.setupFor(definition, cwd, { skillTool });
+  const { memory, warnings } = setup;
+  const { prompt, conversation } = childConversation(request, setup, run, workspace);
+  const memoryDir = memory?.dir;
+  const tools =
+    memoryDir === undefined
+      ? granted.tools
+      : [...granted.tools, ...memoryTools(granted.tools, run.tools, memoryDir)];
+  const baseDirs = workspace?.allowedDirs ?? ctx.allowedDirs;
+  const permissions = run.permissions?.derive
+    ? run.permissions.derive({
+        mode: definition.permissionMode,
+        deny: denyRules,
+        ask: askRules,
+        ...(memoryDir !== undefined && { memoryDir }),
+      })
+    : run.permissions;
+  const options: SubagentOptions = {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
-    ...(turns === undefined
-      ? { systemPrompt: runtime.systemPromptFor(definition, ctx.cwd) }
-      : {
-          messages: forkMessages(run.messages, turns),
-          // What the model sees; calls of a tool the definition does not grant are refused.
-          shownTools: run.shownTools,
-        }),
+    ...conversation,
     tools,
-    cwd: ctx.cwd,
-    allowedDirs: ctx.allowedDirs,
+    cwd,
+    allowedDirs: memoryDir === undefined ? baseDirs : [...baseDirs, memoryDir],
     // At least one turn, so a child started on its parent's last turn can still answer.
     maxTurns: Math.max(1, Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft)),
     budget: run.budget.child({
@@ -86,15 +122,9 @@ export async function createSubagentContext(
       tokens: definition.tokenBudget,
     }),
     signal: run.cancelSignal,
-    permissions: run.permissions?.derive
-      ? run.permissions.derive({
-          mode: definition.permissionMode,
-          deny: denyRules,
-          ask: askRules,
-        })
-      : run.permissions,
+    permissions: workspace ? workspace.confine(permissions) : permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
-    agentId: `agent_${randomUUID().slice(0, 8)}`,
+    agentId: placement.agentId ?? newAgentId(),
     parentId: ctx.agent.agentId,
     depth,
     agentPath: childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
@@ -104,12 +134,43 @@ export async function createSubagentContext(
     hooks: agentHookRunner(runtime.sessionHooks, definition, { subagent: true }),
     outputSchema: definition.outputSchema && compileOutputSchema(definition.outputSchema),
   };
+  return { options, prompt, warnings };
 }
 
-/** The child's first user message: its task, or for a forked child the hand-over with it. */
-export function firstPrompt(request: SubagentRequest): string {
-  if (forkedTurns(request.forkContext) === undefined) return request.prompt;
-  return forkDirective(request.definition, request.prompt);
+/**
+ * How the child's conversation starts. A fresh child: its own system prompt (its worktree's
+ * note after it) and its task. A forked child: its parent's system prompt and messages, shown
+ * its parent's tools (calls of one its definition does not grant are refused), and a first
+ * message with what its own system prompt would have added (fork-context.ts).
+ */
+function childConversation(
+  request: SubagentRequest,
+  setup: AgentSetup,
+  run: SpawnToolContext['run'],
+  workspace: ChildWorkspace | undefined,
+): {
+  prompt: string;
+  conversation: Pick<AgentLoopOptions, 'systemPrompt' | 'messages' | 'shownTools'>;
+} {
+  const turns = forkedTurns(request.forkContext);
+  if (turns === undefined) {
+    const systemPrompt = workspace
+      ? `${setup.systemPrompt}\n\n${workspace.promptNote}`
+      : setup.systemPrompt;
+    return { prompt: request.prompt, conversation: { systemPrompt } };
+  }
+  const messages = forkMessages(run.messages, turns);
+  const prompt = forkDirective({
+    definition: request.definition,
+    task: request.prompt,
+    sections: setup.sections.map((section) => section.text),
+    systemPrompt: messages
+      .filter((message) => message.role === 'system')
+      .map((message) => message.content)
+      .join('\n\n'),
+    workspace,
+  });
+  return { prompt, conversation: { messages, shownTools: run.shownTools } };
 }
 
 /**

@@ -1,5 +1,6 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
-// and how wide the tree may grow, and what children share (resolved models, prompts).
+// and how wide the tree may grow, and what children share (resolved models, prompts, the
+// project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
@@ -10,6 +11,9 @@ import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { sessionDate, withEnvironment } from './environment-prompt.js';
+import type { AgentMemory } from './memory/agent-memory.js';
+import { ProjectContext } from './project-context.js';
+import type { PromptSection } from './prompt-section.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -42,6 +46,23 @@ export interface SubagentSettings {
   sessionHooks?: SessionHooks;
   /** Judges a child's output before it reaches its parent (after the built-in escaping). */
   handoffCheck?: HandoffCheck;
+  /**
+   * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
+   * memory only, in the working directory (`cwd`) or `process.cwd()`.
+   */
+  projectContext?: ProjectContext;
+  /** Where a default `projectContext` keeps project memory. */
+  cwd?: string;
+}
+
+/** What an agent of a definition starts with besides its tools: its system prompt and memory. */
+export interface AgentSetup {
+  systemPrompt: string;
+  /** The project's sections in that prompt, in order (a forked child is shown them elsewhere). */
+  sections: PromptSection[];
+  memory?: AgentMemory;
+  /** Problems reported for the first agent that needed them, empty for the rest. */
+  warnings: string[];
 }
 
 export class SubagentRuntime {
@@ -56,9 +77,10 @@ export class SubagentRuntime {
   readonly sessionDate: string;
   readonly sessionHooks: SessionHooks | undefined;
   readonly handoffCheck: HandoffCheck | undefined;
+  readonly context: ProjectContext;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
-  readonly #prompts = new Map<string, string>();
+  readonly #setups = new Map<string, Promise<AgentSetup>>();
 
   constructor(settings: SubagentSettings) {
     this.definitions = settings.definitions;
@@ -72,20 +94,38 @@ export class SubagentRuntime {
     this.sessionDate = settings.sessionDate ?? sessionDate();
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
+    this.context =
+      settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }
 
   /**
-   * A definition's prompt with the environment; one string per definition and cwd for the
-   * whole run, so siblings of one definition send the same bytes and share a cache entry.
+   * A definition's system prompt (its prompt, the project's sections, the environment with the
+   * session's date) and memory; made once per definition and cwd for the whole run, so siblings
+   * of one definition send the same bytes and share a prompt-cache entry.
+   * @param skillTool whether the agent holds the Skill tool (it then sees the skills list)
    */
-  systemPromptFor(definition: AgentDefinition, cwd: string): string {
-    const key = `${definition.name}\0${cwd}`;
-    let prompt = this.#prompts.get(key);
-    if (prompt === undefined) {
-      prompt = withEnvironment(definition.prompt, { cwd, date: this.sessionDate });
-      this.#prompts.set(key, prompt);
-    }
-    return prompt;
+  async setupFor(
+    definition: AgentDefinition,
+    cwd: string,
+    { skillTool }: { skillTool: boolean },
+  ): Promise<AgentSetup> {
+    const key = `${definition.name}\0${cwd}\0${skillTool}`;
+    const made = this.#setups.get(key);
+    if (made !== undefined) return { ...(await made), warnings: [] };
+    const setup = this.context
+      .agentContext(definition, cwd, { skillTool })
+      .then(({ sections, memory, warnings }) => ({
+        systemPrompt: withEnvironment(definition.prompt, {
+          cwd,
+          sections: sections.map((section) => section.text),
+          date: this.sessionDate,
+        }),
+        sections,
+        ...(memory && { memory }),
+        warnings,
+      }));
+    this.#setups.set(key, setup);
+    return setup;
   }
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */

@@ -27,6 +27,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       // Each command loads its own modules: start-up stays short for the one being run.
       case 'agents':
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
+      case 'worktrees':
+        return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
       case 'mcp':
         return await (await import('./mcp-command.js')).runMcpCommand(args, io);
       case 'trust':

@@ -106,7 +106,20 @@ export type AgentEvent = AgentRef &
      */
     | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
+    /** The agent's own git worktree (`isolation: worktree`): made before it runs, then kept or removed. */
+    | ({ type: 'worktree' } & WorktreeReport)
   );
+
+/** What happened to an agent's own worktree; `kept` and `removed` come once it has ended. */
+export interface WorktreeReport {
+  action: 'created' | 'kept' | 'removed';
+  path: string;
+  branch: string;
+  /** The agent left changes (always false on `created`). */
+  changed: boolean;
+  /** `git diff --stat` of the kept changes against the base; empty otherwise. */
+  diffStat: string;
+}
 
 export type AgentEventType = AgentEvent['type'];
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -13,6 +13,7 @@ import {
 } from '../core/permission-policy.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
+import { isMemoryWrite } from './memory-grant.js';
 import {
   describeCall,
   findAskingRule,
@@ -45,6 +46,11 @@ export interface PermissionPrompt extends PermissionRequest {
   call: string;
   /** Rules to offer for "always allow"; pass one back as `remember`. */
   suggestions: SuggestedRules;
+  /**
+   * Set when the call crosses a line no rule opens (an isolated agent leaving its worktree): what
+   * it crosses. Such a call is asked about every time; `remember` is ignored for it.
+   */
+  reason?: string;
 }
 
 export type PermissionAnswer =
@@ -78,6 +84,11 @@ export interface PermissionPolicyOptions {
   canUseTool?: CanUseTool;
   /** Folders besides the agent's cwd where `acceptEdits` edits without asking. */
   additionalDirs?: readonly string[];
+  /**
+   * The agent's memory folder (a definition's `memory`): Write and Edit of files inside it are
+   * allowed without asking, in every mode; deny rules still apply. Not passed on to children.
+   */
+  memoryDir?: string;
 }
 
 export interface DerivePolicyOptions {
@@ -87,6 +98,8 @@ export interface DerivePolicyOptions {
   deny?: readonly PermissionRule[];
   /** Rules the child asks about on top of its parent's (opencode's `permission: … ask`). */
   ask?: readonly PermissionRule[];
+  /** The child's own memory folder (see PermissionPolicyOptions); its parent's is not inherited. */
+  memoryDir?: string;
 }
 
 export interface RulePermissionPolicy extends PermissionPolicy {
@@ -118,6 +131,7 @@ interface PolicyState {
   store: DecisionStore;
   canUseTool: CanUseTool | undefined;
   additionalDirs: readonly string[];
+  memoryDir: string | undefined;
 }
 
 export function createPermissionPolicy(options: PermissionPolicyOptions): RulePermissionPolicy {
@@ -129,6 +143,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     store: options.store ?? new DecisionStore(),
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
+    memoryDir: options.memoryDir,
   };
   const self: RulePermissionPolicy = {
     mode: policy.mode,
@@ -137,15 +152,24 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     ask: policy.ask,
     store: policy.store,
     decide: (request) => decideSafely(policy, request),
+    confirm: (request, reason) =>
+      confirm(policy, request, reason).catch((error: unknown) =>
+        deny(
+          `Permission to use ${request.tool.name} could not be asked for (${messageOf(error)}), so it was not run.`,
+        ),
+      ),
     derive: (child) => {
       const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
       // Most children change nothing: they share the policy itself (a thousand at once, say).
-      if (mode === policy.mode && !child.deny?.length && !child.ask?.length) return self;
+      // A memory folder belongs to one agent: a child gets its own or none, never its parent's.
+      const same = mode === policy.mode && policy.memoryDir === child.memoryDir;
+      if (same && !child.deny?.length && !child.ask?.length) return self;
       return createPermissionPolicy({
         ...policy,
         mode,
         deny: [...policy.deny, ...(child.deny ?? [])],
         ask: [...policy.ask, ...(child.ask ?? [])],
+        memoryDir: child.memoryDir,
       });
     },
   };
@@ -159,11 +183,53 @@ async function decideSafely(
   try {
     return await decide(policy, request);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
     return deny(
-      `Permission to use ${request.tool.name} could not be checked (${reason}), so it was not run.`,
+      `Permission to use ${request.tool.name} could not be checked (${messageOf(error)}), so it was not run.`,
     );
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A call past a line only a person may open: deny rules, then the person, every time. */
+async function confirm(
+  policy: PolicyState,
+  request: PermissionRequest,
+  reason: string,
+): Promise<PermissionDecision | undefined> {
+  const target = targetOf(request);
+  const denying = findDenyingRule(policy.deny, target);
+  if (denying) return deniedByRule(target, denying);
+  if (!policy.canUseTool) return undefined;
+  const call = describeCall(target);
+  const prompt: PermissionPrompt = {
+    ...request,
+    subject: target.subject,
+    call,
+    suggestions: suggestRules(target),
+    reason,
+  };
+  const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
+  if (answer === undefined) {
+    return deny(`The run was cancelled while waiting for permission to use ${call}.`);
+  }
+  if (answer.behavior === 'deny') return deny(answer.message);
+  return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
+}
+
+function targetOf(request: PermissionRequest): PermissionTarget {
+  const { tool, input, cwd } = request;
+  return { toolName: tool.name, subject: tool.permissionSubject?.(input, { cwd }), cwd };
+}
+
+function deniedByRule(target: PermissionTarget, rule: PermissionRule): PermissionDecision {
+  const call = describeCall(target);
+  return deny(
+    `Permission to use ${call} is denied by the rule "${rule.text}" from ${rule.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+    `${call} was denied by the rule "${rule.text}" from ${rule.source}; to allow it, remove that rule.`,
+  );
 }
 
 async function decide(
@@ -171,25 +237,21 @@ async function decide(
   request: PermissionRequest,
 ): Promise<PermissionDecision> {
   const { tool, input, cwd } = request;
-  const target: PermissionTarget = {
-    toolName: tool.name,
-    subject: tool.permissionSubject?.(input, { cwd }),
-    cwd,
-  };
+  const target = targetOf(request);
   const call = describeCall(target);
   const denying = findDenyingRule(policy.deny, target);
-  if (denying) {
-    return deny(
-      `Permission to use ${call} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
-      `${call} was denied by the rule "${denying.text}" from ${denying.source}; to allow it, remove that rule.`,
-    );
-  }
+  if (denying) return deniedByRule(target, denying);
   // A protected path is written without asking only by a rule that names it, or in bypass mode.
   const guarded = await protectedTarget(policy, target);
   // A hook's answer comes after the deny rules and before everything that could allow the call.
   if (request.hookDecision?.behavior === 'allow') return ALLOW;
   if (request.hookDecision?.behavior === 'ask')
     return ask(policy, request, target, { why: '', guarded });
+  // An agent keeps its own notes in every mode, in its memory folder alone (under .warren/, or
+  // $WARREN_HOME, both protected otherwise): the grant is checked as narrowly as a rule naming it.
+  if (policy.memoryDir !== undefined && (await isMemoryWrite(target, policy.memoryDir))) {
+    return ALLOW;
+  }
   const naming = (rule: PermissionRule) =>
     guarded === undefined || namesProtected(rule.specifier, guarded);
   if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;

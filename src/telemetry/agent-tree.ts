@@ -20,7 +20,8 @@ export interface AgentSummary {
   usage: Usage;
   costUsd: number | null;
   durationMs: number;
-  worktree: string | null;
+  /** The agent's own worktree; null when it had none (it may work in its parent's). */
+  worktree: AgentWorktreeSummary | null;
   /** The value an agent with an output schema finished with; null otherwise. */
   structuredOutput: unknown;
   transcript: string | null;
@@ -31,6 +32,13 @@ export interface AgentSummary {
   subtreeCostUsd: number | null;
   /** The agent's latest TodoWrite list; null if it never wrote one. */
   todos: TodoItem[] | null;
+}
+
+export interface AgentWorktreeSummary {
+  path: string;
+  branch: string;
+  /** It has changes and is kept; false once it was removed, or while the agent still runs. */
+  changed: boolean;
 }
 
 export class AgentTree {
@@ -79,6 +87,8 @@ export class AgentTree {
       agent.numTurns = event.turn;
     } else if (event.type === 'tool_start') {
       agent.toolCalls++;
+    } else if (event.type === 'worktree') {
+      agent.worktree = { path: event.path, branch: event.branch, changed: event.changed };
     } else if (event.type === 'result') {
       agent.status = event.status;
       agent.costUsd = event.costUsd;

@@ -13,9 +13,12 @@ export const agentSourceSchema = z.object({
    */
   kind: z.enum(['builtin', 'cli', 'project', 'user', 'agents-dir', 'sdk']),
   path: z.string().optional(),
+  /** The file format (dialect) it was read as; absent for built-ins and SDK definitions. */
+  format: z.enum(['warren', 'claude-code', 'opencode', 'codex', 'gemini']).optional(),
 });
 export type AgentSource = z.infer<typeof agentSourceSchema>;
 export type AgentSourceKind = AgentSource['kind'];
+export type AgentFileFormat = NonNullable<AgentSource['format']>;
 
 const permissionModeSchema = z
   .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'])
@@ -112,6 +115,11 @@ export const agentFieldSchemas = {
     .describe('a server name, a map of name to server config, or a list of either'),
   background: z.boolean().describe('true or false'),
   isolation: z.literal('worktree').describe('`worktree`'),
+  worktreeBase: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('`head` or a ref (branch, tag, commit) the worktree branches from'),
   agents: nameListSchema,
   color: z.string().describe('a colour name'),
   hooks: hooksSchema,
@@ -122,6 +130,7 @@ export const agentFieldSchemas = {
   forkContext: z
     .union([z.boolean(), positiveInt('a whole number of turns above 0')])
     .describe('true (the whole conversation), false (none) or a whole number of turns above 0'),
+  omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
 } as const;
 
@@ -148,6 +157,7 @@ export const agentDefinitionInputSchema = z.looseObject({
   mcpServers: agentFieldSchemas.mcpServers.optional(),
   background: agentFieldSchemas.background.optional(),
   isolation: agentFieldSchemas.isolation.optional(),
+  worktreeBase: agentFieldSchemas.worktreeBase.optional(),
   agents: agentFieldSchemas.agents.optional(),
   color: agentFieldSchemas.color.optional(),
   hooks: agentFieldSchemas.hooks.optional(),
@@ -156,6 +166,7 @@ export const agentDefinitionInputSchema = z.looseObject({
   skills: agentFieldSchemas.skills.optional(),
   memory: agentFieldSchemas.memory.optional(),
   forkContext: agentFieldSchemas.forkContext.optional(),
+  omitProjectInstructions: agentFieldSchemas.omitProjectInstructions.optional(),
   permission: agentFieldSchemas.permission.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
@@ -190,7 +201,10 @@ export const agentDefinitionSchema = z.object({
   /** Server names (of the session's servers) or `{ name: config }` records, kept unparsed. */
   mcpServers: z.array(mcpServerRefSchema).optional(),
   background: z.boolean().optional(),
+  /** `worktree`: every run of this agent gets a git worktree of its own. */
   isolation: z.literal('worktree').optional(),
+  /** What that worktree branches from: `head` (the parent's HEAD, the default) or a ref. */
+  worktreeBase: z.string().optional(),
   /** Delegation targets: each becomes a `delegate_to_<name>` tool. */
   agents: z.array(z.string()).optional(),
   color: z.string().optional(),
@@ -200,8 +214,15 @@ export const agentDefinitionSchema = z.object({
   outputSchema: z.custom<OutputSchemaInput>().optional(),
   /** `fatal`: any failure of this agent ends the whole run instead of becoming a result. */
   onFailure: onFailureSchema.optional(),
+  /** Skills whose whole text goes into the prompt at start (agents/skills/). */
   skills: z.array(z.string()).optional(),
+  /** A memory folder the agent keeps across sessions (agents/memory/). */
   memory: z.enum(['user', 'project', 'local']).optional(),
+  /**
+   * Leave the project instructions (AGENTS.md, CLAUDE.md, WARREN.md) out of this agent's prompt,
+   * as the built-in explore and plan do. Claude Code's `omitClaudeMd` means the same.
+   */
+  omitProjectInstructions: z.boolean().optional(),
   /**
    * Start from the parent's conversation instead of a fresh one: `true` all of it, a number N
    * its last N turns (see agents/fork-context.ts).

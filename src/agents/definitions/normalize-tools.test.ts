@@ -56,6 +56,12 @@ describe('normalizeTools', () => {
     ]);
   });
 
+  it("reads Gemini CLI's web_fetch and write_todos as WebFetch and TodoWrite, and knows Skill", () => {
+    const result = fromFile('web_fetch, write_todos, activate_skill, Skill');
+    expect(result.tools).toEqual(['WebFetch', 'TodoWrite', 'Skill']);
+    expect(result.unknownTools).toEqual([]);
+  });
+
   it('warns that an agent whose every tool was dropped gets no tools', () => {
     const result = fromFile('WebSearch, NotebookEdit');
     expect(result.tools).toEqual([]);

@@ -1,5 +1,6 @@
-// Turns the `tools` / `disallowedTools` people write (Claude Code and opencode dialects) into
-// warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP names kept as-is.
+// Turns the `tools` / `disallowedTools` people write (Claude Code, opencode and Gemini CLI
+// dialects) into warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP
+// names kept as-is.
 
 /** The built-in tool names a definition can grant. MCP tools are `mcp__<server>__<tool>`. */
 export const WARREN_TOOL_NAMES = [
@@ -11,15 +12,17 @@ export const WARREN_TOOL_NAMES = [
   'Bash',
   'TodoWrite',
   'WebFetch',
+  'Skill',
   'Agent',
   'TaskOutput',
   'TaskStop',
 ] as const;
 
 /**
- * Lower-cased names from Claude Code and opencode that mean a warren tool. `Task` is Claude
- * Code's old name for Agent; opencode's `list` and Claude Code's `LS` list a folder, which
- * Glob does; `MultiEdit` and opencode's `patch` are edits.
+ * Lower-cased names from Claude Code, opencode and Gemini CLI that mean a warren tool. `Task` is
+ * Claude Code's old name for Agent; opencode's `list`, Claude Code's `LS` and Gemini's
+ * `list_directory` list a folder, which Glob does; `MultiEdit`, opencode's `patch` and Gemini's
+ * `replace` are edits; Gemini's `web_fetch` and `write_todos` are WebFetch and TodoWrite.
  */
 const TOOL_ALIASES: Record<string, string> = {
   ...Object.fromEntries(WARREN_TOOL_NAMES.map((name) => [name.toLowerCase(), name])),
@@ -28,6 +31,17 @@ const TOOL_ALIASES: Record<string, string> = {
   patch: 'Edit',
   ls: 'Glob',
   list: 'Glob',
+  read_file: 'Read',
+  read_many_files: 'Read',
+  write_file: 'Write',
+  replace: 'Edit',
+  list_directory: 'Glob',
+  grep_search: 'Grep',
+  search_file_content: 'Grep',
+  run_shell_command: 'Bash',
+  web_fetch: 'WebFetch',
+  write_todos: 'TodoWrite',
+  activate_skill: 'Skill',
 };
 
 /** A tool entry split into the tool's name and its optional `(specifier)`. */
