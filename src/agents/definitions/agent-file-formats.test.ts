@@ -147,6 +147,14 @@ describe("Codex's TOML agents (.codex/agents/*.toml)", () => {
     });
   });
 
+  it("lists the tools warren lacks in a warren `tools` list, for the run's one warning per tool", () => {
+    const entry = codex(
+      'description = "d"\ndeveloper_instructions = "i"\ntools = ["Read", "WebSearch"]\n',
+    );
+    expect(entry.definition?.tools).toEqual(['Read']);
+    expect(entry.unknownTools).toEqual(['WebSearch']);
+  });
+
   it('validates the name like any agent name', () => {
     const entry = codex('name = "../x"\ndescription = "d"\ndeveloper_instructions = "i"\n');
     expect(entry.status).toBe('error');
