@@ -8,6 +8,8 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
 import { checkAgentName } from '../agents/definitions/agent-name.js';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
+import { sessionDate } from '../agents/environment-prompt.js';
 import { ProjectContext } from '../agents/project-context.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
@@ -98,10 +100,13 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const mainContext = mainDefinition
     ? { sections: [], warnings: [] }
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
+  // One date for every system prompt of the session: a changing prompt defeats the cache.
+  const date = sessionDate();
   const systemPrompt = mainSystemPrompt({
     cwd,
     subagents: args.maxDepth > 0,
     sections: mainContext.sections.map((section) => section.text),
+    date,
   });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   let sessionId = newSessionId();
@@ -135,9 +140,14 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const stopListening = io.onInterrupt(() => controller.abort());
 
   let result: RunResult | undefined;
-  // Untrusted project servers and problems with the project's instructions and skills are
-  // reported once the run has said who the main agent is.
-  let pendingWarnings = [...mcp.warnings, ...mainContext.warnings];
+  // Untrusted project servers, tools definitions list that warren lacks (once per tool, not per
+  // file), and problems with the project's instructions and skills are reported once the run has
+  // said who the main agent is.
+  let pendingWarnings = [
+    ...mcp.warnings,
+    ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
+    ...mainContext.warnings,
+  ];
   const show = (event: AgentEvent) => {
     // The transcript line goes to disk before anyone is shown the event.
     transcript.write(event);
@@ -157,6 +167,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         agent: mainDefinition?.name,
         maxDepth: args.maxDepth,
         maxParallel: args.maxParallel,
+        sessionDate: date,
         transcriptPathFor: (agentId) => transcript.pathFor(agentId),
         messages: history,
         cwd,
