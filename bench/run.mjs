@@ -10,11 +10,12 @@
 //                                                   node bench/prof-top.mjs <file.cpuprofile>
 //
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
-// keeps when it delegates reading), cli (warren -p start-up), mcp (a per-agent stdio MCP server's
-// start, and 20 children starting theirs at once), worktree (an agent worktree's create + remove
-// in a 1,000-file repository, beside git's own worktree add and remove), tui (100 children drawn
-// by the terminal UI: the agents' throughput against print mode's, and the UI's CPU). Profiled
-// timings are slower: never mix them with real runs.
+// keeps when it delegates reading), cache (the share of input read from Anthropic's prompt cache
+// by ten siblings and a forked child, against Claude Code's behaviour), cli (warren -p start-up),
+// mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once), worktree
+// (an agent worktree's create + remove in a 1,000-file repository, beside git's own worktree add
+// and remove), tui (100 children drawn by the terminal UI: the agents' throughput against print
+// mode's, and the UI's CPU). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -204,6 +205,10 @@ try {
       await runMcp(scenario);
       continue;
     }
+    if (scenario.job === 'cache') {
+      await runCache(scenario);
+      continue;
+    }
     if (scenario.job === 'worktree') {
       await runWorktree(scenario);
       continue;
@@ -296,20 +301,7 @@ async function runCli(scenario) {
 async function runMcp(scenario) {
   if (!adapterNames.includes('warren')) return;
   for (let rep = 0; rep < reps; rep++) {
-    const result = await new Promise((resolve) => {
-      const args = [path.join(BENCH, 'lib', 'mcp-start.mjs'), JSON.stringify(scenario)];
-      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.on('exit', (code) => {
-        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-        resolve(
-          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
-        );
-      });
-    });
+    const result = await runScript('mcp-start.mjs', scenario);
     const sample = result.samples?.[0];
     log(
       `mcp rep ${rep + 1}/${reps} warren`,
@@ -320,24 +312,28 @@ async function runMcp(scenario) {
   }
 }
 
+/** warren only: each repetition a fresh process running lib/cache-share.mjs on the mock. */
+async function runCache(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await runScript('cache-share.mjs', { ...scenario, mockURL: mock.url });
+    const warren = result.samples?.[0]?.warren;
+    const claudeCode = result.samples?.[0]?.claudeCode;
+    const pct = (value) => `${(100 * value).toFixed(1)}%`;
+    log(
+      `cache rep ${rep + 1}/${reps} warren`,
+      result,
+      `siblings after the first read ${pct(warren?.siblingsAfterFirstShare)} of their input from the cache, the fork ${pct(warren?.forkShare)} (Claude Code model: ${pct(claudeCode?.siblingsAfterFirstShare)}, ${pct(claudeCode?.forkShare)})`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'cache', mode: 'json', rep, ...result });
+  }
+}
+
 /** warren only: each repetition a fresh process running lib/worktree-cycle.mjs. */
 async function runWorktree(scenario) {
   if (!adapterNames.includes('warren')) return;
   for (let rep = 0; rep < reps; rep++) {
-    const result = await new Promise((resolve) => {
-      const args = [path.join(BENCH, 'lib', 'worktree-cycle.mjs'), JSON.stringify(scenario)];
-      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.on('exit', (code) => {
-        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-        resolve(
-          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
-        );
-      });
-    });
+    const result = await runScript('worktree-cycle.mjs', scenario);
     const cycle = median(result.samples?.map((sample) => sample.cycleMs) ?? []);
     const gitAdd = median(result.samples?.map((sample) => sample.gitAddMs) ?? []);
     log(
@@ -353,24 +349,7 @@ async function runWorktree(scenario) {
 async function runTui(scenario) {
   if (!adapterNames.includes('warren')) return;
   for (let rep = 0; rep < reps; rep++) {
-    const result = await new Promise((resolve) => {
-      const args = [
-        '--expose-gc',
-        path.join(BENCH, 'lib', 'tui-render.mjs'),
-        JSON.stringify({ ...scenario, mockURL: mock.url }),
-      ];
-      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.on('exit', (code) => {
-        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-        resolve(
-          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
-        );
-      });
-    });
+    const result = await runScript('tui-render.mjs', { ...scenario, mockURL: mock.url });
     const sample = result.samples?.[0];
     log(
       `tui rep ${rep + 1}/${reps} warren`,
@@ -379,6 +358,24 @@ async function runTui(scenario) {
     );
     runs.push({ adapter: 'warren', scenario: 'tui', mode: 'sse', rep, ...result });
   }
+}
+
+/** Runs bench/lib/<file> with a JSON argument; resolves with the RESULT line it printed. */
+function runScript(file, argument) {
+  return new Promise((resolve) => {
+    const args = [path.join(BENCH, 'lib', file), JSON.stringify(argument)];
+    const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('exit', (code) => {
+      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      resolve(
+        line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
+      );
+    });
+  });
 }
 
 // ------------------------------------------------------------------ summary and table

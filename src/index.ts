@@ -59,6 +59,7 @@ export type {
   PermissionRequest,
 } from './core/permission-policy.js';
 export type { RunContext } from './core/run-context.js';
+export type { TodoItem, TodoStatus } from './core/todo-list.js';
 export {
   defineTool,
   FatalToolError,
@@ -66,7 +67,7 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './core/tool.js';
-export { addUsage, emptyUsage, type Usage } from './core/usage.js';
+export { addUsage, cacheHitRatio, emptyUsage, type Usage } from './core/usage.js';
 export {
   type HandoffCheck,
   type HandoffInput,
@@ -130,6 +131,8 @@ export {
   grepTool,
   readOnlyBashTool,
   readTool,
+  todoWriteTool,
+  webFetchTool,
   writeTool,
 } from './tools/builtin-tools.js';
 export { FileStateCache } from './tools/file-state.js';

@@ -105,7 +105,8 @@ export interface QueryParams {
 /**
  * Runs an agent, and the sub-agents it starts, to the end. Yields every event of the tree as
  * it happens (children's events carry their own `agentId`, `parentId` and `depth`); returns
- * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash.
+ * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash,
+ * TodoWrite, WebFetch.
  * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
  * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
  * `hooks` run for every agent of the tree (docs/hooks.md); with an `outputSchema` (or an `agent`

@@ -49,6 +49,25 @@ export function summariseCell(scenario, samples) {
       fanoutWallMs: medianOf((s) => s.fanoutWallMs),
     };
   }
+  if (scenario.job === 'cache') {
+    const of = (variant, key) => medianOf((s) => s[variant][key]);
+    return {
+      samples: samples.length,
+      siblingsAfterFirstShare: of('warren', 'siblingsAfterFirstShare'),
+      forkShare: of('warren', 'forkShare'),
+      childrenShare: of('warren', 'childrenShare'),
+      runShare: of('warren', 'runShare'),
+      childrenCost: of('warren', 'childrenCost'),
+      ccSiblingsAfterFirstShare: of('claudeCode', 'siblingsAfterFirstShare'),
+      ccForkShare: of('claudeCode', 'forkShare'),
+      ccChildrenShare: of('claudeCode', 'childrenShare'),
+      ccChildrenCost: of('claudeCode', 'childrenCost'),
+      boundChildrenShare: of('bound', 'childrenShare'),
+      childrenInputTokens: of('warren', 'childrenInputTokens'),
+      wallMs: medianOf((s) => s.wallMs),
+      siblingStartSpreadMs: medianOf((s) => s.siblingStartSpreadMs),
+    };
+  }
   if (scenario.job === 'worktree') {
     return {
       samples: samples.length,
@@ -90,9 +109,8 @@ export function summariseCell(scenario, samples) {
 }
 
 /**
- * The rows of the table. `target`: `vsBaseline` (value ÷ baseline's at most this), `atMost`
- * and `atLeast` (the value itself), `equals` (the value must be exactly this, e.g. all N in
- * flight).
+ * The rows of the table. `target`: `vsBaseline` (value ÷ baseline's at most this), `atMost` /
+ * `atLeast` (the value itself), `equals` (the value must be exactly this, e.g. all N in flight).
  */
 function rows(sc) {
   const fixed = (digits) => (v) => v.toFixed(digits);
@@ -235,6 +253,67 @@ function rows(sc) {
       target: { atMost: 150, shown: '150 ms' },
     },
     { cell: 'cli.json', label: 'CLI: spawn → exit ms', pick: 'exitMs', format: fixed(0) },
+    {
+      cell: 'cache.json',
+      label: `cache ${sc.cache.n} siblings + a fork: siblings after the first, input read from cache`,
+      pick: 'siblingsAfterFirstShare',
+      format: percent,
+      target: { atLeast: 0.8, shown: '80%' },
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache: forked child, input read from cache',
+      pick: 'forkShare',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache: all children, input read from cache',
+      pick: 'childrenShare',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache: all children, most any breakpoints could read',
+      pick: 'boundChildrenShare',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache: whole run, input read from cache',
+      pick: 'runShare',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: "cache: children's input cost ÷ caching off",
+      pick: 'childrenCost',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache, Claude Code model: siblings after the first',
+      pick: 'ccSiblingsAfterFirstShare',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache, Claude Code model: forked child',
+      pick: 'ccForkShare',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: "cache, Claude Code model: children's input cost ÷ caching off",
+      pick: 'ccChildrenCost',
+      format: percent,
+    },
+    {
+      cell: 'cache.json',
+      label: 'cache: siblings held for the first, first-request spread ms',
+      pick: 'siblingStartSpreadMs',
+      format: fixed(0),
+    },
     {
       cell: 'tui.sse',
       label: `terminal UI ${sc.tui.n}×${sc.tui.k} @${sc.tui.latencyMs} ms: print mode wall ms`,

@@ -56,6 +56,14 @@ export function scenarios({ quick }) {
       modes: ['json'],
       runs: quick ? 5 : 11,
     },
+    cache: {
+      title: 'prompt cache',
+      job: 'cache',
+      modes: ['json'],
+      // A parent, `n` siblings of one definition and one forked child, on the Anthropic wire.
+      n: 10,
+      latencyMs: 100,
+    },
     tui: {
       title: 'terminal UI',
       job: 'tui',

@@ -86,7 +86,7 @@ async function runChild(
   } catch (error) {
     return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
   }
-  const { options } = start;
+  const { options, prompt } = start;
   for (const message of start.warnings) ctx.emit({ ...placement.ref, type: 'warning', message });
   const emit = placement.workspace
     ? announcingWorktree(ctx.emit, placement.workspace, placement.ref)
@@ -95,7 +95,7 @@ async function runChild(
   try {
     servers = await startOwnServers(spawner, request, ctx, options);
     let result: RunResult | undefined;
-    for await (const event of agentLoop({ prompt: request.prompt, options })) {
+    for await (const event of agentLoop({ prompt, options })) {
       emit(event);
       if (event.type === 'result' && event.agentId === options.agentId) result = event;
     }
@@ -156,6 +156,8 @@ async function startOwnServers(
   }
   const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
   options.tools = withAgentServerTools(options.tools ?? [], granted);
+  // A forked child must see its own servers' tools too, at the price of its parent's cache.
+  if (options.shownTools) options.shownTools = withAgentServerTools(options.shownTools, granted);
   return servers;
 }
 

@@ -10,9 +10,10 @@ import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.j
 import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
-import { withEnvironment } from './environment-prompt.js';
+import { sessionDate, withEnvironment } from './environment-prompt.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
+import type { PromptSection } from './prompt-section.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -36,6 +37,11 @@ export interface SubagentSettings {
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
    */
   mcp?: AgentMcpSettings;
+  /**
+   * The date every system prompt of the run names (`YYYY-MM-DD`); default: today's, taken when
+   * the run starts, so a run past midnight keeps one prompt per definition, and its cache.
+   */
+  sessionDate?: string;
   /** The session's hooks; each child runs them with its definition's own. */
   sessionHooks?: SessionHooks;
   /** Judges a child's output before it reaches its parent (after the built-in escaping). */
@@ -52,6 +58,8 @@ export interface SubagentSettings {
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
 export interface AgentSetup {
   systemPrompt: string;
+  /** The project's sections in that prompt, in order (a forked child is shown them elsewhere). */
+  sections: PromptSection[];
   memory?: AgentMemory;
   /** Problems reported for the first agent that needed them, empty for the rest. */
   warnings: string[];
@@ -66,6 +74,7 @@ export class SubagentRuntime {
   readonly fileStateMaxEntries: number;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
+  readonly sessionDate: string;
   readonly sessionHooks: SessionHooks | undefined;
   readonly handoffCheck: HandoffCheck | undefined;
   readonly context: ProjectContext;
@@ -82,6 +91,7 @@ export class SubagentRuntime {
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
     this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
+    this.sessionDate = settings.sessionDate ?? sessionDate();
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
     this.context =
@@ -89,8 +99,9 @@ export class SubagentRuntime {
   }
 
   /**
-   * A definition's system prompt (its prompt, the project's sections, the environment) and
-   * memory; made once per definition and cwd, so siblings send the same bytes.
+   * A definition's system prompt (its prompt, the project's sections, the environment with the
+   * session's date) and memory; made once per definition and cwd for the whole run, so siblings
+   * of one definition send the same bytes and share a prompt-cache entry.
    * @param skillTool whether the agent holds the Skill tool (it then sees the skills list)
    */
   async setupFor(
@@ -107,7 +118,9 @@ export class SubagentRuntime {
         systemPrompt: withEnvironment(definition.prompt, {
           cwd,
           sections: sections.map((section) => section.text),
+          date: this.sessionDate,
         }),
+        sections,
         ...(memory && { memory }),
         warnings,
       }));

@@ -12,6 +12,8 @@ import {
   type AgentDefinitionsResult,
   loadAgentDefinitions,
 } from '../agents/definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
+import { sessionDate } from '../agents/environment-prompt.js';
 import { ProjectContext } from '../agents/project-context.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
@@ -133,10 +135,13 @@ export async function setUpRun(
   const mainContext = mainDefinition
     ? { sections: [], warnings: [] }
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
+  // One date for every system prompt of the session: a changing prompt defeats the cache.
+  const date = sessionDate();
   const systemPrompt = mainSystemPrompt({
     cwd,
     subagents: args.maxDepth > 0,
     sections: mainContext.sections.map((section) => section.text),
+    date,
   });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
@@ -167,8 +172,13 @@ export async function setUpRun(
     sessionDir,
     sessionId,
     history: resumed?.history ?? [],
-    // Untrusted project servers and problems with the project's instructions and skills.
-    warnings: [...mcp.warnings, ...mainContext.warnings],
+    // Untrusted project servers, tools definitions list that warren lacks (once per tool, not
+    // per file), and problems with the project's instructions and skills.
+    warnings: [
+      ...mcp.warnings,
+      ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
+      ...mainContext.warnings,
+    ],
     queryOptions: (run) => ({
       model: models.model,
       baseUrl: args.baseUrl,
@@ -178,6 +188,7 @@ export async function setUpRun(
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
       maxParallel: args.maxParallel,
+      sessionDate: date,
       transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
       messages: run.messages,
       cwd,

@@ -1,6 +1,6 @@
 // The text of `warren usage`: one row per agent, indented under its parent, then a subtotal row
 // for every agent with children (itself and all below it), and the session total.
-import type { Usage } from '../core/usage.js';
+import { cacheHitRatio, type Usage } from '../core/usage.js';
 import type { AgentSummary } from '../telemetry/agent-tree.js';
 import { childrenByParent } from '../telemetry/session-timeline.js';
 
@@ -30,6 +30,7 @@ const HEADERS = [
   'INPUT',
   'CACHE READ',
   'CACHE WRITE',
+  'CACHED',
   'OUTPUT',
   'COST',
   'TIME',
@@ -82,6 +83,7 @@ export function formatUsageTable(timeline: UsageTree): string {
     count(row.usage.inputTokens),
     count(row.usage.cacheReadInputTokens),
     count(row.usage.cacheCreationInputTokens),
+    share(cacheHitRatio(row.usage)),
     count(row.usage.outputTokens),
     row.cost === null ? '–' : `$${row.cost.toFixed(4)}`,
     row.durationMs === undefined ? '' : seconds(row.durationMs),
@@ -107,6 +109,11 @@ export function formatUsageTable(timeline: UsageTree): string {
 
 function count(tokens: number): string {
   return tokens.toLocaleString('en-US');
+}
+
+/** The share of input read from the prompt cache (`cache_hit_ratio`), as a whole percent. */
+function share(ratio: number | null): string {
+  return ratio === null ? '–' : `${Math.round(100 * ratio)}%`;
 }
 
 function seconds(ms: number): string {
