@@ -71,7 +71,16 @@ function clip(text: string, room: number): string {
   return `${[...text].slice(0, room - 1).join('')}…`;
 }
 
-export function FinishedAgentLine({ agent, indent }: { agent: AgentSummaryLine; indent: number }) {
+export function FinishedAgentLine({
+  agent,
+  indent,
+  background = false,
+}: {
+  agent: AgentSummaryLine;
+  indent: number;
+  /** It worked in the background: its end is announced as news. */
+  background?: boolean;
+}) {
   const theme = useTheme();
   const ok = agent.status === 'completed';
   const counts = [
@@ -87,7 +96,7 @@ export function FinishedAgentLine({ agent, indent }: { agent: AgentSummaryLine; 
       <Text bold>{agent.agentType}</Text>
       {`  ${agent.description} — `}
       <Text color={ok ? undefined : theme.error}>{statusWord(agent.status)}</Text>
-      <Text dimColor>{` (${counts})`}</Text>
+      <Text dimColor>{` (${counts})${background ? ' · in the background' : ''}`}</Text>
       {agent.error ? <Text color={theme.error}>{`: ${agent.error}`}</Text> : null}
     </Text>
   );

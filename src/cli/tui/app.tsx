@@ -1,12 +1,12 @@
 // The whole screen: the conversation written once above (Ink's <Static>), and below it the live
 // part, kept within the terminal's height: the streaming answer, the tree of running agents,
 // the permission question or the prompt, the status line. Also the keys of the whole UI.
-import { Box, Static, useInput, useStdout, useWindowSize } from 'ink';
+import { Box, Static, Text, useInput, useStdout, useWindowSize } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChangeFeed } from './change-feed.js';
 import { EntryView } from './entry-view.js';
 import type { InteractiveSession } from './interactive-session.js';
-import { foregroundLines } from './live-tree.js';
+import { backgroundLines, foregroundLines } from './live-tree.js';
 import { MarkdownText } from './markdown-text.js';
 import { PermissionPrompt } from './permission-prompt.js';
 import { PromptInput } from './prompt-input.js';
@@ -102,14 +102,19 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
   // everything again (flicker). Counted: the status line, the working line, the margin above.
   const available = Math.max(2, rows - 1 - bottomRows - 1 - (session.busy ? 1 : 0) - 1);
   const streaming = view.streaming.trim();
+  // Agents whose call returned while they work: a panel of their own (a title and a margin),
+  // a third of the rows at most.
+  const background = backgroundLines(view, Math.max(1, Math.floor(available / 3)));
+  const panelRows = background.length > 0 ? background.length + 2 : 0;
+  const foregroundRows = Math.max(1, available - panelRows);
   // A taller screen shows no more rows: past a screenful, a count says more than rows do, and
   // each row drawn costs time the agents could use.
   const treeRows = Math.min(
     MAX_TREE_ROWS,
-    streaming ? Math.max(1, Math.floor(available / 2)) : available,
+    streaming ? Math.max(1, Math.floor(foregroundRows / 2)) : foregroundRows,
   );
   const lines = foregroundLines(view, treeRows);
-  const streamRows = Math.max(1, available - lines.length);
+  const streamRows = Math.max(1, foregroundRows - lines.length);
 
   return (
     <>
@@ -125,6 +130,14 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
         {lines.length > 0 ? (
           <Box flexDirection="column" marginTop={streaming ? 0 : 1}>
             {lines.map((line) => (
+              <TreeLineView key={line.key} line={line} now={at} width={columns} />
+            ))}
+          </Box>
+        ) : null}
+        {background.length > 0 ? (
+          <Box flexDirection="column" marginTop={1}>
+            <Text dimColor>Background</Text>
+            {background.map((line) => (
               <TreeLineView key={line.key} line={line} now={at} width={columns} />
             ))}
           </Box>

@@ -37,7 +37,9 @@ export function EntryView({ entry }: { entry: Entry }) {
         />
       );
     case 'agent':
-      return <FinishedAgentLine agent={entry.agent} indent={0} />;
+      return (
+        <FinishedAgentLine agent={entry.agent} indent={0} background={entry.background === true} />
+      );
     case 'notice':
       return <Text color={toneColour(theme, entry.tone)}>{entry.text}</Text>;
     case 'output':

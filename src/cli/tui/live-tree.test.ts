@@ -1,7 +1,7 @@
 // The live tree never takes more rows than it is given, however many agents run.
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../core/events.js';
-import { foregroundLines } from './live-tree.js';
+import { backgroundLines, foregroundLines } from './live-tree.js';
 import { SessionView } from './session-view.js';
 
 const main = { agentId: 'main', parentId: null, depth: 0 };
@@ -122,5 +122,25 @@ describe('the live tree', () => {
           : `more ${line.kind === 'more' ? line.finished : ''}`,
       ),
     ).toEqual(['part 0', 'leaf 4', 'leaf 5', 'more 4']);
+  });
+
+  it('shows agents working in the background in their own panel', () => {
+    const view = fanOut(3);
+    view.observe(
+      {
+        ...main,
+        type: 'tool_end',
+        toolCallId: 'a1',
+        toolName: 'Agent',
+        output: '',
+        isError: false,
+        durationMs: 1,
+      },
+      0,
+    );
+    const names = (lines: ReturnType<typeof foregroundLines>) =>
+      lines.map((line) => (line.kind === 'agent' ? line.row.description : line.kind));
+    expect(names(foregroundLines(view, 10))).toEqual(['part 0', 'part 2']);
+    expect(names(backgroundLines(view, 10))).toEqual(['part 1']);
   });
 });

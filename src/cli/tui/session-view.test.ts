@@ -275,3 +275,38 @@ describe('the session view', () => {
     ).toEqual(['Half an ans', 'Interrupted.', 'model unreachable']);
   });
 });
+
+describe('agents in the background', () => {
+  it('moves a child whose call returned while it works to the background, and reports its end', () => {
+    const view = viewOf([
+      {
+        ...main,
+        type: 'tool_start',
+        toolCallId: 'a1',
+        toolName: 'Agent',
+        input: { description: 'watch' },
+      },
+      runStart(child, 'explore', 'watch the logs', 'a1'),
+      {
+        ...main,
+        type: 'tool_end',
+        toolCallId: 'a1',
+        toolName: 'Agent',
+        output: '{"task_id":"t1","status":"running"}',
+        isError: false,
+        durationMs: 4,
+      },
+    ]);
+    expect(view.agents.get('child_1')?.background).toBe(true);
+    expect(view.entries.map((entry) => entry.kind === 'tool' && entry.summary)).toEqual([
+      'Agent watch (in the background)',
+    ]);
+    view.observe(result(child, 'completed'), 1000);
+    expect(view.agents.size).toBe(0);
+    expect(view.entries.at(-1)).toMatchObject({
+      kind: 'agent',
+      background: true,
+      agent: { agentType: 'explore', status: 'completed' },
+    });
+  });
+});

@@ -26,7 +26,8 @@ export type Entry = { id: number } & (
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
   | { kind: 'tool'; summary: string; isError: boolean; durationMs: number; detail?: string }
-  | { kind: 'agent'; agent: AgentSummaryLine }
+  /** A finished sub-agent; `background` when it ended after the call that started it returned. */
+  | { kind: 'agent'; agent: AgentSummaryLine; background?: boolean }
   | { kind: 'notice'; tone: EntryTone; text: string }
   /** Command output, shown as written (tables keep their columns). */
   | { kind: 'output'; title: string; text: string }
@@ -253,6 +254,11 @@ export class SessionView {
         row.durationMs = event.durationMs;
         row.error = event.isError ? event.error : undefined;
         row.runningTools.clear();
+        // Nobody waits for a background agent's call: its end is news in the conversation.
+        if (row.background && !this.#hasBackgroundParent(row)) {
+          this.add({ kind: 'agent', agent: summaryOf(row), background: true });
+          this.#forget(row.agentId);
+        }
         return;
       default:
         return;
@@ -265,6 +271,12 @@ export class SessionView {
       if (child.parentId !== parent.agentId || child.parentToolCallId !== toolCallId) continue;
       if (child.status === 'running') this.#toBackground(child);
     }
+  }
+
+  /** Whether the row's parent is itself a background agent still on screen (it reports it). */
+  #hasBackgroundParent(row: AgentRow): boolean {
+    const parent = row.parentId === null ? undefined : this.agents.get(row.parentId);
+    return parent?.background === true && parent.status === 'running';
   }
 
   #toBackground(row: AgentRow): void {
