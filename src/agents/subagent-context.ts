@@ -3,6 +3,7 @@
 // state, the shared permission decisions, the parent's cwd, and its model or its own.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Inbox } from '../core/inbox.js';
 import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
@@ -31,9 +32,19 @@ export interface SubagentRequest {
   forkContext: boolean;
   /** From a delegate call's task spec. */
   timeBudgetMs?: number;
+  /** Runs without its parent waiting for it (`run_in_background`, a `background` definition). */
+  background?: boolean;
+  /** An agent restarted after a crash keeps its id (and so its transcript). */
+  agentId?: string;
 }
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
+
+/** What a child is derived from: the calling tool's context, or the main agent on a resume. */
+export type ParentView = Pick<
+  SpawnToolContext,
+  'run' | 'cwd' | 'allowedDirs' | 'fileState' | 'agent'
+>;
 
 /** What the tools that start agents hold: the run-wide state, and how a child's tools are made. */
 export interface Spawner {
@@ -48,7 +59,7 @@ export interface Spawner {
 export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
-  ctx: SpawnToolContext,
+  ctx: ParentView,
 ): Promise<SubagentOptions> {
   const { runtime } = spawner;
   const { run } = ctx;
@@ -56,6 +67,9 @@ export async function createSubagentContext(
   const depth = ctx.agent.depth + 1;
   const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
   const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
+  const agentId = request.agentId ?? `agent_${randomUUID().slice(0, 8)}`;
+  const background = request.background === true || ctx.agent.background === true;
+  const ref = { agentId, parentId: ctx.agent.agentId, depth };
   return {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
@@ -70,17 +84,28 @@ export async function createSubagentContext(
       timeMs: minDefined(definition.timeBudgetMs, request.timeBudgetMs),
       tokens: definition.tokenBudget,
     }),
-    signal: run.cancelSignal,
+    // A background child follows the run, not the turn that started it.
+    signal: request.background && runtime.background ? runtime.background.signal : run.cancelSignal,
     permissions: run.permissions?.derive
       ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
       : run.permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
-    agentId: `agent_${randomUUID().slice(0, 8)}`,
-    parentId: ctx.agent.agentId,
-    depth,
+    ...ref,
     agentType: definition.name,
     description: request.description,
+    background,
+    inbox: childInbox(runtime, ref),
   };
+}
+
+/** A child's inbox; while it waits for its own background work, its slot is lent to that work. */
+export function childInbox(
+  runtime: SubagentRuntime,
+  ref: { agentId: string; parentId: string; depth: number },
+): Inbox | undefined {
+  return runtime.background?.inboxFor(ref, {
+    lend: (signal, work) => runtime.slots.lendWhile(ref.agentId, signal, work),
+  });
 }
 
 /**
@@ -115,7 +140,7 @@ export function forkMessages(messages: readonly Message[], systemPrompt: string)
 async function childModel(
   runtime: SubagentRuntime,
   request: SubagentRequest,
-  ctx: SpawnToolContext,
+  ctx: ParentView,
 ): Promise<LanguageModelV4> {
   const parent = ctx.run.model;
   const wanted = request.model ?? request.definition.model;

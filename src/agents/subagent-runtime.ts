@@ -1,9 +1,12 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
 // and how wide the tree may grow, and what children share (resolved models, prompts).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { AgentDirectory } from './agent-directory.js';
 import { AgentSlots } from './agent-slots.js';
+import type { BackgroundPort } from './background-port.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
+import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -17,6 +20,11 @@ export interface SubagentSettings {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
   fileStateMaxEntries?: number;
+  /**
+   * A child (foreground or background) with no model output and no tool activity for this
+   * long is stopped as `stalled`. Default 600000 (10 minutes).
+   */
+  stallTimeoutMs?: number;
 }
 
 export class SubagentRuntime {
@@ -26,6 +34,11 @@ export class SubagentRuntime {
   readonly resultMaxChars: number;
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
+  readonly stallTimeoutMs: number;
+  /** Every agent of the run: names, the tree, what it takes to continue one. */
+  readonly directory = new AgentDirectory();
+  /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
+  background: BackgroundPort | undefined;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -37,6 +50,7 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+    this.stallTimeoutMs = settings.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   }
 
   /** A definition's prompt with the environment; one string per definition and cwd, shared. */

@@ -19,6 +19,7 @@ export interface PrintArgs {
   maxParallel: number;
   timeBudgetMs: number | undefined;
   tokenBudget: number | undefined;
+  stallTimeoutMs: number | undefined;
   permissionMode: PermissionMode | undefined;
   allowedTools: string | undefined;
   disallowedTools: string | undefined;
@@ -38,9 +39,18 @@ export interface AgentsArgs {
   cwd: string | undefined;
 }
 
+export interface TasksArgs {
+  command: 'tasks';
+  /** Undefined: the newest session that has tasks. */
+  sessionId: string | undefined;
+  sessionDir: string | undefined;
+  json: boolean;
+}
+
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
+  | TasksArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'interactive' };
@@ -57,6 +67,7 @@ const OPTIONS = {
   'max-parallel': { type: 'string' },
   'time-budget': { type: 'string' },
   'token-budget': { type: 'string' },
+  'stall-timeout': { type: 'string' },
   'permission-mode': { type: 'string' },
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
@@ -66,6 +77,7 @@ const OPTIONS = {
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
+  session: { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -86,6 +98,17 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       json: values.json === true,
       agentsDirs: values['agents-dir'] ?? [],
       cwd: values.cwd,
+    };
+  }
+  if (positionals[0] === 'tasks') {
+    if (positionals.length > 1) {
+      throw new ConfigError(`tasks ${positionals[1]}`, 'unexpected argument', 'run warren --help');
+    }
+    return {
+      command: 'tasks',
+      sessionId: values.session,
+      sessionDir: values['session-dir'],
+      json: values.json === true,
     };
   }
   if (!values.print) {
@@ -114,6 +137,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
+    stallTimeoutMs: positiveInteger('--stall-timeout', values['stall-timeout']),
     permissionMode:
       values['permission-mode'] === undefined
         ? undefined
@@ -168,6 +192,8 @@ export const HELP = `warren — an agent runtime whose sub-agents are tool calls
 Usage:
   warren -p "<prompt>" [flags]      run to the end, print the result, exit
   warren agents [--json]            list agent definitions, their sources and load warnings
+  warren tasks [--session <id>] [--session-dir <dir>] [--json]
+                                    background tasks of a session (default: the newest with any)
   warren --help | --version
 
 Flags:
@@ -181,6 +207,8 @@ Flags:
   --max-parallel <n>                sub-agents running at once (default 10)
   --time-budget <ms>                wall-clock budget for the whole run
   --token-budget <n>                input+output tokens for the whole run
+  --stall-timeout <ms>              stop a sub-agent with no model output and no tool activity
+                                    for this long, as stalled (default 600000)
   --permission-mode default|acceptEdits|plan|bypassPermissions
   --allowed-tools <rules>           e.g. "Read,Bash(npm test:*),Edit(src/**)"
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
@@ -190,7 +218,7 @@ Flags:
   --cwd <dir>                       working directory (default: the current one)
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
-  --resume <session-id>             continue a session
+  --resume <session-id>             continue a session, and the background tasks it was running
   --verbose                         with text output: report progress on stderr
 
 Exit codes: 0 success, 1 the run ended in error, 2 bad usage or configuration.

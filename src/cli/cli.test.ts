@@ -95,6 +95,7 @@ describe('warren -p', () => {
           depth: 0,
           status: 'completed',
           background: false,
+          task_id: null,
           num_turns: 2,
           tool_calls: 1,
           usage: expect.objectContaining({ output_tokens: expect.any(Number) }),

@@ -24,6 +24,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       // Each command loads its own modules: start-up stays short for the one being run.
       case 'agents':
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
+      case 'tasks':
+        return await (await import('./tasks-command.js')).runTasksCommand(args, io);
       case 'print':
         return await (await import('./print-mode.js')).runPrintMode(args, io);
     }

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { ConfigError } from '../core/config-error.js';
-import type { RunResult } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { isModelAlias } from '../model/model-alias.js';
 import { checkReachable, resolveModel } from '../model/resolve-model.js';
@@ -14,8 +14,15 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadPermissionSettings } from '../permissions/settings-file.js';
 import { query } from '../query.js';
-import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
+import {
+  defaultSessionDir,
+  newSessionId,
+  taskOutputDir,
+  taskStorePath,
+} from '../session/session-paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { TaskManager } from '../tasks/task-manager.js';
+import { TaskStore } from '../tasks/task-store.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { PrintArgs } from './cli-args.js';
@@ -101,6 +108,16 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const output = outputFor(args, { sessionId, permissionMode, io });
   const controller = new AbortController();
   const stopListening = io.onInterrupt(() => controller.abort());
+  // Every event of the tree, background agents' included, the moment it happens: the
+  // transcript line goes to disk before anyone is shown the event.
+  const record = (event: AgentEvent) => {
+    if (transcript.closed) return;
+    transcript.write(event);
+    tree.observe(event);
+    output.event(event);
+  };
+  const store = TaskStore.open(taskStorePath(sessionDir, sessionId));
+  const tasks = new TaskManager({ store, signal: controller.signal, onEvent: record });
 
   let result: RunResult | undefined;
   try {
@@ -115,6 +132,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         agent: args.agent,
         maxDepth: args.maxDepth,
         maxParallel: args.maxParallel,
+        stallTimeoutMs: args.stallTimeoutMs,
         transcriptPathFor: (agentId) => transcript.pathFor(agentId),
         messages: history,
         cwd,
@@ -124,17 +142,26 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         signal: controller.signal,
         permissions,
         agentId: mainAgentId,
+        onEvent: record,
+        tasks,
+        taskOutputDir: taskOutputDir(sessionDir, sessionId),
+        ...(args.resume
+          ? {
+              resumeTasks: {
+                warn: (warning: string) => io.stderr(`warren: warning: ${warning}\n`),
+              },
+            }
+          : {}),
       },
     });
     for await (const event of run) {
-      // The transcript line goes to disk before anyone is shown the event.
-      transcript.write(event);
-      tree.observe(event);
-      output.event(event);
       if (event.type === 'result' && event.agentId === mainAgentId) result = event;
     }
   } finally {
     stopListening();
+    // The main agent waits for its background work; what is left (it ended early) stops now.
+    await tasks.shutdown();
+    store.close();
     transcript.close();
   }
   if (!result) throw new Error('the run ended without a result');

@@ -1,6 +1,7 @@
 // The closed union of what a run reports, in the order it happens. Every surface (library,
 // CLI output formats, transcripts, later the terminal UI) is a reader of this one stream.
 import type { AssistantMessage, Message } from './messages.js';
+import type { TaskKind, TaskProgress, TaskStatus } from './tasks.js';
 import type { Usage } from './usage.js';
 
 /** Who an event belongs to. A child's events flow up its parent's stream with these set. */
@@ -10,8 +11,11 @@ export interface AgentRef {
   depth: number;
 }
 
-/** How an agent's run ended. `completed` is the only success. */
-export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget';
+/**
+ * How an agent's run ended. `completed` is the only success; `stalled`: stopped by the stall
+ * watchdog after no model output and no tool activity for too long.
+ */
+export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget' | 'stalled';
 
 /** The result subtypes of the CLI's JSON contract. */
 export type ResultSubtype =
@@ -74,7 +78,36 @@ export type AgentEvent = AgentRef &
     | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
     | { type: 'turn_end'; turn: number; message: AssistantMessage }
     | ({ type: 'result' } & RunResult)
+    /** Background work started; the event belongs to the agent that started it (its owner). */
+    | ({ type: 'task_started' } & TaskEventFields)
+    /** How far a background task got; at most about once a second per task. */
+    | ({ type: 'task_progress' } & TaskEventFields & { progress: TaskProgress })
+    /** A background task ended; its owner gets the notification before its next model call. */
+    | ({ type: 'task_notification' } & TaskEventFields & TaskEnding)
   );
+
+/** What every task event says of its task. */
+export interface TaskEventFields {
+  taskId: string;
+  kind: TaskKind;
+  /** The background agent; null for a shell command. */
+  taskAgentId: string | null;
+  description: string;
+  name: string | null;
+  status: TaskStatus;
+}
+
+/** How a task ended, as a notification reports it. */
+export interface TaskEnding {
+  agentStatus: AgentStatus | null;
+  /** The result as the owner reads it: cut to size, pointing to the full text. */
+  result: string;
+  error?: string;
+  usage: Usage | null;
+  costUsd: number | null;
+  resultPath: string | null;
+  durationMs: number;
+}
 
 export type AgentEventType = AgentEvent['type'];
 export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

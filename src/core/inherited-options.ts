@@ -1,6 +1,7 @@
 // How an agent calls its model and its tools, passed unchanged to every sub-agent it starts.
 
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type { AgentEvent } from './events.js';
 
 export interface RetryOptions {
   /** Attempts after the first. */
@@ -25,11 +26,34 @@ export interface InheritedOptions {
    * arrive.
    */
   stream?: boolean;
+  /**
+   * Called with every event of this agent and of every agent below it (background ones
+   * included) the moment it happens, before anyone is handed it: where transcripts are
+   * written, so a tool result is on disk before the next model request. Must not throw.
+   */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 /** Exactly the inherited fields of a larger options object. */
 export function inheritedOptions(options: InheritedOptions): InheritedOptions {
-  const { retry, toolTimeoutMs, maxOutputTokens, providerOptions, baseUrl, graceTurn, stream } =
-    options;
-  return { retry, toolTimeoutMs, maxOutputTokens, providerOptions, baseUrl, graceTurn, stream };
+  const {
+    retry,
+    toolTimeoutMs,
+    maxOutputTokens,
+    providerOptions,
+    baseUrl,
+    graceTurn,
+    stream,
+    onEvent,
+  } = options;
+  return {
+    retry,
+    toolTimeoutMs,
+    maxOutputTokens,
+    providerOptions,
+    baseUrl,
+    graceTurn,
+    stream,
+    onEvent,
+  };
 }

@@ -1,7 +1,6 @@
 // The question the loop asks before every tool call, the shape of the answer, and the rules
 // a policy is made of. The policy itself lives in permissions/.
-import type { AgentRef } from './events.js';
-import type { Tool } from './tool.js';
+import type { AgentIdentity, Tool } from './tool.js';
 
 export interface PermissionRule {
   /** The rule as written; remembered decisions are keyed by it. */
@@ -22,7 +21,8 @@ export interface PermissionRequest {
   cwd: string;
   /** Directories the agent's file tools may touch; reading outside them needs asking. */
   allowedDirs: readonly string[];
-  agent: AgentRef & { agentType: string };
+  /** The asking agent: its id, type, and whether it runs in the background (a UI queues those). */
+  agent: AgentIdentity;
   signal: AbortSignal;
 }
 

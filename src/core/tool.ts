@@ -5,6 +5,13 @@ import type { AgentEvent, AgentRef } from './events.js';
 import type { FileState } from './file-state.js';
 import type { RunContext } from './run-context.js';
 
+/** Who an agent is, as tools and permission prompts see it. */
+export type AgentIdentity = AgentRef & {
+  agentType: string;
+  /** Runs in the background (or below an agent that does): nobody waits on it turn by turn. */
+  background?: boolean;
+};
+
 export interface ToolContext {
   toolCallId: string;
   /** Aborted when the run is cancelled, a budget runs out, or this call times out. */
@@ -16,7 +23,7 @@ export interface ToolContext {
   /** What this agent has read, so Write and Edit can refuse stale or unread files. */
   fileState: FileState;
   /** The agent running this tool. */
-  agent: AgentRef & { agentType: string };
+  agent: AgentIdentity;
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
 }

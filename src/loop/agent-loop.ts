@@ -2,6 +2,7 @@
 // ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { AgentStop } from '../core/agent-stop.js';
 import { Budget, type BudgetKind, describeBudget } from '../core/budget.js';
 import type {
   AgentEvent,
@@ -11,6 +12,7 @@ import type {
   RunResult,
 } from '../core/events.js';
 import type { FileState } from '../core/file-state.js';
+import type { InboxOptions } from '../core/inbox.js';
 import { type InheritedOptions, inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
@@ -26,7 +28,7 @@ import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
 
-export interface AgentLoopOptions extends InheritedOptions {
+export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
   /**
    * An AI SDK language model (`resolveModel()` turns a spec such as `anthropic:claude-sonnet-4-5`
    * into one). A promise of one lets the run start while the provider loads.
@@ -56,6 +58,12 @@ export interface AgentLoopOptions extends InheritedOptions {
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
+  /**
+   * Ends the current turn when its signal aborts (the model call and the tools in flight stop)
+   * without cancelling the agent: background tasks keep running. The source replaces the
+   * signal after each interrupt.
+   */
+  interrupt?: { readonly signal: AbortSignal };
 }
 
 export interface AgentLoopParams {
@@ -75,6 +83,19 @@ const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
 type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
 
+/** The signals of the current turn; rebuilt only after an interrupt. */
+interface TurnSignals {
+  /** The interrupt signal this turn follows, if the agent can be interrupted. */
+  readonly interrupt: AbortSignal | undefined;
+  /** Aborts on cancel or interrupt: what the turn's children follow. */
+  readonly cancel: AbortSignal;
+  /** Aborts on cancel, interrupt or the deadline: what the model call and tools stop on. */
+  readonly signal: AbortSignal;
+}
+
+const INTERRUPTED: Stop = { status: 'cancelled', reason: 'The turn was interrupted.' };
+const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
+
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
 interface RunState {
   readonly ref: AgentRef;
@@ -90,6 +111,9 @@ interface RunState {
   readonly deadline: Deadline | undefined;
   /** Aborts on cancel or at the deadline: what model calls and tools stop on. */
   readonly signal: AbortSignal;
+  /** Aborts on cancel or once the deadline's wind-down is over: when waiting for tools stops. */
+  readonly hardStop: AbortSignal;
+  turn: TurnSignals;
   readonly messages: Message[];
   /** Where this run's messages start; a resumed conversation's old replies are not its result. */
   readonly firstOwnMessage: number;
@@ -135,23 +159,26 @@ export async function* agentLoop({
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...run.ref, agentType: run.agentType },
+      agent: { ...run.ref, agentType: run.agentType, background: options.background === true },
     },
     run: runContext(run, tools),
     signal: new AbortFanOut(run.signal),
-    hardStop: new AbortFanOut(either(run.cancel.signal, run.deadline?.over)),
+    hardStop: new AbortFanOut(run.hardStop),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    record: options.onEvent ?? ignore,
+    passOn: () => passOn(run),
   };
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
     yield* runTurns(run, environment);
-    if (run.stop && run.stop.status !== 'cancelled' && options.graceTurn !== false) {
+    if (run.stop && !NO_GRACE.has(run.stop.status) && options.graceTurn !== false) {
       yield* graceTurn(run, run.stop);
     }
   } finally {
     run.deadline?.clear();
     run.cancel.end();
+    options.inbox?.close();
   }
 
   const result = resultOf(run);
@@ -177,6 +204,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
+  const signal = either(cancel.signal, deadline?.expired);
   return {
     ref: {
       agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
@@ -192,7 +220,9 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     budget,
     cancel,
     deadline,
-    signal: either(cancel.signal, deadline?.expired),
+    signal,
+    hardStop: either(cancel.signal, deadline?.over),
+    turn: { interrupt: undefined, cancel: cancel.signal, signal },
     messages,
     firstOwnMessage: messages.length,
     usage: emptyUsage(),
@@ -208,7 +238,9 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
 function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   return {
     inherited: inheritedOptions(run.options),
-    cancelSignal: run.cancel.signal,
+    get cancelSignal() {
+      return run.turn.cancel;
+    },
     model: run.model,
     tools,
     budget: run.budget,
@@ -220,34 +252,97 @@ function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   };
 }
 
-// Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
+// Turns until the model stops with nothing left to wait for, or a limit stops it.
 async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
-  try {
-    for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
-      const { message } = yield* callModel(run, { toolChoice: 'auto', signal: run.signal });
-      yield append(run, message);
-      const calls = toolCallsOf(message);
-      if (calls.length > 0) {
-        run.toolCalls += calls.length;
-        const batch = yield* runToolCalls(calls, env);
-        yield append(run, { role: 'tool', content: batch.results });
-        if (batch.fatal) throw batch.fatal;
-      }
-      yield event(run, { type: 'turn_end', turn: run.numTurns, message });
-      if (calls.length === 0) return;
+  for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
+    yield* deliver(run);
+    const turnOver = yield* takeTurn(run, env);
+    if (run.stop || run.failure) return;
+    if (turnOver && !(yield* awaitInbox(run))) {
+      if (run.turn.interrupt?.aborted) run.stop = INTERRUPTED;
+      return;
     }
-  } catch (error) {
-    run.stop = stopFromError(run, error);
-    if (run.stop) return;
-    run.fatal = FatalToolError.isInstance(error);
-    run.failure =
-      describeModelError(error, { spec: run.modelName, baseUrl: run.options.baseUrl }) ??
-      messageOf(error);
   }
+}
+
+// One model call and the tools it asked for. True when the model ended its turn, or the turn
+// was interrupted; a failure ends the run as a stop or a failure.
+async function* takeTurn(
+  run: RunState,
+  env: ToolCallEnvironment,
+): AsyncGenerator<AgentEvent, boolean> {
+  beginTurn(run, env);
+  const interrupted = () => run.turn.interrupt?.aborted === true && !run.cancel.signal.aborted;
+  try {
+    const { message } = yield* callModel(run, { toolChoice: 'auto', signal: run.turn.signal });
+    yield append(run, message);
+    const calls = toolCallsOf(message);
+    if (calls.length > 0) {
+      run.toolCalls += calls.length;
+      const batch = yield* runToolCalls(calls, env);
+      yield append(run, { role: 'tool', content: batch.results });
+      if (batch.fatal && !interrupted()) throw batch.fatal;
+    }
+    yield event(run, { type: 'turn_end', turn: run.numTurns, message });
+    if (!interrupted()) return calls.length === 0;
+  } catch (error) {
+    if (!interrupted()) {
+      run.stop = stopFromError(run, error);
+      if (run.stop) return true;
+      run.fatal = FatalToolError.isInstance(error);
+      run.failure =
+        describeModelError(error, { spec: run.modelName, baseUrl: run.options.baseUrl }) ??
+        messageOf(error);
+      return true;
+    }
+  }
+  yield append(run, { role: 'user', content: INTERRUPTED_NOTE });
+  return true;
+}
+
+/** After an interrupt, the next turn follows the interrupt source's new signal. */
+function beginTurn(run: RunState, env: ToolCallEnvironment): void {
+  const interrupt = run.options.interrupt?.signal;
+  if (interrupt === run.turn.interrupt) return;
+  const cancel = either(run.cancel.signal, interrupt);
+  run.turn = { interrupt, cancel, signal: either(run.signal, interrupt) };
+  env.signal = new AbortFanOut(run.turn.signal);
+  env.hardStop = new AbortFanOut(either(run.hardStop, interrupt));
+}
+
+// What arrived from background work joins the conversation before the model is asked again.
+async function* deliver(run: RunState): AsyncGenerator<AgentEvent> {
+  for (const passed of passOn(run)) yield passed;
+  const delivery = run.options.inbox?.take();
+  if (!delivery) return;
+  const message = append(run, delivery.message);
+  // In the conversation and recorded (onEvent): a restart neither loses nor repeats it.
+  delivery.delivered();
+  yield message;
+}
+
+// The model ended its turn: while background tasks the agent started run, wait for what they
+// send. True to go on (something arrived, or a limit needs checking); false to end.
+async function* awaitInbox(run: RunState): AsyncGenerator<AgentEvent, boolean> {
+  const { inbox, waitForBackground } = run.options;
+  if (!inbox || waitForBackground === false) return false;
+  for (;;) {
+    // Children still wind down (grace turns) after the deadline; waiting ends a while later.
+    const state = await inbox.wait(run.hardStop);
+    for (const passed of inbox.passOn()) yield passed;
+    if (state === 'idle') return false;
+    if (state !== 'events') return true;
+  }
+}
+
+function passOn(run: RunState): readonly AgentEvent[] {
+  return run.options.inbox?.passOn() ?? NOTHING;
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
 async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
+  // What background work reported by now goes into the final report.
+  yield* deliver(run);
   yield append(run, {
     role: 'user',
     content:
@@ -294,6 +389,7 @@ async function* callModel(
   let step = await turns.next();
   while (!step.done) {
     yield event(run, step.value);
+    for (const passed of passOn(run)) yield passed;
     step = await turns.next();
   }
   const turn = step.value;
@@ -307,7 +403,7 @@ async function* callModel(
 
 /** Why the run must stop now, if it must; checked before every model call. */
 function limitReached(run: RunState): Stop | undefined {
-  if (run.cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
+  if (run.cancel.signal.aborted) return cancelled(run);
   const kind = run.deadline?.expired.aborted ? 'time' : run.budget.exhausted();
   if (kind) return budgetStop(kind);
   const { maxTurns } = run.options;
@@ -319,11 +415,20 @@ function limitReached(run: RunState): Stop | undefined {
 
 /** A thrown error that is really a limit (cancel, time budget) becomes a stop, not a failure. */
 function stopFromError(run: RunState, error: unknown): Stop | undefined {
-  if (run.cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
+  if (run.cancel.signal.aborted) return cancelled(run);
   if (run.deadline?.expired.aborted) return budgetStop('time');
   const kind = run.budget.exhausted();
   if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
   return undefined;
+}
+
+/** A stop aimed at this agent (TaskStop, the stall watchdog) says why; any other is a cancel. */
+function cancelled(run: RunState): Stop {
+  const reason: unknown = run.cancel.signal.reason;
+  if (AgentStop.isInstance(reason) && reason.agentId === run.ref.agentId) {
+    return { status: reason.status, reason: reason.message };
+  }
+  return { status: 'cancelled', reason: 'The run was cancelled.' };
 }
 
 function budgetStop(kind: BudgetKind): Stop {
@@ -361,10 +466,21 @@ const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
   cancelled: 'error_during_execution',
   max_turns: 'error_max_turns',
   budget: 'error_budget',
+  stalled: 'error_during_execution',
 };
 
+/** Endings without a grace turn: nobody is waiting for a report, or the model does not answer. */
+const NO_GRACE: ReadonlySet<AgentStatus> = new Set(['cancelled', 'stalled']);
+
+const NOTHING: readonly AgentEvent[] = [];
+
+function ignore(): void {}
+
+/** An event of this agent, recorded (`onEvent`) as it is made. */
 function event(run: RunState, fields: DistributiveOmit<AgentEvent, keyof AgentRef>): AgentEvent {
-  return { ...run.ref, ...fields } as AgentEvent;
+  const made = { ...run.ref, ...fields } as AgentEvent;
+  run.options.onEvent?.(made);
+  return made;
 }
 
 function append(run: RunState, message: Message): AgentEvent {

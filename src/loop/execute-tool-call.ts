@@ -24,11 +24,15 @@ export interface ToolCallEnvironment {
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
   /** The calling run, for tools that start agents. */
   run: RunContext;
-  /** Aborts on cancel or when the time budget ends: what tools are asked to stop on. */
+  /** Aborts on cancel, interrupt or when the time budget ends: what tools are asked to stop on. */
   signal: AbortFanOut;
   /** Aborts on cancel or once tools had their time to wind down: when waiting for them stops. */
   hardStop: AbortFanOut;
   timeoutMs: number;
+  /** Records an event of this agent as it is made (the run's `onEvent`). */
+  record: (event: AgentEvent) => void;
+  /** Events of background agents waiting to be yielded in this agent's stream. */
+  passOn: () => readonly AgentEvent[];
 }
 
 /** Where a call's events go: the stream of the batch it belongs to. */
@@ -39,13 +43,20 @@ export async function executeToolCall(
   env: ToolCallEnvironment,
   emit: Emit,
 ): Promise<ToolResultPart> {
-  const ref: AgentRef = env.context.agent;
+  const { agentId, parentId, depth } = env.context.agent;
+  const ref: AgentRef = { agentId, parentId, depth };
   const { toolCallId, toolName } = call;
   const started = Date.now();
-  emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError } = await runTool(call, env, emit);
+  // The call's own events are recorded as they happen; a child's (forwarded by `emit` from a
+  // tool that starts agents) were recorded by the child.
+  const own: Emit = (event) => {
+    env.record(event);
+    emit(event);
+  };
+  own({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
+  const { output, isError } = await runTool(call, env, emit, own);
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
-  emit({
+  own({
     ...ref,
     type: 'tool_end',
     toolCallId,
@@ -61,6 +72,7 @@ async function runTool(
   call: ToolCallPart,
   env: ToolCallEnvironment,
   emit: Emit,
+  own: Emit,
 ): Promise<{ output: string; isError: boolean }> {
   const tool = env.tools.get(call.toolName);
   if (!tool) {
@@ -95,7 +107,7 @@ async function runTool(
     if (decision.behavior === 'deny') return toolError(decision.message);
     if (decision.input !== undefined) input = decision.input;
   }
-  return callWithTimeout(tool, input, call.toolCallId, env, emit);
+  return callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
 }
 
 async function callWithTimeout(
@@ -103,7 +115,7 @@ async function callWithTimeout(
   input: unknown,
   toolCallId: string,
   env: ToolCallEnvironment,
-  emit: Emit,
+  { emit, own }: { emit: Emit; own: Emit },
 ): Promise<{ output: string; isError: boolean }> {
   const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
   // Only a call that can time out needs a signal of its own; the others share the agent's.
@@ -131,12 +143,13 @@ async function callWithTimeout(
       call.abort();
       giveUp();
     }, timeoutMs);
-  const ref = env.context.agent;
+  const { agentId, parentId, depth } = env.context.agent;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
     signal: call?.signal ?? env.signal.signal,
-    progress: (text) => emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
+    progress: (text) =>
+      own({ agentId, parentId, depth, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
   };
   const calling = tool.spawnsAgents
     ? tool.call(input, { ...context, run: env.run, emit })

@@ -76,7 +76,7 @@ const resultSchema = z.object({
   parentId: z.string().nullable(),
   depth: z.number(),
   subtype: z.enum(['success', 'error_max_turns', 'error_budget', 'error_during_execution']),
-  status: z.enum(['completed', 'failed', 'cancelled', 'max_turns', 'budget']),
+  status: z.enum(['completed', 'failed', 'cancelled', 'max_turns', 'budget', 'stalled']),
   isError: z.boolean(),
   result: z.string(),
   error: z.string().optional(),
@@ -91,13 +91,16 @@ const resultSchema = z.object({
 
 const envelopeSchema = z.object({ v: z.number().int(), type: z.string() });
 
+/** A finished call's result as its tool_end record keeps it (written before the batch ends). */
+const toolEndSchema = z.object({
+  toolCallId: z.string(),
+  toolName: z.string(),
+  isError: z.boolean(),
+  output: z.string(),
+});
+
 /** Records a reader may meet and resume ignores: they are for people and tools reading the file. */
-const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set([
-  'run_start',
-  'tool_end',
-  'retry',
-  'usage',
-]);
+const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set(['run_start', 'retry', 'usage']);
 
 /** A message and the line it came from, so repairs can point at it. */
 interface Entry {
@@ -112,6 +115,7 @@ export function readTranscript(path: string): Transcript {
   }
   const warnings: string[] = [];
   const entries: Entry[] = [];
+  const finished = new Map<string, ToolResultPart>();
   let lastResult: TranscriptResult | undefined;
 
   const lines = readFileSync(path, 'utf8').split('\n');
@@ -145,6 +149,13 @@ export function readTranscript(path: string): Transcript {
       else warn(`malformed message (${z.prettifyError(message.error).replaceAll('\n', ' ')})`);
       return;
     }
+    if (type === 'tool_end') {
+      // Older transcripts have no output here; the tool message then carries it alone.
+      const ended = toolEndSchema.safeParse(json);
+      if (ended.success)
+        finished.set(ended.data.toolCallId, { type: 'tool-result', ...ended.data });
+      return;
+    }
     if (type === 'result') {
       const result = resultSchema.safeParse(json);
       if (result.success) lastResult = result.data;
@@ -154,7 +165,7 @@ export function readTranscript(path: string): Transcript {
     if (!INFORMATIONAL.has(type as TranscriptRecordType)) warn(`unknown record type "${type}"`);
   });
 
-  const messages = pairToolCalls(entries, (line, problem) =>
+  const messages = pairToolCalls(entries, finished, (line, problem) =>
     warnings.push(`${path}:${line}: ${problem}`),
   );
   return lastResult ? { messages, warnings, lastResult } : { messages, warnings };
@@ -191,10 +202,15 @@ function recentSessionsHint(sessionDir: string): string {
 
 /**
  * Providers refuse a tool call without a result and a result without its call. A kill while a
- * tool ran leaves the first; a lost assistant line leaves the second. Missing results become
- * error results telling the model the call was interrupted; orphaned results are dropped.
+ * tool ran leaves the first; a lost assistant line leaves the second. A call that finished
+ * before the kill gets the result its tool_end record kept; the others become error results
+ * telling the model the call was interrupted; orphaned results are dropped.
  */
-function pairToolCalls(entries: Entry[], warn: (line: number, problem: string) => void): Message[] {
+function pairToolCalls(
+  entries: Entry[],
+  finished: ReadonlyMap<string, ToolResultPart>,
+  warn: (line: number, problem: string) => void,
+): Message[] {
   const messages: Message[] = [];
   let pending = new Map<string, ToolCallPart>();
   let pendingLine = 0;
@@ -202,6 +218,8 @@ function pairToolCalls(entries: Entry[], warn: (line: number, problem: string) =
   const answerPending = () => {
     if (pending.size === 0) return;
     const content: ToolResultPart[] = [...pending.values()].map((call) => {
+      const kept = finished.get(call.toolCallId);
+      if (kept) return kept;
       warn(
         pendingLine,
         `tool call ${call.toolName} (${call.toolCallId}) has no result; resuming with an "interrupted" error result`,

@@ -79,7 +79,7 @@ describe('TranscriptWriter', () => {
     expect(existsSync(join(sessionDir, 's1'))).toBe(false);
   });
 
-  it('keeps what resume and people need, not deltas or duplicated output', () => {
+  it('keeps what resume and people need, not deltas; a tool output is kept as the call ends', () => {
     const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 5 };
     const events: AgentEvent[] = [
       {
@@ -141,10 +141,10 @@ describe('TranscriptWriter', () => {
       toolName: 'Bash',
       isError: false,
       durationMs: 7,
+      output: 'THE TOOL OUTPUT',
     });
     expect(records[4]).toMatchObject({ result: 'done', numTurns: 1, usage });
     const text = readFileSync(path, 'utf8');
-    expect(text).not.toContain('THE TOOL OUTPUT');
     expect(text).not.toContain('THE CONVERSATION AGAIN');
     expect(text).not.toContain('partial');
   });

@@ -1,6 +1,7 @@
 // Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
 // sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
-// shown to the user survives a crash or a kill; secrets are redacted on the way.
+// shown to the user survives a crash or a kill, and each tool result is fsynced as the call ends,
+// so a resume never runs a finished call again; secrets are redacted on the way.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
@@ -32,13 +33,17 @@ export type TranscriptRecord = RecordEnvelope &
         cwd: string;
       }
     | { type: 'message'; message: Message }
-    /** The output itself is in the tool message that follows. */
+    /**
+     * A call ended. Its output is here as well as in the tool message that follows the batch:
+     * a crash in the middle of a batch keeps the results of the calls that had finished.
+     */
     | {
         type: 'tool_end';
         toolCallId: string;
         toolName: string;
         isError: boolean;
         durationMs: number;
+        output: string;
       }
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
     | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
@@ -86,7 +91,15 @@ export class TranscriptWriter {
     const line = JSON.stringify(record, (_key, value: unknown) =>
       typeof value === 'string' ? redactSecrets(value, { secrets }) : value,
     );
-    writeFully(this.#fileOf(event.agentId), Buffer.from(`${line}\n`));
+    const fd = this.#fileOf(event.agentId);
+    writeFully(fd, Buffer.from(`${line}\n`));
+    // A tool result is on disk before the next model request can be sent.
+    if (record.type === 'tool_end') fsyncSync(fd);
+  }
+
+  /** After `close`, `write` throws: a writer of late events checks this first. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** Flushes every file to disk and closes it. Safe to call twice. */
@@ -133,8 +146,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
     case 'tool_end': {
-      const { toolCallId, toolName, isError, durationMs } = event;
-      return { ...envelope, type: 'tool_end', toolCallId, toolName, isError, durationMs };
+      const { toolCallId, toolName, isError, durationMs, output } = event;
+      return { ...envelope, type: 'tool_end', toolCallId, toolName, isError, durationMs, output };
     }
     case 'retry': {
       const { attempt, delayMs, error } = event;
@@ -151,12 +164,16 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     }
     // Deltas are replaced by the finished message; tool_start and turn_end repeat what the
     // assistant message already holds; turn_start and message_start carry nothing to resume from.
+    // Task events are in the task store; the notification itself is a message of the owner.
     case 'turn_start':
     case 'message_start':
     case 'message_delta':
     case 'tool_start':
     case 'tool_delta':
     case 'turn_end':
+    case 'task_started':
+    case 'task_progress':
+    case 'task_notification':
       return undefined;
     default: {
       const unhandled: never = event;

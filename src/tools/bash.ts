@@ -7,14 +7,14 @@ import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-const MAX_TIMEOUT_MS = 600_000;
+export const MAX_TIMEOUT_MS = 600_000;
 const MAX_OUTPUT_CHARS = 30_000;
 /** Between SIGTERM and SIGKILL: time for a command to clean up after itself. */
 const KILL_GRACE_MS = 2_000;
 /** After bash exits, how long its output may stay open before background jobs are stopped. */
 const PIPE_GRACE_MS = 250;
 
-const inputSchema = z.object({
+export const bashInputSchema = z.object({
   command: z.string().min(1).describe('The command to run, as you would type it in bash.'),
   timeout: z
     .number()
@@ -27,9 +27,9 @@ const inputSchema = z.object({
     ),
 });
 
-type BashInput = z.output<typeof inputSchema>;
+export type BashInput = z.output<typeof bashInputSchema>;
 
-const usage = [
+export const BASH_USAGE = [
   '- The command runs with `bash -c` in the working directory; each call starts a fresh shell, so `cd` and variables do not carry over to the next call. Quote paths that contain spaces.',
   `- It is stopped after ${DEFAULT_TIMEOUT_MS / 1000} s unless you pass timeout (up to ${MAX_TIMEOUT_MS / 1000} s).`,
   `- stdout and stderr come back together. Beyond ${MAX_OUTPUT_CHARS} characters the middle of the output is left out.`,
@@ -40,8 +40,8 @@ const usage = [
 
 export const bashTool = defineTool({
   name: 'Bash',
-  description: ['Runs a bash command and returns its output.', '', ...usage].join('\n'),
-  inputSchema,
+  description: ['Runs a bash command and returns its output.', '', ...BASH_USAGE].join('\n'),
+  inputSchema: bashInputSchema,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
   isConcurrencySafe: false,
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
@@ -57,9 +57,9 @@ export const readOnlyBashTool = defineTool({
     'Runs a read-only bash command and returns its output.',
     '',
     '- Only commands that change nothing are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Output redirection to files, command substitution and unknown programs are refused.',
-    ...usage,
+    ...BASH_USAGE,
   ].join('\n'),
-  inputSchema,
+  inputSchema: bashInputSchema,
   isReadOnly: true,
   isConcurrencySafe: true,
   timeoutMs: bashTool.timeoutMs,
@@ -171,12 +171,12 @@ function failureOf({ ending, stoppedBy, timeoutMs }: EndingSummary): string | un
 }
 
 /** SIGTERM to every process of the group, SIGKILL to whatever is left after a grace period. */
-function stopProcessGroup(pid: number): void {
+export function stopProcessGroup(pid: number): void {
   signalGroup(pid, 'SIGTERM');
   setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {

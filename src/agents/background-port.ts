@@ -1,0 +1,34 @@
+// What the spawn side needs of background work, and nothing more: tasks/ implements it (the task
+// manager and its executors) and query() plugs it into the run, so agents/ never imports tasks/.
+import type { AgentRef } from '../core/events.js';
+import type { Inbox } from '../core/inbox.js';
+import type { TaskRecord } from '../core/tasks.js';
+import type { Tool } from '../core/tool.js';
+import type { ChildRun } from './drive-child.js';
+
+/** A child to run in the background, and what a restart after a crash needs to rebuild it. */
+export interface BackgroundChild extends ChildRun {
+  /** The agent that started it: it gets the notification. */
+  owner: AgentRef;
+  /** Kept in the task store: the definition, the task and the model asked for. */
+  restart: { agentType: string; prompt: string; model?: string };
+}
+
+export interface BackgroundPort {
+  /** TaskOutput, TaskStop, SendMessage, ListAgents: given to every agent that gets `Agent`. */
+  readonly tools: readonly Tool[];
+  /**
+   * Aborts when the run is cancelled. Background children follow it instead of their parent's
+   * turn, so an interrupted turn leaves them running.
+   */
+  readonly signal: AbortSignal;
+  /** Starts a child in the background; returns once its task is in the store. */
+  launch(child: BackgroundChild): TaskRecord;
+  /**
+   * The inbox of an agent: notifications of its tasks, messages sent to it. `lend` runs a wait
+   * that blocks with the agent's `--max-parallel` slot lent out, so its own children can run.
+   */
+  inboxFor(agent: AgentRef, options?: { lend?: Lend }): Inbox;
+}
+
+export type Lend = <T>(signal: AbortSignal, work: () => Promise<T>) => Promise<T>;

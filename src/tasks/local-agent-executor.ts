@@ -1,0 +1,171 @@
+// `local_agent`: a background child in this process. The same loop as a foreground child (driven
+// by agents/drive-child.ts), started without anyone awaiting it: it takes a `--max-parallel`
+// slot, reports progress from its events, and ends in an outcome the manager delivers.
+import type { BackgroundChild } from '../agents/background-port.js';
+import { type ChildEnding, driveChild } from '../agents/drive-child.js';
+import type { SubagentRuntime } from '../agents/subagent-runtime.js';
+import type { AgentStatus } from '../core/events.js';
+import { textOf } from '../core/messages.js';
+import type {
+  TaskControl,
+  TaskExecutor,
+  TaskOutcome,
+  TaskProgress,
+  TaskStatus,
+} from '../core/tasks.js';
+import { budgetTokens } from '../core/usage.js';
+
+interface LocalRun {
+  status: TaskStatus;
+  result: Promise<TaskOutcome>;
+  /** The last thing the agent wrote: its last reply, or what it is streaming. */
+  lastText: string;
+  streaming: string;
+}
+
+export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
+  readonly kind = 'local_agent' as const;
+  readonly #runtime: SubagentRuntime;
+  readonly #runs = new Map<string, LocalRun>();
+
+  constructor(runtime: SubagentRuntime) {
+    this.#runtime = runtime;
+  }
+
+  start(taskId: string, child: BackgroundChild, control: TaskControl): void {
+    const run: LocalRun = {
+      status: 'pending',
+      result: Promise.resolve(cancelledBeforeStart()),
+      lastText: '',
+      streaming: '',
+    };
+    this.#runs.set(taskId, run);
+    run.result = this.#run(run, { ...child, taskId }, control).finally(() => {
+      this.#runs.delete(taskId);
+    });
+  }
+
+  async status(taskId: string): Promise<TaskStatus | undefined> {
+    return this.#runs.get(taskId)?.status;
+  }
+
+  stop(): void {
+    // The manager aborts the task's signal, which the child follows; nothing more to do here.
+  }
+
+  result(taskId: string): Promise<TaskOutcome> {
+    const run = this.#runs.get(taskId);
+    if (!run) return Promise.reject(new Error(`local_agent: no task ${taskId} in this process`));
+    return run.result;
+  }
+
+  output(taskId: string): string {
+    const run = this.#runs.get(taskId);
+    if (!run) return '';
+    return run.streaming || run.lastText;
+  }
+
+  async #run(run: LocalRun, child: BackgroundChild, control: TaskControl): Promise<TaskOutcome> {
+    const runtime = this.#runtime;
+    const { agentId } = child.options;
+    // A slot at once when one is free, so the task is running before the Agent call returns.
+    if (!runtime.slots.tryAcquire(agentId)) {
+      try {
+        await runtime.slots.acquire(agentId, control.signal);
+      } catch {
+        return cancelledBeforeStart();
+      }
+    }
+    run.status = 'running';
+    control.running();
+    const progress: TaskProgress = {
+      turns: 0,
+      toolCalls: 0,
+      tokens: 0,
+      lastActivityAt: Date.now(),
+      lastToolName: null,
+    };
+    try {
+      const ending = await driveChild(
+        runtime,
+        { ...child, options: { ...child.options, signal: control.signal } },
+        (event) => {
+          control.emit(event);
+          if (event.agentId !== agentId) return;
+          switch (event.type) {
+            case 'message_delta':
+              run.streaming += event.text;
+              return;
+            case 'message_end':
+              run.streaming = '';
+              if (event.message.role === 'assistant') run.lastText = textOf(event.message);
+              return;
+            case 'usage':
+              progress.turns = event.turn;
+              progress.tokens += budgetTokens(event.usage);
+              return;
+            case 'tool_start':
+              progress.toolCalls++;
+              progress.lastToolName = event.toolName;
+              return;
+            case 'tool_end':
+            case 'turn_end':
+              // State changes, never stream chunks: the manager throttles the writes further.
+              progress.lastActivityAt = Date.now();
+              control.progress(progress);
+              return;
+          }
+        },
+      );
+      run.status = TASK_STATUS[ending.result.status];
+      return outcomeOf(ending, runtime.transcriptPathFor(agentId) ?? null);
+    } finally {
+      runtime.slots.release(agentId);
+    }
+  }
+}
+
+const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
+  completed: 'completed',
+  max_turns: 'completed',
+  budget: 'completed',
+  failed: 'failed',
+  stalled: 'failed',
+  cancelled: 'cancelled',
+};
+
+function outcomeOf({ result, partial }: ChildEnding, transcript: string | null): TaskOutcome {
+  const status = TASK_STATUS[result.status];
+  const stoppedEarly = result.status === 'max_turns' || result.status === 'budget';
+  const text =
+    partial && status !== 'completed'
+      ? `${result.result}${result.result ? '\n\n' : ''}${partial}`
+      : result.result;
+  return {
+    status,
+    result: text,
+    ...(result.error
+      ? {
+          error: stoppedEarly
+            ? `Stopped early: ${result.error} The result is the report it gave then.`
+            : result.error,
+        }
+      : {}),
+    agentStatus: result.status,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    resultPath: transcript,
+  };
+}
+
+function cancelledBeforeStart(): TaskOutcome {
+  return {
+    status: 'cancelled',
+    result: '',
+    error: 'Stopped before it started (it was waiting for a slot under --max-parallel).',
+    agentStatus: null,
+    usage: null,
+    costUsd: null,
+    resultPath: null,
+  };
+}
