@@ -300,6 +300,18 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
       {},
       /--output-format: unknown value "xml".*text, json, stream-json/,
     ],
+    [
+      'a bad stall timeout',
+      ['-p', 'x', '--stall-timeout', '0'],
+      {},
+      /--stall-timeout: expected a positive whole number, got "0"/,
+    ],
+    [
+      'a session id that is not one, for warren tasks',
+      ['tasks', '--session', '../etc'],
+      {},
+      /--session: "\.\.\/etc" is not a session id/,
+    ],
     ['no model', ['-p', 'x'], {}, /--model: no model given/],
     ['an unknown provider', ['-p', 'x', '--model', 'gemini:pro'], {}, /unknown provider "gemini"/],
     [

@@ -211,6 +211,48 @@ describe('readTranscript', () => {
     ]);
   });
 
+  it('keeps the result of a call that ended before the kill, from its tool_end record', () => {
+    writeSession(conversation.slice(0, 3));
+    const writer = new TranscriptWriter({
+      sessionDir,
+      sessionId: 's1',
+      mainAgentId: 'main',
+      env: {},
+    });
+    writer.write({
+      ...main,
+      type: 'tool_end',
+      toolCallId: 'call-1',
+      toolName: 'Read',
+      output: 'buy milk',
+      isError: false,
+      durationMs: 3,
+    });
+    writer.close();
+
+    const { messages, warnings } = readTranscript(path);
+    expect(messages[3]).toEqual({
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'call-1',
+          toolName: 'Read',
+          output: 'buy milk',
+          isError: false,
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'call-2',
+          toolName: 'Glob',
+          output: INTERRUPTED_TOOL_OUTPUT,
+          isError: true,
+        },
+      ],
+    });
+    expect(warnings).toEqual([expect.stringContaining('tool call Glob (call-2) has no result')]);
+  });
+
   it('drops tool results whose call was lost with a corrupt line', () => {
     writeSession(conversation.slice(0, 2));
     appendFileSync(path, '{"v":1,"type":"message","message":{"role":"assistant"\n');

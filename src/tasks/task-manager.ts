@@ -258,9 +258,13 @@ export class TaskManager {
   /** Gives tasks of agents that are gone (a crashed run's main agent) to `owner`. */
   reown(taskIds: readonly string[], owner: AgentRef): void {
     this.store.reown(taskIds, owner);
+    const inbox = this.#liveInbox(owner.agentId);
     for (const taskId of taskIds) {
       const record = this.#records.get(taskId);
-      if (record) record.owner = owner;
+      if (!record) continue;
+      record.owner = owner;
+      // Ended while its old owner was gone and never delivered: the new owner gets it now.
+      if (isUndelivered(record)) inbox?.push(this.#itemOf(record));
     }
   }
 

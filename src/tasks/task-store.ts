@@ -90,7 +90,8 @@ export class TaskStore {
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     } catch (error) {
       db.close();
-      throw error;
+      if (ConfigError.isInstance(error)) throw error;
+      throw notAStore(this.path, error);
     }
     this.#db = db;
     return db;
@@ -238,16 +239,20 @@ function openDatabase(path: string, readOnly: boolean): DatabaseSync {
   }
 }
 
+function notAStore(path: string, error: unknown): ConfigError {
+  return new ConfigError(
+    path,
+    `is not a task store: ${error instanceof Error ? error.message : String(error)}`,
+    'remove or rename it; warren makes a new one',
+  );
+}
+
 function checkVersion(db: DatabaseSync, path: string): void {
   let version: number;
   try {
     version = Number((db.prepare('PRAGMA user_version').get() as Row).user_version);
   } catch (error) {
-    throw new ConfigError(
-      path,
-      `is not a task store: ${error instanceof Error ? error.message : String(error)}`,
-      'remove or rename it; warren makes a new one',
-    );
+    throw notAStore(path, error);
   }
   if (version > SCHEMA_VERSION) {
     throw new ConfigError(
