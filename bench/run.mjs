@@ -10,8 +10,9 @@
 //                                                   node bench/prof-top.mjs <file.cpuprofile>
 //
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
-// keeps when it delegates reading), cli (warren -p start-up). Profiled timings are slower:
-// never mix them with real runs.
+// keeps when it delegates reading), cli (warren -p start-up), background (spawn → running and
+// memory per background child in flight). Profiled timings are slower: never mix them with
+// real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -197,6 +198,10 @@ try {
       await runCli(scenario);
       continue;
     }
+    if (scenario.job === 'background') {
+      await runBackground(scenario);
+      continue;
+    }
     for (const mode of scenario.modes) {
       // Repetition-major, so slow drift of the machine spreads over every adapter alike.
       for (let rep = 0; rep < reps; rep++) {
@@ -275,6 +280,58 @@ async function runCli(scenario) {
     });
     if (!sample.ok) return;
   }
+}
+
+/** warren only: the background worker in a fresh process per repetition. */
+async function runBackground(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const profDir = profDirFor(`background-${rep + 1}`);
+    const flags = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+    const result = await runScript(
+      [...flags, path.join(BENCH, 'lib', 'background-worker.mjs'), JSON.stringify(scenario)],
+      scenario.timeoutMs,
+    );
+    log(
+      `background rep ${rep + 1}/${reps} warren`,
+      result,
+      `spawn → running ${result.spawnToRunningMedianMs?.toFixed(2)} ms, ${result.rssPerChildKiB?.toFixed(1)} KiB RSS per child`,
+    );
+    runs.push({
+      adapter: 'warren',
+      scenario: 'background',
+      mode: 'json',
+      rep,
+      ok: result.ok,
+      error: result.error,
+      samples: result.ok ? [result] : [],
+    });
+  }
+}
+
+/** Runs a node script that prints one `RESULT <json>` line; kills it after `timeoutMs`. */
+function runScript(args, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(killer);
+      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      const result = line
+        ? JSON.parse(line.slice('RESULT '.length))
+        : { ok: false, error: `exited (code ${code}, signal ${signal}) without a result` };
+      if (!result.ok && stderr) result.stderrTail = stderr.slice(-1500);
+      resolve(result);
+    });
+  });
 }
 
 // ------------------------------------------------------------------ summary and table
