@@ -13,6 +13,7 @@ export {
   loadAgentDefinitions,
   resolveAgentDefinitions,
 } from './agents/definitions/load-agent-definitions.js';
+export { AgentStop } from './core/agent-stop.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
 export type {
@@ -23,7 +24,10 @@ export type {
   AgentStatus,
   ResultSubtype,
   RunResult,
+  TaskEnding,
+  TaskEventFields,
 } from './core/events.js';
+export type { Inbox, InboxDelivery, InboxOptions, InboxState } from './core/inbox.js';
 export type { InheritedOptions, RetryOptions } from './core/inherited-options.js';
 export type {
   AssistantMessage,
@@ -42,7 +46,18 @@ export type {
   PermissionRequest,
 } from './core/permission-policy.js';
 export type { RunContext } from './core/run-context.js';
+export type {
+  TaskControl,
+  TaskExecutor,
+  TaskKind,
+  TaskMeta,
+  TaskOutcome,
+  TaskProgress,
+  TaskRecord,
+  TaskStatus,
+} from './core/tasks.js';
 export {
+  type AgentIdentity,
   defineTool,
   FatalToolError,
   type Tool,
@@ -55,14 +70,28 @@ export { resolveModel } from './model/resolve-model.js';
 export {
   type CanUseTool,
   createPermissionPolicy,
+  type PermissionAnswer,
   type PermissionPolicyOptions,
+  type PermissionPrompt,
   type RulePermissionPolicy,
 } from './permissions/create-permission-policy.js';
 export { DecisionStore } from './permissions/decision-store.js';
 export { parsePermissionRule, parseRuleList } from './permissions/permission-rule.js';
-export { type QueryOptions, type QueryParams, query } from './query.js';
+export {
+  type Query,
+  type QueryOptions,
+  type QueryParams,
+  type QueryTasks,
+  query,
+} from './query.js';
 export { loadSession, readTranscript } from './session/read-transcript.js';
 export { TranscriptWriter } from './session/transcript-writer.js';
+export {
+  TaskManager,
+  type TaskManagerOptions,
+  type WaitOptions,
+} from './tasks/task-manager.js';
+export { TaskStore } from './tasks/task-store.js';
 export { type AgentSummary, AgentTree } from './telemetry/agent-tree.js';
 export {
   bashTool,

@@ -41,10 +41,11 @@ export async function driveChild(
       prompt: child.prompt,
       options: { ...child.options, signal },
     })) {
-      watchdog.observe(event);
+      const now = Date.now();
+      watchdog.observe(event, now);
       sink(event);
       if (event.agentId !== agentId) continue;
-      entry.lastActivityAt = Date.now();
+      entry.lastActivityAt = now;
       if (event.type === 'message_delta') partial += event.text;
       else if (event.type === 'message_start' || event.type === 'message_end') partial = '';
       else if (event.type === 'result') result = event;

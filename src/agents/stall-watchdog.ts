@@ -28,8 +28,8 @@ export class StallWatchdog {
    * Any event of the child's subtree is progress. Only a timestamp per event: the timer checks
    * it when it fires instead of being reset on every stream chunk.
    */
-  observe(event: AgentEvent): void {
-    this.#lastActivity = Date.now();
+  observe(event: AgentEvent, now: number): void {
+    this.#lastActivity = now;
     if (event.agentId !== this.#agentId) return;
     if (event.type === 'tool_start') this.#toolsRunning++;
     else if (event.type === 'tool_end') this.#toolsRunning--;

@@ -255,7 +255,7 @@ function runContext(run: RunState, tools: readonly Tool[]): RunContext {
 // Turns until the model stops with nothing left to wait for, or a limit stops it.
 async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
-    yield* deliver(run);
+    for (const delivered of deliver(run)) yield delivered;
     const turnOver = yield* takeTurn(run, env);
     if (run.stop || run.failure) return;
     if (turnOver && !(yield* awaitInbox(run))) {
@@ -310,15 +310,18 @@ function beginTurn(run: RunState, env: ToolCallEnvironment): void {
   env.hardStop = new AbortFanOut(either(run.hardStop, interrupt));
 }
 
-// What arrived from background work joins the conversation before the model is asked again.
-async function* deliver(run: RunState): AsyncGenerator<AgentEvent> {
-  for (const passed of passOn(run)) yield passed;
+/**
+ * What arrived from background work joins the conversation before the model is asked again.
+ * Returns the events to yield (a plain list: no generator hop on every turn).
+ */
+function deliver(run: RunState): readonly AgentEvent[] {
+  const passed = passOn(run);
   const delivery = run.options.inbox?.take();
-  if (!delivery) return;
+  if (!delivery) return passed;
   const message = append(run, delivery.message);
   // In the conversation and recorded (onEvent): a restart neither loses nor repeats it.
   delivery.delivered();
-  yield message;
+  return [...passed, message];
 }
 
 // The model ended its turn: while background tasks the agent started run, wait for what they
@@ -342,7 +345,7 @@ function passOn(run: RunState): readonly AgentEvent[] {
 // One more model call without tools, so an agent cut off by a limit can say what it has.
 async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
   // What background work reported by now goes into the final report.
-  yield* deliver(run);
+  for (const delivered of deliver(run)) yield delivered;
   yield append(run, {
     role: 'user',
     content:

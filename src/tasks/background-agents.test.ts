@@ -230,6 +230,25 @@ describe('lifetimes', () => {
     expect(task).toMatchObject({ status: 'completed', result: 'later result', notifiedAt: null });
   });
 
+  it("is bounded by the tree's time budget: it reports in a grace turn, then its parent does", async () => {
+    const model = scriptedModel([
+      { match: { prompt: 'MAIN' }, toolCalls: [background('LONG job')] },
+      { match: { prompt: 'LONG job' }, delayMs: 60_000, text: 'never' },
+      { match: { lastToolResult: '"task_id"' }, text: 'waiting' },
+      { match: { system: 'sub-agent', prompt: 'cannot call tools' }, text: 'CHILD-PARTIAL report' },
+      { match: { prompt: 'cannot call tools' }, text: 'MAIN-PARTIAL with CHILD-PARTIAL' },
+    ]);
+    const { result, run } = await runQuery(model, { timeBudgetMs: 150 });
+    expect(result).toMatchObject({ status: 'budget', result: 'MAIN-PARTIAL with CHILD-PARTIAL' });
+    expect(run.tasks.list()[0]).toMatchObject({
+      status: 'completed',
+      agentStatus: 'budget',
+      result: 'CHILD-PARTIAL report',
+    });
+    const [notification] = notifications(result.messages);
+    expect(notification?.content).toContain('<agent-status>budget</agent-status>');
+  });
+
   it('counts against --max-parallel: a child beyond the cap waits as pending', async () => {
     const model = scriptedModel([
       { toolCalls: [background('FIRST'), background('SECOND')] },

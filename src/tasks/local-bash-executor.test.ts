@@ -37,13 +37,15 @@ const toolEnd = (events: AgentEvent[], name: string) =>
       event.type === 'tool_end' && event.toolName === name,
   );
 
+/** Running, not a zombie waiting to be reaped (a container's init may never reap it). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/^\d+ \(.*\) Z/.test(readFileSync(stat, 'utf8'));
 }
 
 describe('a background shell command', () => {

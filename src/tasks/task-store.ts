@@ -3,7 +3,7 @@
 // a task is, how far it got, how it ended, and whether its owner has been told.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentRef } from '../core/events.js';
 import type { TaskKind, TaskOutcome, TaskProgress, TaskRecord, TaskStatus } from '../core/tasks.js';
@@ -64,7 +64,7 @@ export class TaskStore {
    */
   static open(path: string): TaskStore {
     const store = new TaskStore(path, undefined);
-    if (path === ':memory:' || existsSync(path)) store.#open();
+    if (path !== ':memory:' && existsSync(path)) store.#open();
     return store;
   }
 
@@ -228,8 +228,17 @@ export class TaskStore {
 }
 
 function openDatabase(path: string, readOnly: boolean): DatabaseSync {
+  // Loaded on first use: a run without background work never loads SQLite at all.
+  const sqlite = process.getBuiltinModule?.('node:sqlite');
+  if (!sqlite) {
+    throw new ConfigError(
+      'node:sqlite',
+      `the task store needs Node 22.13 or newer, this is ${process.version}`,
+      'upgrade Node',
+    );
+  }
   try {
-    return new DatabaseSync(path, { readOnly });
+    return new sqlite.DatabaseSync(path, { readOnly });
   } catch (error) {
     throw new ConfigError(
       path,
