@@ -10,9 +10,9 @@
 //                                                   node bench/prof-top.mjs <file.cpuprofile>
 //
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
-// keeps when it delegates reading), cli (warren -p start-up), background (spawn → running and
-// memory per background child in flight). Profiled timings are slower: never mix them with
-// real runs.
+// keeps when it delegates reading), cli (warren -p start-up), mcp (a per-agent stdio MCP server's
+// start, and 20 children starting theirs at once), background (spawn → running and memory per
+// background child in flight). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -202,6 +202,10 @@ try {
       await runBackground(scenario);
       continue;
     }
+    if (scenario.job === 'mcp') {
+      await runMcp(scenario);
+      continue;
+    }
     for (const mode of scenario.modes) {
       // Repetition-major, so slow drift of the machine spreads over every adapter alike.
       for (let rep = 0; rep < reps; rep++) {
@@ -332,6 +336,34 @@ function runScript(args, timeoutMs) {
       resolve(result);
     });
   });
+}
+
+/** warren only: each repetition a fresh process running lib/mcp-start.mjs. */
+async function runMcp(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await new Promise((resolve) => {
+      const args = [path.join(BENCH, 'lib', 'mcp-start.mjs'), JSON.stringify(scenario)];
+      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.on('exit', (code) => {
+        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+        resolve(
+          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
+        );
+      });
+    });
+    const sample = result.samples?.[0];
+    log(
+      `mcp rep ${rep + 1}/${reps} warren`,
+      result,
+      `start ${sample?.startMedianMs?.toFixed(0)} ms; ${sample?.peakServersAlive} of ${scenario.children} servers alive at once; fan-out ${sample?.fanoutWallMs?.toFixed(0)} ms`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'mcp', mode: 'json', rep, ...result });
+  }
 }
 
 // ------------------------------------------------------------------ summary and table

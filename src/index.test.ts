@@ -11,8 +11,8 @@ import {
   TaskManager,
   TaskStore,
 } from './index.js';
+import { makeTempDir } from './testing/temp-dir.js';
 import { scriptedModel } from './testing.js';
-import { makeTempDir } from './tools/test-context.js';
 
 describe('the public API', () => {
   it('runs query() with custom tools and programmatic agent definitions', async () => {

@@ -66,6 +66,17 @@ export {
 } from './core/tool.js';
 export { addUsage, emptyUsage, type Usage } from './core/usage.js';
 export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
+export { isMcpTool, type McpTool } from './mcp/mcp-tool.js';
+export type {
+  McpInProcessServerConfig,
+  McpRemoteServerConfig,
+  McpServerConfig,
+  McpServerInput,
+  McpServerObject,
+  McpStdioServerConfig,
+} from './mcp/server-config.js';
+export { loadPriceTable, priceFilePath } from './model/price-file.js';
+export { BUILTIN_PRICES, type ModelPrice, type PriceTable, priceOf } from './model/pricing.js';
 export { resolveModel } from './model/resolve-model.js';
 export {
   type CanUseTool,

@@ -1,7 +1,15 @@
-// query(): the agent loop with sub-agents and background tasks wired in. It adds the Agent tool
-// (and a definition's delegate_to_<name> tools, and the task tools) to the main agent; every
-// sub-agent then runs agentLoop() again, in the foreground or in the background.
+// query(): the agent loop with sub-agents, background tasks and MCP wired in. It adds the Agent
+// tool (and a definition's delegate_to_<name> tools, and the task tools) to the main agent;
+// every sub-agent then runs agentLoop() again, in the foreground or in the background. The
+// session's MCP servers start before the main agent and stop after it.
 import { randomUUID } from 'node:crypto';
+import type { TracerProvider } from '@opentelemetry/api';
+import {
+  type AgentMcpSettings,
+  startAgentServers,
+  withAgentServerTools,
+} from './agents/agent-mcp-servers.js';
+import { childTools } from './agents/child-tools.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
@@ -15,14 +23,19 @@ import { Budget } from './core/budget.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
 import { inheritedOptions } from './core/inherited-options.js';
+import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
 import { Interrupter } from './loop/stop-signals.js';
+import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
+import { type McpServerInput, type McpServerSpec, serverSpecsOf } from './mcp/server-config.js';
+import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { resumeTasks } from './tasks/resume-tasks.js';
 import { TaskManager } from './tasks/task-manager.js';
-import { bashTool, builtinTools } from './tools/builtin-tools.js';
+import { tracedRun } from './telemetry/traced-run.js';
+import { builtinTools } from './tools/builtin-tools.js';
 import { FileStateCache } from './tools/file-state.js';
 
 export interface QueryOptions
@@ -39,6 +52,28 @@ export interface QueryOptions
   definitions?: ReadonlyMap<string, AgentDefinition>;
   /** Run the main agent as this definition: its prompt, tools, model, turns and delegates. */
   agent?: string;
+  /**
+   * OpenTelemetry: spans for every agent, model call and tool call of the tree go to this
+   * provider's tracer (GenAI semantic conventions). Message contents only with `traceContent`.
+   */
+  tracerProvider?: TracerProvider;
+  /** Record prompts, replies and tool input/output on the spans. Default: false. */
+  traceContent?: boolean;
+  /**
+   * MCP servers of the session, by name: `{command, args, env, cwd}`, `{type: 'http' | 'sse',
+   * url, headers}`, or an in-process `McpServer` (from `@modelcontextprotocol/sdk`). Their
+   * tools are `mcp__<name>__<tool>`; they start before the main agent and stop when it ends.
+   */
+  mcpServers?: Readonly<Record<string, McpServerInput>>;
+  /**
+   * Start the inline MCP servers of project agent definitions without a trust record
+   * (`--trust-project`). Default false: only files recorded by `warren trust` start servers.
+   */
+  trustProject?: boolean;
+  /** How long an MCP server may take to start. Default: `MCP_TIMEOUT`, else 30 s. */
+  mcpStartTimeoutMs?: number;
+  /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
+  mcpToolTimeoutMs?: number;
   /**
    * The run's task manager, e.g. one with a task store in the session folder (print mode);
    * default one with an in-memory store.
@@ -65,7 +100,7 @@ export type QueryTasks = Pick<
 >;
 
 /**
- * The loop's own generator (every event of the tree, the main agent's result), with two more
+ * The run's generator (every event of the tree, the main agent's result), with two more
  * handles: `interrupt()` ends the main agent's current turn, leaving background tasks running;
  * `tasks` lists, waits for and stops them.
  */
@@ -73,6 +108,14 @@ export type Query = AsyncGenerator<AgentEvent, RunResult> & {
   interrupt(): void;
   readonly tasks: QueryTasks;
 };
+
+/** What the main agent's loop gets besides its options: the run's background side. */
+interface RunSide {
+  background: BackgroundTasks;
+  spawn: SpawnTools;
+  interrupter: Interrupter;
+  options: QueryOptions;
+}
 
 /**
  * Runs an agent, and the sub-agents it starts, to the end. Yields every event of the tree as
@@ -94,17 +137,13 @@ export function query({ prompt, options }: QueryParams): Query {
       onEvent: options.onEvent,
       resultMaxChars: options.resultMaxChars,
     });
-  let generator: AsyncGenerator<AgentEvent, RunResult>;
+  let run: AsyncGenerator<AgentEvent, RunResult>;
   try {
-    generator = start(prompt, options, manager, interrupter);
+    run = start(prompt, options, manager, interrupter);
   } catch (error) {
-    generator = rejecting(error);
+    run = rejecting(error);
   }
-  // The loop's generator itself, not a wrapper: every event of the tree passes through here.
-  return Object.assign(generator, {
-    interrupt: () => interrupter.interrupt(),
-    tasks: manager,
-  });
+  return Object.assign(run, { interrupt: () => interrupter.interrupt(), tasks: manager });
 }
 
 function start(
@@ -114,29 +153,58 @@ function start(
   interrupter: Interrupter,
 ): AsyncGenerator<AgentEvent, RunResult> {
   const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
-  const runtime = new SubagentRuntime({ ...options, definitions });
+  const mcp = mcpSettings(options);
+  const runtime = new SubagentRuntime({ ...options, definitions, mcp });
   const background = new BackgroundTasks(manager, runtime, { outputDir: options.taskOutputDir });
   runtime.background = background;
   const spawn = new SpawnTools(runtime);
   // Without a policy, read-only calls run and the rest are denied, as in print mode.
   const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
-  let model =
+  const model =
     typeof options.model === 'string'
       ? resolveModel(options.model, { baseUrl: options.baseUrl })
       : options.model;
+  // The built-in Bash becomes the one that can run in the background.
   const tools = (options.tools ?? builtinTools()).map((tool) =>
-    tool === bashTool ? background.bashTool : tool,
+    background.withBackgroundBash(tool),
   );
   const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
-  const main = mainAgentOptions({ ...options, tools, model, permissions, agentId }, spawn);
-  runtime.directory.addRoot({
+  const main = { ...options, model, permissions, tools, agentId };
+  const side: RunSide = { background, spawn, interrupter, options };
+  const servers = serverSpecsOf(options.mcpServers ?? {});
+  const mainDefinition =
+    options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+  // Without servers, the loop's own generator, not a wrapper: every event of the tree
+  // passes through here.
+  const run =
+    servers.length > 0 || mainDefinition?.mcpServers?.length
+      ? runWithMcpServers(prompt, main, side, servers)
+      : mainLoop(prompt, mainAgentOptions(main, spawn), side);
+  if (!options.tracerProvider) return run;
+  return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
+}
+
+/**
+ * The main agent's loop with the run's background side: its inbox (and so its background
+ * tasks' notifications), its interrupt, its place at the root of the agent directory, and the
+ * restart of tasks a crashed run left running.
+ */
+function mainLoop(
+  prompt: string,
+  main: AgentLoopOptions,
+  side: RunSide,
+): AsyncGenerator<AgentEvent, RunResult> {
+  const { background, spawn, interrupter, options } = side;
+  const agentId = main.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+  spawn.runtime.directory.addRoot({
     agentId,
     parentId: null,
     depth: 0,
     agentType: main.agentType ?? 'main',
     description: main.description ?? '',
+    path: main.agentPath ?? 'main',
   });
-  const keepTasks = options.waitForBackground === false;
+  let model = main.model;
   if (options.resumeTasks) {
     // Restarted children hang below the main agent's budget, made here rather than by the loop.
     main.budget ??= new Budget({
@@ -151,27 +219,21 @@ function start(
       resumeTasks({
         tasks: background,
         spawner: spawn,
-        main: mainView(main, resolved, budget, manager.signal),
+        main: mainView({ ...main, agentId }, resolved, budget, background.signal),
         history: options.messages ?? [],
         warn: options.resumeTasks?.warn,
       }),
     );
     model = Promise.all([model, resumed]).then(([resolved]) => resolved);
   }
+  const inbox = background.manager.inboxFor(
+    { agentId, parentId: null, depth: 0 },
+    { root: true, keepTasks: options.waitForBackground === false },
+  );
   return agentLoop({
     prompt,
-    options: {
-      ...main,
-      model,
-      interrupt: interrupter,
-      inbox: manager.inboxFor({ agentId, parentId: null, depth: 0 }, { root: true, keepTasks }),
-    },
+    options: { ...main, agentId, model, interrupt: interrupter, inbox },
   });
-}
-
-// biome-ignore lint/correctness/useYield: it only rejects, on the first next(), like the loop would.
-async function* rejecting(error: unknown): AsyncGenerator<never, never> {
-  throw error;
 }
 
 /** The main agent as its children see it, for tasks restarted before its loop runs. */
@@ -184,6 +246,7 @@ function mainView(
   const cwd = main.cwd ?? process.cwd();
   return {
     run: {
+      agentPath: main.agentPath ?? 'main',
       inherited: inheritedOptions(main),
       cancelSignal: signal,
       model,
@@ -196,19 +259,81 @@ function mainView(
     cwd,
     allowedDirs: main.allowedDirs ?? [cwd],
     fileState: main.fileState ?? new FileStateCache(),
+    toolCallId: 'resumed',
     agent: {
       agentId: main.agentId!,
       parentId: null,
       depth: 0,
       agentType: main.agentType ?? 'main',
+      path: main.agentPath ?? 'main',
     },
   };
+}
+
+function mcpSettings(options: QueryOptions): AgentMcpSettings {
+  const fromEnv = mcpTimeoutsFromEnv();
+  return {
+    trust: mcpTrust({ trustProject: options.trustProject }),
+    env: process.env,
+    startTimeoutMs: options.mcpStartTimeoutMs ?? fromEnv.startTimeoutMs,
+    toolTimeoutMs: options.mcpToolTimeoutMs ?? fromEnv.toolTimeoutMs,
+  };
+}
+
+/**
+ * The run with MCP servers around it: the session's start first (all at once), then the main
+ * agent's own (a definition's `mcpServers`), and all stop when the run ends however it ends.
+ * A server that did not start is a `warning` event right after the main agent's `run_start`.
+ */
+async function* runWithMcpServers(
+  prompt: string,
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  side: RunSide,
+  specs: readonly McpServerSpec[],
+): AsyncGenerator<AgentEvent, RunResult> {
+  const { spawn } = side;
+  const { mcp } = spawn.runtime;
+  const cwd = options.cwd ?? process.cwd();
+  const signal = options.signal ?? new AbortController().signal;
+  const ref = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  let session: StartedServers | undefined;
+  let own: Awaited<ReturnType<typeof startAgentServers>> | undefined;
+  try {
+    session = await startMcpServers(specs, { ...mcp, cwd, signal });
+    const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
+    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn);
+    const definition =
+      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    if (definition?.mcpServers?.length) {
+      own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
+      const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
+      main.tools = withAgentServerTools(main.tools ?? [], granted);
+    }
+    const warnings = [...session.warnings, ...(own?.warnings ?? [])];
+    const loop = mainLoop(prompt, main, side);
+    const first = await loop.next();
+    if (first.done) return first.value;
+    yield first.value;
+    for (const message of warnings) yield { ...ref, type: 'warning', message };
+    return yield* loop;
+  } finally {
+    await Promise.all([own?.close(), session?.close()]);
+  }
+}
+
+// biome-ignore lint/correctness/useYield: it only rejects, on the first next(), like the loop would.
+async function* rejecting(error: unknown): AsyncGenerator<never, never> {
+  throw error;
 }
 
 function mainAgentOptions(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   spawn: SpawnTools,
-): AgentLoopOptions {
+): AgentLoopOptions & { tools: Tool[] } {
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
   if (options.agent === undefined) {
@@ -225,7 +350,11 @@ function mainAgentOptions(
     const names = [...spawn.runtime.definitions.keys()].join(', ');
     throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
   }
-  const { tools: mainTools, denyRules } = spawn.toolsFor({
+  const {
+    tools: mainTools,
+    denyRules,
+    askRules,
+  } = spawn.toolsFor({
     depth: 0,
     definition,
     parentTools: tools,
@@ -236,7 +365,11 @@ function mainAgentOptions(
     cwd,
     tools: mainTools,
     permissions: options.permissions?.derive
-      ? options.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? options.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : options.permissions,
     systemPrompt: withEnvironment(definition.prompt, { cwd }),
     maxTurns: options.maxTurns ?? definition.maxTurns,

@@ -1,5 +1,7 @@
-// `warren/testing`: what users need to test their own agents offline — a scripted model and a
-// loopback server that speaks the real OpenAI and Anthropic wire formats.
+// `warren/testing`: what users need to test their own agents offline — a scripted model, a
+// loopback server that speaks the real OpenAI and Anthropic wire formats (testing/mock-llm/),
+// and cassettes that record a real run's whole tree and replay it deterministically.
+// The other files in testing/ are warren's own test helpers; the build leaves them out of dist/.
 export {
   loadScriptedModel,
   ScriptedModel,
@@ -16,6 +18,18 @@ export {
   type ScriptUsage,
 } from './model/scripted-script.js';
 export {
+  Cassette,
+  type CassetteEntry,
+  type CassetteHeader,
+  CassetteRecorder,
+  type ModelCallEntry,
+  type ToolResultEntry,
+} from './telemetry/cassette.js';
+export { cassetteToScript, formatScript } from './telemetry/cassette-to-script.js';
+export { recordModel } from './telemetry/record-model.js';
+export { Replay, ReplayMismatchError, replayModel } from './telemetry/replay-model.js';
+export { replayTools } from './telemetry/replay-tools.js';
+export {
   type MockLlmServer,
   type MockLlmServerOptions,
   type MockReply,
@@ -23,4 +37,4 @@ export {
   type MockUsage,
   type RecordedRequest,
   startMockLlmServer,
-} from './testing/mock-llm-server.js';
+} from './testing/mock-llm/server.js';

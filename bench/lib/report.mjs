@@ -38,6 +38,14 @@ export function summariseCell(scenario, samples) {
       heapPerChildKiB: medianOf((s) => s.heapPerChildKiB),
     };
   }
+  if (scenario.job === 'mcp') {
+    return {
+      samples: samples.length,
+      startMs: median(samples.flatMap((s) => s.startMs)),
+      peakServersAliveMin: min(samples.map((s) => s.peakServersAlive)),
+      fanoutWallMs: medianOf((s) => s.fanoutWallMs),
+    };
+  }
   if (scenario.job === 'cli') {
     return {
       samples: samples.length,
@@ -238,6 +246,26 @@ function rows(sc) {
       label: 'background: JS heap per child in flight, KiB',
       pick: 'heapPerChildKiB',
       format: fixed(1),
+    },
+    {
+      cell: 'mcp.json',
+      label: 'MCP: per-agent stdio server start → tools/list ms',
+      pick: 'startMs',
+      format: fixed(0),
+      target: { atMost: 300, shown: '300 ms' },
+    },
+    {
+      cell: 'mcp.json',
+      label: `MCP: ${sc.mcp.children} children, own servers: most alive at once (min)`,
+      pick: 'peakServersAliveMin',
+      format: fixed(0),
+      target: { equals: sc.mcp.children },
+    },
+    {
+      cell: 'mcp.json',
+      label: `MCP: ${sc.mcp.children} children, own servers: wall ms`,
+      pick: 'fanoutWallMs',
+      format: fixed(0),
     },
     {
       cell: 'import',

@@ -65,6 +65,14 @@ export function scenarios({ quick }) {
       children: 1000,
       timeoutMs: 120_000,
     },
+    mcp: {
+      title: 'MCP server start',
+      job: 'mcp',
+      modes: ['json'],
+      // Timed starts of one server per process; then `children` agents each with its own.
+      starts: quick ? 3 : 5,
+      children: 20,
+    },
   };
 }
 

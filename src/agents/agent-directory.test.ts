@@ -8,6 +8,7 @@ import type { SubagentOptions } from './subagent-context.js';
 
 const agent = (agentId: string, parentId: string, agentType = 'explore'): SubagentOptions =>
   ({ agentId, parentId, depth: parentId === 'main' ? 1 : 2, agentType, model: {} }) as never;
+const at = (options: SubagentOptions, agentPath: string) => ({ ...options, agentPath });
 
 const ended = (agentId: string): RunResult => ({
   agentId,
@@ -35,8 +36,12 @@ function tree(): AgentDirectory {
     depth: 0,
     agentType: 'main',
     description: '',
+    path: 'main',
   });
-  directory.started(agent('a', 'main'), { name: 'alpha', background: false });
+  directory.started(at(agent('a', 'main'), 'main/Agent#1/explore'), {
+    name: 'alpha',
+    background: false,
+  });
   directory.started(agent('b', 'main'), { name: 'beta', background: true, taskId: 'task_b' });
   directory.started(agent('c', 'main', 'plan'), { background: false });
   directory.started(agent('a1', 'a'), { name: 'alpha-child', background: false });
@@ -44,13 +49,13 @@ function tree(): AgentDirectory {
 }
 
 describe('AgentDirectory', () => {
-  it('gives each agent a path of types numbered among its siblings', () => {
+  it('keeps the path the loop reports, or makes one below the parent', () => {
     const directory = tree();
     expect(['a', 'b', 'c', 'a1'].map((id) => directory.get(id)?.path)).toEqual([
-      'main/explore#1',
-      'main/explore#2',
-      'main/plan#1',
-      'main/explore#1/explore#1',
+      'main/Agent#1/explore',
+      'main/explore',
+      'main/plan',
+      'main/Agent#1/explore/explore',
     ]);
   });
 

@@ -1,6 +1,6 @@
-// Every agent of one run, foreground and background: where it sits in the tree (`main/explore#2`),
-// its name, its status, and what it takes to continue it. SendMessage and ListAgents read it;
-// who may address whom is decided here.
+// Every agent of one run, foreground and background: where it sits in the tree
+// (`main/Agent#2/explore`), its name, its status, and what it takes to continue it. SendMessage
+// and ListAgents read it; who may address whom is decided here.
 import type { AgentRef, AgentStatus, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { SubagentOptions } from './subagent-context.js';
@@ -10,7 +10,7 @@ export interface AgentEntry extends AgentRef {
   description: string;
   /** The `name` given at spawn; unique among live agents. */
   name: string | null;
-  /** `main/explore#2`: the path from the main agent, each step its type and number. */
+  /** Its path in the tree, as the loop reports it (`main/Agent#2/explore`). */
   path: string;
   status: AgentStatus | 'running';
   background: boolean;
@@ -29,8 +29,8 @@ export class AgentDirectory {
   readonly #ended = new Map<string, Array<() => void>>();
 
   /** The main agent: the root every path starts from. */
-  addRoot(ref: AgentRef & { agentType: string; description: string }): AgentEntry {
-    return this.#put({ ...ref, path: ref.agentType, options: undefined, name: null });
+  addRoot(ref: AgentRef & { agentType: string; description: string; path: string }): AgentEntry {
+    return this.#put({ ...ref, options: undefined, name: null });
   }
 
   /** A sub-agent that starts now, or one that is continued (same id: its entry is kept). */
@@ -50,9 +50,7 @@ export class AgentDirectory {
       return known;
     }
     const parentId = options.parentId ?? null;
-    const siblings = parentId ? (this.#children.get(parentId) ?? []) : [];
     const type = options.agentType ?? 'agent';
-    const number = siblings.filter((entry) => entry.agentType === type).length + 1;
     const parentPath = parentId ? (this.#agents.get(parentId)?.path ?? parentId) : '';
     return this.#put({
       agentId: options.agentId,
@@ -60,7 +58,7 @@ export class AgentDirectory {
       depth: options.depth ?? 1,
       agentType: type,
       description: options.description ?? '',
-      path: `${parentPath}/${type}#${number}`,
+      path: options.agentPath ?? `${parentPath}/${type}`,
       name: extra.name ?? null,
       options,
       background: extra.background,

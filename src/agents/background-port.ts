@@ -4,14 +4,17 @@ import type { AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
+import type { AgentServers } from './agent-mcp-servers.js';
 import type { ChildRun } from './drive-child.js';
 
 /** A child to run in the background, and what a restart after a crash needs to rebuild it. */
 export interface BackgroundChild extends ChildRun {
   /** The agent that started it: it gets the notification. */
   owner: AgentRef;
-  /** Kept in the task store: the definition, the task and the model asked for. */
-  restart: { agentType: string; prompt: string; model?: string };
+  /** Its own MCP servers, started for it: they stop when it ends. */
+  servers?: AgentServers;
+  /** Kept in the task store: the definition, the task, the model asked for, its path. */
+  restart: { agentType: string; prompt: string; model?: string; agentPath?: string };
 }
 
 export interface BackgroundPort {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
+import { builtinTools } from '../tools/builtin-tools.js';
 import { childTools } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { SpawnTools } from './spawn-tools.js';
@@ -19,12 +20,7 @@ function fakeTool(name: string, readOnly = false): Tool {
 }
 
 const PLAIN = [
-  'Read',
-  'Write',
-  'Edit',
-  'Glob',
-  'Grep',
-  'Bash',
+  ...builtinTools().map((tool) => tool.name),
   'mcp__fs__read',
   'mcp__fs__write',
   'mcp__git__log',
@@ -70,6 +66,14 @@ describe('childTools', () => {
     expect(names(noGit.tools)).not.toContain('mcp__git__log');
   });
 
+  it('reads a bare mcp__<server> as every tool of that server, as permission rules do', () => {
+    const fsOnly = childTools(parentTools, definition({ tools: ['mcp__fs'] }));
+    expect(names(fsOnly.tools)).toEqual(['mcp__fs__read', 'mcp__fs__write']);
+    const noFs = childTools(parentTools, definition({ disallowedTools: ['mcp__fs'] }));
+    expect(names(noFs.tools)).toContain('mcp__git__log');
+    expect(names(noFs.tools).some((name) => name.startsWith('mcp__fs__'))).toBe(false);
+  });
+
   it('turns denylist entries with a specifier into permission deny rules, keeping the tool', () => {
     const narrowed = childTools(
       parentTools,
@@ -78,6 +82,28 @@ describe('childTools', () => {
     expect(names(narrowed.tools)).toContain('Bash');
     expect(names(narrowed.tools)).not.toContain('Write');
     expect(narrowed.denyRules.map((rule) => rule.text)).toEqual(['Bash(rm:*)']);
+  });
+
+  it("turns an opencode `permission` block's rules into the child's deny and ask rules, named by file and key", () => {
+    const narrowed = childTools(
+      parentTools,
+      definition({
+        source: { kind: 'project', path: '.opencode/agents/builder.md' },
+        permissionRules: [
+          { behavior: 'deny', rule: 'Bash', except: ['Bash(git *)'], field: 'permission.bash' },
+          { behavior: 'ask', rule: 'Bash(git *)', field: 'permission.bash' },
+        ],
+      }),
+    );
+    expect(names(narrowed.tools)).toContain('Bash');
+    expect(narrowed.denyRules).toEqual([
+      expect.objectContaining({
+        text: 'Bash',
+        source: '.opencode/agents/builder.md permission.bash',
+        except: [expect.objectContaining({ text: 'Bash(git *)', specifier: 'git *' })],
+      }),
+    ]);
+    expect(narrowed.askRules.map((rule) => rule.text)).toEqual(['Bash(git *)']);
   });
 
   it('gives a read-only agent only read-only tools, with the read-only Bash', () => {

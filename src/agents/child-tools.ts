@@ -4,20 +4,26 @@ import type { PermissionRule } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
 import { parsePermissionRule } from '../permissions/permission-rule.js';
 import { readOnlyBashTool } from '../tools/bash.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
+import type { AgentDefinition, DefinitionPermissionRule } from './definitions/agent-definition.js';
 import { parseToolRule } from './definitions/normalize-tools.js';
 
-/** An agent's tools, and the deny rules its permission policy adds for them. */
+/** An agent's tools, and the deny and ask rules its permission policy adds for them. */
 export interface AgentToolList {
   tools: Tool[];
   denyRules: PermissionRule[];
+  askRules: PermissionRule[];
 }
 
 export interface ChildTools {
   /** The parent's plain tools (no Agent or delegate tools) this child may use. */
   tools: Tool[];
-  /** `Tool(specifier)` entries of `disallowedTools`: calls the child's permissions deny. */
+  /**
+   * `Tool(specifier)` entries of `disallowedTools` and the deny rules of an opencode `permission`
+   * block: calls the child's permissions deny.
+   */
   denyRules: PermissionRule[];
+  /** The ask rules of an opencode `permission` block. */
+  askRules: PermissionRule[];
   /** Whether the definition lets the child start agents of its own (`Agent` not taken away). */
   mayUseAgent: boolean;
 }
@@ -46,6 +52,10 @@ export function childTools(parentTools: readonly Tool[], definition: AgentDefini
   const denyRules = (definition.disallowedTools ?? [])
     .filter((_, index) => deny[index]?.specifier !== undefined)
     .map((rule) => parsePermissionRule(rule, `agent ${definition.name}: disallowedTools`));
+  const permissionRules = (behavior: 'deny' | 'ask') =>
+    (definition.permissionRules ?? [])
+      .filter((rule) => rule.behavior === behavior)
+      .map((rule) => definitionRule(rule, definition));
   const allowed = (name: string) =>
     allow === undefined || allow.some((rule) => matchesName(rule.toolName, name));
   const denied = (name: string) =>
@@ -54,7 +64,22 @@ export function childTools(parentTools: readonly Tool[], definition: AgentDefini
 
   let tools = parentTools.filter((tool) => !isSpawnTool(tool) && granted(tool.name));
   if (definition.readOnly) tools = tools.flatMap(readOnlyVersion);
-  return { tools, denyRules, mayUseAgent: granted('Agent') };
+  return {
+    tools,
+    denyRules: [...denyRules, ...permissionRules('deny')],
+    askRules: permissionRules('ask'),
+    mayUseAgent: granted('Agent'),
+  };
+}
+
+/** A rule of an opencode `permission` block, named by its file and key for messages. */
+function definitionRule(
+  rule: DefinitionPermissionRule,
+  definition: AgentDefinition,
+): PermissionRule {
+  const source = `${definition.source.path ?? `agent ${definition.name}`} ${rule.field}`;
+  const except = rule.except?.map((text) => parsePermissionRule(text, source));
+  return { ...parsePermissionRule(rule.rule, source), ...(except && { except }) };
 }
 
 /** A read-only agent keeps what changes nothing; Bash stays, limited to read-only commands. */
@@ -67,11 +92,20 @@ function parseRule(rule: string): { toolName: string; specifier?: string } {
   return parseToolRule(rule) ?? { toolName: rule };
 }
 
-/** `Read` matches Read; `mcp__fs__*` matches every tool of server fs. */
+/** `Read` matches Read; `mcp__fs__*` and `mcp__fs` match every tool of server fs. */
 export function matchesName(pattern: string, name: string): boolean {
-  if (!pattern.includes('*')) return pattern === name;
+  if (!pattern.includes('*')) return pattern === name || isServerPattern(pattern, name);
   const source = pattern.split('*').map(escapeRegExp).join('.*');
   return new RegExp(`^${source}$`).test(name);
+}
+
+/** `mcp__fs` names a whole MCP server, as in Claude Code and in permission rules. */
+function isServerPattern(pattern: string, name: string): boolean {
+  return (
+    /^mcp__[^_]/.test(pattern) &&
+    !pattern.slice(5).includes('__') &&
+    name.startsWith(`${pattern}__`)
+  );
 }
 
 function escapeRegExp(text: string): string {

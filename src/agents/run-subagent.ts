@@ -4,6 +4,8 @@
 
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { messageOf } from '../model/retry-policy.js';
+import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
+import { childTools } from './child-tools.js';
 import { type ChildEnding, driveChild } from './drive-child.js';
 import {
   createSubagentContext,
@@ -47,7 +49,9 @@ export async function runSubagent(
       return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
     }
     await runtime.slots.acquire(options.agentId, ctx.signal);
+    let servers: AgentServers | undefined;
     try {
+      servers = await startOwnServers(spawner, request, ctx, options);
       const ending = await driveChild(
         runtime,
         { prompt: request.prompt, options, name: request.name, background: false },
@@ -58,6 +62,8 @@ export async function runSubagent(
       if (ending.result.fatal) throw new FatalToolError(`${type} agent: ${ending.result.error}`);
       return outputFor(ending, runtime);
     } finally {
+      // However the child ended (done, failed, cancelled, out of budget): its servers stop now.
+      await servers?.close();
       runtime.slots.release(options.agentId);
     }
   });
@@ -77,8 +83,11 @@ async function startInBackground(
     );
   }
   let options: SubagentOptions;
+  let servers: AgentServers | undefined;
   try {
     options = await createSubagentContext(spawner, request, ctx);
+    // Its servers start now and stop when it ends, whenever that is.
+    servers = await startOwnServers(spawner, request, ctx, options);
   } catch (error) {
     return toolError(`The ${request.definition.name} agent could not start: ${messageOf(error)}`);
   }
@@ -89,9 +98,50 @@ async function startInBackground(
     name: request.name,
     background: true,
     owner: { agentId, parentId, depth },
-    restart: { agentType: request.definition.name, prompt: request.prompt, model: request.model },
+    servers,
+    restart: {
+      agentType: request.definition.name,
+      prompt: request.prompt,
+      model: request.model,
+      agentPath: options.agentPath,
+    },
   });
   return launchedOutput(task.taskId, options.agentId, task.status);
+}
+
+/**
+ * Starts the child's own MCP servers and adds their tools, and those of servers it names, to
+ * its list. Its definition's deny list and read-only rule still apply to them; its allow list
+ * does not: declaring a server is what grants its tools.
+ */
+export async function startOwnServers(
+  spawner: Spawner,
+  request: SubagentRequest,
+  ctx: Pick<SpawnToolContext, 'run' | 'cwd' | 'signal' | 'agent'> &
+    Partial<Pick<SpawnToolContext, 'emit'>>,
+  options: SubagentOptions,
+): Promise<AgentServers | undefined> {
+  const { definition } = request;
+  if (!definition.mcpServers?.length) return undefined;
+  const servers = await startAgentServers({
+    definition,
+    parentTools: ctx.run.tools,
+    cwd: options.cwd ?? ctx.cwd,
+    signal: ctx.signal,
+    settings: spawner.runtime.mcp,
+  });
+  const child = {
+    agentId: options.agentId,
+    parentId: ctx.agent.agentId,
+    depth: ctx.agent.depth + 1,
+  };
+  // A child cancelled while its servers started needs no word on each: it is cancelled.
+  if (!ctx.signal.aborted) {
+    for (const message of servers.warnings) ctx.emit?.({ ...child, type: 'warning', message });
+  }
+  const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
+  options.tools = withAgentServerTools(options.tools ?? [], granted);
+  return servers;
 }
 
 /** The tool result of a background start: JSON the model can keep, and what to do next. */

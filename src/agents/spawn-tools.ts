@@ -39,7 +39,11 @@ export class SpawnTools {
       parentTools: params.root ? 'root' : params.parentTools,
       mayUseAgent: narrowed.mayUseAgent,
     });
-    return { tools: [...narrowed.tools, ...spawn], denyRules: narrowed.denyRules };
+    return {
+      tools: [...narrowed.tools, ...spawn],
+      denyRules: narrowed.denyRules,
+      askRules: narrowed.askRules,
+    };
   }
 
   /**

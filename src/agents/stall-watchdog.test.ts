@@ -7,7 +7,8 @@ import { defineTool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { query } from '../query.js';
-import { echoTool, makeTempDir } from '../tools/test-context.js';
+import { echoTool } from '../testing/stub-tools.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 const slowTool = defineTool({
   name: 'Slow',

@@ -8,7 +8,6 @@ import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
-import { resolveModel } from '../model/resolve-model.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
@@ -34,8 +33,9 @@ export interface SubagentRequest {
   timeBudgetMs?: number;
   /** Runs without its parent waiting for it (`run_in_background`, a `background` definition). */
   background?: boolean;
-  /** An agent restarted after a crash keeps its id (and so its transcript). */
+  /** An agent restarted after a crash keeps its id (and so its transcript) and its path. */
   agentId?: string;
+  agentPath?: string;
 }
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
@@ -43,7 +43,7 @@ export type SubagentOptions = AgentLoopOptions & { agentId: string; model: Langu
 /** What a child is derived from: the calling tool's context, or the main agent on a resume. */
 export type ParentView = Pick<
   SpawnToolContext,
-  'run' | 'cwd' | 'allowedDirs' | 'fileState' | 'agent'
+  'run' | 'cwd' | 'allowedDirs' | 'fileState' | 'agent' | 'toolCallId'
 >;
 
 /** What the tools that start agents hold: the run-wide state, and how a child's tools are made. */
@@ -65,7 +65,11 @@ export async function createSubagentContext(
   const { run } = ctx;
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules } = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const { tools, denyRules, askRules } = spawner.toolsFor({
+    depth,
+    definition,
+    parentTools: run.tools,
+  });
   const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
   const agentId = request.agentId ?? `agent_${randomUUID().slice(0, 8)}`;
   const background = request.background === true || ctx.agent.background === true;
@@ -87,10 +91,17 @@ export async function createSubagentContext(
     // A background child follows the run, not the turn that started it.
     signal: request.background && runtime.background ? runtime.background.signal : run.cancelSignal,
     permissions: run.permissions?.derive
-      ? run.permissions.derive({ mode: definition.permissionMode, deny: denyRules })
+      ? run.permissions.derive({
+          mode: definition.permissionMode,
+          deny: denyRules,
+          ask: askRules,
+        })
       : run.permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
     ...ref,
+    agentPath:
+      request.agentPath ?? childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+    parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
     background,
@@ -134,6 +145,35 @@ export function forkMessages(messages: readonly Message[], systemPrompt: string)
 }
 
 /**
+ * A child's path: its parent's, the spawning tool with its number among the parent's calls of
+ * that tool (in the order the model wrote them, not the order they ran), and its type, e.g.
+ * `main/Agent#2/explore`. The same conversation gives the same paths, however the children's
+ * timing falls: what a cassette keys recorded calls by.
+ */
+export function childPath(
+  parentPath: string,
+  parentMessages: readonly Message[],
+  toolCallId: string,
+  agentType: string,
+): string {
+  const type = agentType.replaceAll('/', '_');
+  const seen = new Map<string, number>();
+  let spawnedBy: string | undefined;
+  for (const message of parentMessages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-call') continue;
+      const count = (seen.get(part.toolName) ?? 0) + 1;
+      seen.set(part.toolName, count);
+      // A resumed history may repeat an id from an earlier run; the latest call is this one.
+      if (part.toolCallId === toolCallId) spawnedBy = `${part.toolName}#${count}`;
+    }
+  }
+  // A tool called outside a model turn (a test calling it directly) is named by its id.
+  return `${parentPath}/${spawnedBy ?? toolCallId}/${type}`;
+}
+
+/**
  * `inherit` (or nothing) is the parent's model object itself; an alias means a Claude model,
  * so it is the parent's model unless the session runs on Anthropic; anything else is a spec.
  */
@@ -153,7 +193,7 @@ async function childModel(
   let model = runtime.models.get(spec);
   if (!model) {
     const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;
-    model = resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
+    model = runtime.resolveModel(spec, { baseUrl: ctx.run.inherited.baseUrl, source });
     runtime.models.set(spec, model);
   }
   return model;

@@ -1,7 +1,11 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
 // and how wide the tree may grow, and what children share (resolved models, prompts).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
+import { mcpTrust } from '../mcp/trust-store.js';
+import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import { AgentDirectory } from './agent-directory.js';
+import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { BackgroundPort } from './background-port.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
@@ -25,6 +29,16 @@ export interface SubagentSettings {
    * long is stopped as `stalled`. Default 600000 (10 minutes).
    */
   stallTimeoutMs?: number;
+  /**
+   * Turns a child's own model spec (`anthropic:claude-haiku-4-5`) into a model. Default:
+   * `resolveModel`. Recording wraps what it returns; replaying answers from a cassette instead.
+   */
+  resolveModel?: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  /**
+   * How agents' own MCP servers start: trust of project files, timeouts. Default: the trust
+   * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
+   */
+  mcp?: AgentMcpSettings;
 }
 
 export class SubagentRuntime {
@@ -39,6 +53,8 @@ export class SubagentRuntime {
   readonly directory = new AgentDirectory();
   /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
   background: BackgroundPort | undefined;
+  readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  readonly mcp: AgentMcpSettings;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -51,6 +67,8 @@ export class SubagentRuntime {
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
     this.stallTimeoutMs = settings.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+    this.resolveModel = settings.resolveModel ?? resolveModel;
+    this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
   }
 
   /** A definition's prompt with the environment; one string per definition and cwd, shared. */

@@ -1,25 +1,29 @@
 // Sub-agents, end to end through query() and the scripted model: what a child sees, what it
 // may use, how budgets and cancellation cross the tree, and what the parent gets back.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
-import { defineTool, FatalToolError } from '../core/tool.js';
+import { FatalToolError } from '../core/tool.js';
 import type { ScriptedModel } from '../model/scripted-model.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
-import { echoTool, makeTempDir } from '../tools/test-context.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
+import { echoTool, throwingTool } from '../testing/stub-tools.js';
+import { useTempDir } from '../testing/temp-dir.js';
 
 const agentCall = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',
   input: { description: prompt.slice(0, 20), prompt, ...extra },
 });
+
+/** Every tree runs in a scratch directory of its own, removed after the test. */
+const workspace = useTempDir('warren-tree-');
 
 interface Tree {
   result: RunResult;
@@ -35,26 +39,19 @@ async function runTree(
   prompt = 'PARENT-SECRET task for the main agent',
 ): Promise<Tree> {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  const generator = query({
-    prompt,
-    options: {
-      model,
-      tools: [echoTool],
-      cwd: await makeTempDir(),
-      retry: { initialDelayMs: 1, maxDelayMs: 5 },
-      ...options,
-    },
-  });
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  const results = events.filter(
-    (event): event is AgentEventOf<'result'> => event.type === 'result',
+  const { events, result } = await runToEnd(
+    query({
+      prompt,
+      options: {
+        model,
+        tools: [echoTool],
+        cwd: workspace(),
+        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        ...options,
+      },
+    }),
   );
-  return { result: step.value, events, model, results };
+  return { result, events, model, results: ofType(events, 'result') };
 }
 
 /** The text of every message the model was sent in one call. */
@@ -136,6 +133,100 @@ describe('a sub-agent', () => {
     const mainToolEnd = events.findIndex((event) => event.type === 'tool_end' && event.depth === 0);
     expect(childStart).toBeLessThan(mainToolEnd);
   });
+
+  it('is named by its path in the tree and the tool call that started it', async () => {
+    const { events, model } = await runTree([
+      {
+        toolCalls: [
+          { name: 'Echo', input: { text: 'first' } },
+          agentCall('ONE'),
+          agentCall('TWO', { subagent_type: 'explore' }),
+        ],
+      },
+      { match: { prompt: 'ONE' }, toolCalls: [agentCall('DEEP')] },
+      { match: { prompt: 'DEEP' }, text: 'deep done' },
+      { match: { prompt: 'ONE' }, text: 'one done' },
+      { match: { prompt: 'TWO' }, delayMs: 5, text: 'two done' },
+      { text: 'main done' },
+    ]);
+    const starts = events.filter(
+      (event): event is AgentEventOf<'run_start'> => event.type === 'run_start',
+    );
+    const byPath = new Map(starts.map((event) => [event.path, event]));
+    expect([...byPath.keys()].sort()).toEqual([
+      'main',
+      'main/Agent#1/general-purpose',
+      'main/Agent#1/general-purpose/Agent#1/general-purpose',
+      'main/Agent#2/explore',
+    ]);
+    const mainCalls = events.filter(
+      (event): event is AgentEventOf<'tool_start'> =>
+        event.type === 'tool_start' && event.depth === 0,
+    );
+    expect(byPath.get('main/Agent#2/explore')?.parentToolCallId).toBe(mainCalls[2]?.toolCallId);
+    expect(byPath.get('main')?.parentToolCallId).toBeUndefined();
+    // Every model request says which agent asks, for proxies, gateways and cassettes.
+    const deep = byPath.get('main/Agent#1/general-purpose/Agent#1/general-purpose')!;
+    const deepCall = callFor(model, 'DEEP');
+    expect(deepCall?.headers).toEqual({
+      'x-warren-agent-id': deep.agentId,
+      'x-warren-parent-agent-id': deep.parentId,
+      'x-warren-agent-path': 'main/Agent#1/general-purpose/Agent#1/general-purpose',
+    });
+    expect(model.calls[0]?.headers).toEqual({
+      'x-warren-agent-id': byPath.get('main')?.agentId,
+      'x-warren-agent-path': 'main',
+    });
+  });
+});
+
+describe("a sub-agent's file state", () => {
+  // A child starts from a copy of what its parent has read; what it reads or writes afterwards
+  // stays in its copy, so the parent's Write and Edit still judge the file by the parent's reads.
+  const notes = () => join(workspace(), 'notes.txt');
+  const editNotes = (from: string, to: string) => ({
+    name: 'Edit',
+    input: { file_path: 'notes.txt', old_string: from, new_string: to },
+  });
+
+  /** Runs the tree over notes.txt holding "first draft"; returns the parent's Edit and the file. */
+  async function parentEditAfter(turns: ScriptTurn[]) {
+    await writeFile(notes(), 'first draft\n');
+    const { result } = await runTree(turns, {
+      tools: undefined,
+      permissions: createPermissionPolicy({ mode: 'bypassPermissions' }),
+    });
+    const edit = toolOutputs(result).find((part) => part.toolName === 'Edit');
+    return { edit, file: await readFile(notes(), 'utf8') };
+  }
+
+  it("keeps the parent's Edit refused as stale after a child changed the file", async () => {
+    const { edit, file } = await parentEditAfter([
+      { toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
+      { match: { lastToolResult: 'first draft' }, toolCalls: [agentCall('CHILD-EDIT revise')] },
+      { match: { prompt: 'CHILD-EDIT' }, toolCalls: [editNotes('first', 'child')] },
+      { match: { prompt: 'CHILD-EDIT' }, text: 'revised' },
+      { match: { lastToolResult: 'revised' }, toolCalls: [editNotes('child', 'parent')] },
+      { text: 'done' },
+    ]);
+    expect(edit).toMatchObject({ isError: true, output: expect.stringContaining('has changed') });
+    expect(file).toBe('child draft\n');
+  });
+
+  it("keeps a file only the child read unread for the parent's Edit", async () => {
+    const { edit, file } = await parentEditAfter([
+      { toolCalls: [agentCall('CHILD-READ look at the notes')] },
+      {
+        match: { prompt: 'CHILD-READ' },
+        toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
+      },
+      { match: { prompt: 'CHILD-READ' }, text: 'the notes say first draft' },
+      { match: { lastToolResult: 'notes say' }, toolCalls: [editNotes('first', 'parent')] },
+      { text: 'done' },
+    ]);
+    expect(edit).toMatchObject({ isError: true, output: expect.stringContaining('not been read') });
+    expect(file).toBe('first draft\n');
+  });
 });
 
 describe('tools of a sub-agent', () => {
@@ -176,7 +267,7 @@ describe('tools of a sub-agent', () => {
   });
 
   it('of a read-only agent swap Bash for read-only Bash and leave out writes', async () => {
-    const cwd = await makeTempDir();
+    const cwd = workspace();
     const { model, results } = await runTree(
       [
         { toolCalls: [agentCall('EXPLORE task', { subagent_type: 'Explore' })] },
@@ -363,16 +454,13 @@ describe('budgets across the tree', () => {
       { match: { prompt: 'cannot call tools' }, text: 'child stopped' },
       { match: { prompt: 'cannot call tools' }, text: 'main stopped' },
     ]);
-    const events: AgentEvent[] = [];
-    for await (const event of query({
-      prompt: 'go',
-      options: { model: priced(model), tools: [echoTool], costBudgetUsd: 5 },
-    })) {
-      events.push(event);
-    }
-    const results = events.filter(
-      (event): event is AgentEventOf<'result'> => event.type === 'result',
+    const { events } = await runToEnd(
+      query({
+        prompt: 'go',
+        options: { model: priced(model), tools: [echoTool], costBudgetUsd: 5 },
+      }),
     );
+    const results = ofType(events, 'result');
     expect(results.map((event) => [event.depth, event.status])).toEqual([
       [1, 'budget'],
       [0, 'budget'],
@@ -383,16 +471,7 @@ describe('budgets across the tree', () => {
 
 describe('a hard failure', () => {
   it('in a grandchild ends every agent up to the root instead of becoming a result', async () => {
-    const guard = defineTool({
-      name: 'Guard',
-      description: 'refuses',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      async call() {
-        throw new FatalToolError('credential found in output');
-      },
-    });
+    const guard = throwingTool('Guard', new FatalToolError('credential found in output'));
     const { result, results } = await runTree(
       [
         { toolCalls: [agentCall('UPPER')] },
@@ -495,7 +574,7 @@ describe('running sub-agents in parallel', () => {
 
 describe('what the parent gets back', () => {
   it('a long result truncated, with the full text in the child sidechain transcript', async () => {
-    const sessionDir = await makeTempDir();
+    const sessionDir = join(workspace(), 'sessions');
     const long = `${'word '.repeat(100)}END-OF-TEXT`;
     const transcript = new TranscriptWriter({ sessionDir, sessionId: 's1', mainAgentId: 'main' });
     const model = scriptedModel([

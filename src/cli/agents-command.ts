@@ -1,5 +1,5 @@
 // `warren agents [--json]`: every definition warren can see, where it came from, and what the
-// loader had to fix or could not use. A broken file is a listed error, never a crash.
+// loader had to fix or could not use. A broken file is a listed error and exit 1, never a crash.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
@@ -15,5 +15,6 @@ export async function runAgentsCommand(args: AgentsArgs, io: CliIo): Promise<num
       ? `${JSON.stringify(listing, null, 2)}\n`
       : formatAgentsListing(listing, { cwd, homeDir: homedir() }),
   );
-  return 0;
+  // Everything is printed either way; the exit code lets a script or CI notice a broken file.
+  return listing.errors > 0 ? 1 : 0;
 }

@@ -73,7 +73,7 @@ describe('agentsListing (the --json output)', () => {
 
   it('carries the error of a broken file and counts errors and warnings', () => {
     expect(listing.agents[0]?.error).toEqual({
-      line: null,
+      line: 1,
       message: expect.stringContaining('`description` is missing'),
     });
     expect(listing.errors).toBe(1);
@@ -109,7 +109,7 @@ describe('formatAgentsListing (the text output)', () => {
 
   it('lists errors and warnings with file:line, then a summary', () => {
     const text = formatAgentsListing(listing, { cwd, homeDir: home });
-    expect(text).toContain('Errors:\n  .warren/agents/broken.md: `description` is missing');
+    expect(text).toContain('Errors:\n  .warren/agents/broken.md:1: `description` is missing');
     expect(text).toContain('Warnings:\n  .warren/agents/explore.md:5: `tools`: dropped `WebFetch`');
     expect(text.trimEnd().split('\n').at(-1)).toBe(
       '5 agents in use, 1 overridden, 1 error, 1 warning',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AgentSourceKind } from '../agents/definitions/agent-definition.js';
 import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/agent-load-entry.js';
 import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface AgentsListingDiagnostic {
   message: string;
@@ -79,20 +80,24 @@ export interface FormatAgentsListingOptions {
   homeDir?: string;
 }
 
-/** A table (name, source, model, tools, warnings, status), then each error and warning with file:line. */
+/**
+ * A table (name, source, model, tools, warnings, status), then each error and warning with
+ * file:line. Names, paths and messages come from files: every one is made terminal-safe.
+ */
 export function formatAgentsListing(
   listing: AgentsListing,
   options: FormatAgentsListingOptions = {},
 ): string {
-  const show = (source: AgentsListingItem['source']) => displaySource(source, options);
+  const show = (source: AgentsListingItem['source']) =>
+    terminalSafe(displaySource(source, options));
   const rows = [
     ['NAME', 'SOURCE', 'MODEL', 'TOOLS', 'WARNINGS', 'STATUS'],
     ...listing.agents.map((agent) => [
-      agent.name,
+      terminalSafe(agent.name),
       agent.source.path === null
         ? show(agent.source)
         : `${agent.source.kind} ${show(agent.source)}`,
-      agent.status === 'error' ? '-' : agent.model,
+      agent.status === 'error' ? '-' : terminalSafe(agent.model),
       agent.status === 'error' ? '-' : agent.tools === null ? 'all' : String(agent.tools.length),
       String(agent.warnings.length),
       agent.status,
@@ -110,7 +115,8 @@ export function formatAgentsListing(
     listing.agents.flatMap((agent) => {
       const list = kind === 'errors' ? (agent.error ? [agent.error] : []) : agent.warnings;
       return list.map(
-        (d) => `  ${show(agent.source)}${d.line === null ? '' : `:${d.line}`}: ${d.message}`,
+        (d) =>
+          `  ${show(agent.source)}${d.line === null ? '' : `:${d.line}`}: ${terminalSafe(d.message)}`,
       );
     });
   const errors = problems('errors');

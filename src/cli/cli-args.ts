@@ -24,12 +24,30 @@ export interface PrintArgs {
   allowedTools: string | undefined;
   disallowedTools: string | undefined;
   agentsDirs: string[];
-  mcpConfig: string | undefined;
+  /** `--mcp-config` files, in the order given. */
+  mcpConfigs: string[];
+  trustProject: boolean;
   agent: string | undefined;
   cwd: string | undefined;
   sessionDir: string | undefined;
   resume: string | undefined;
   verbose: boolean;
+  /** Write every model call and tool result of the tree to this cassette. */
+  record: string | undefined;
+  /** Answer every model call from this cassette. */
+  replay: string | undefined;
+  /** With `replay`: tools answer with their recorded results instead of running. */
+  replayTools: boolean;
+}
+
+/** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
+export interface SessionArgs {
+  command: 'usage' | 'report';
+  sessionId: string;
+  sessionDir: string | undefined;
+  json: boolean;
+  /** `report`: where the HTML goes. */
+  html: string | undefined;
 }
 
 export interface AgentsArgs {
@@ -47,10 +65,31 @@ export interface TasksArgs {
   json: boolean;
 }
 
+export interface McpArgs {
+  command: 'mcp';
+  action: 'list' | 'tools';
+  /** The server whose tools `tools` lists. */
+  server: string | undefined;
+  json: boolean;
+  mcpConfigs: string[];
+  trustProject: boolean;
+  cwd: string | undefined;
+}
+
+export interface TrustArgs {
+  command: 'trust';
+  /** Default: the project's `.mcp.json`. */
+  file: string | undefined;
+  cwd: string | undefined;
+}
+
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
   | TasksArgs
+  | SessionArgs
+  | McpArgs
+  | TrustArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'interactive' };
@@ -72,7 +111,8 @@ const OPTIONS = {
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
   'agents-dir': { type: 'string', multiple: true },
-  'mcp-config': { type: 'string' },
+  'mcp-config': { type: 'string', multiple: true },
+  'trust-project': { type: 'boolean' },
   agent: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
@@ -80,6 +120,10 @@ const OPTIONS = {
   session: { type: 'string' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
+  record: { type: 'string' },
+  replay: { type: 'string' },
+  'replay-tools': { type: 'boolean' },
+  html: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -110,6 +154,20 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       sessionDir: values['session-dir'],
       json: values.json === true,
     };
+  }
+  if (positionals[0] === 'usage' || positionals[0] === 'report') {
+    return sessionArgs(positionals[0], positionals.slice(1), values);
+  }
+  if (positionals[0] === 'mcp' && !values.print) return mcpArgs(positionals, values);
+  if (positionals[0] === 'trust' && !values.print) {
+    if (positionals.length > 2) {
+      throw new ConfigError(
+        `trust ${positionals[2]}`,
+        'unexpected argument',
+        'warren trust [<file>]',
+      );
+    }
+    return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
   if (!values.print) {
     if (positionals.length === 0) return { command: 'interactive' };
@@ -145,12 +203,92 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     allowedTools: values['allowed-tools'],
     disallowedTools: values['disallowed-tools'],
     agentsDirs: values['agents-dir'] ?? [],
-    mcpConfig: values['mcp-config'],
+    mcpConfigs: values['mcp-config'] ?? [],
+    trustProject: values['trust-project'] === true,
     agent: values.agent,
     cwd: values.cwd,
     sessionDir: values['session-dir'],
     resume: values.resume,
     verbose: values.verbose === true,
+    ...cassetteFlags(values),
+  };
+}
+
+function cassetteFlags(values: {
+  record?: string;
+  replay?: string;
+  'replay-tools'?: boolean;
+}): Pick<PrintArgs, 'record' | 'replay' | 'replayTools'> {
+  const { record, replay } = values;
+  const replayTools = values['replay-tools'] === true;
+  if (record !== undefined && replay !== undefined) {
+    throw new ConfigError(
+      '--record',
+      'cannot be used with --replay',
+      'record a run, or replay one: to record a replayed run again, copy the cassette',
+    );
+  }
+  if (replayTools && replay === undefined) {
+    throw new ConfigError(
+      '--replay-tools',
+      'needs --replay <cassette>',
+      'add --replay with the cassette whose tool results to use',
+    );
+  }
+  return { record, replay, replayTools };
+}
+
+function sessionArgs(
+  command: 'usage' | 'report',
+  rest: readonly string[],
+  values: { 'session-dir'?: string; json?: boolean; html?: string },
+): SessionArgs {
+  const [sessionId, extra] = rest;
+  if (sessionId === undefined) {
+    throw new ConfigError(
+      command,
+      'needs a session id',
+      `warren ${command} <session-id> (the "session_id" of a run; the .jsonl names in the session folder)`,
+    );
+  }
+  if (extra !== undefined) {
+    throw new ConfigError(`${command} ${extra}`, 'unexpected argument', 'run warren --help');
+  }
+  if (command === 'usage' && values.html !== undefined) {
+    throw new ConfigError('--html', 'belongs to warren report', 'leave it out of warren usage');
+  }
+  return {
+    command,
+    sessionId,
+    sessionDir: values['session-dir'],
+    json: values.json === true,
+    html: values.html,
+  };
+}
+
+type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
+
+function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs {
+  const [, action = 'list', server, extra] = positionals;
+  const usage = 'warren mcp [list | tools <server>] [--json]';
+  if (action !== 'list' && action !== 'tools') {
+    throw new ConfigError(`mcp ${action}`, 'is not an mcp command', usage);
+  }
+  if (action === 'tools' && server === undefined) {
+    throw new ConfigError('mcp tools', 'names no server', usage);
+  }
+  const unexpected = action === 'list' ? server : extra;
+  if (unexpected !== undefined) {
+    throw new ConfigError(`mcp ${action} ${unexpected}`, 'unexpected argument', usage);
+  }
+  return {
+    command: 'mcp',
+    action,
+    server,
+    json: values.json === true,
+    mcpConfigs: values['mcp-config'] ?? [],
+    trustProject: values['trust-project'] === true,
+    cwd: values.cwd,
   };
 }
 
@@ -194,6 +332,14 @@ Usage:
   warren agents [--json]            list agent definitions, their sources and load warnings
   warren tasks [--session <id>] [--session-dir <dir>] [--json]
                                     background tasks of a session (default: the newest with any)
+  warren usage <session-id> [--session-dir <dir>] [--json]
+                                    tokens, cost and time of every agent of a session, as a tree
+  warren report <session-id> [--session-dir <dir>] [--html <file>]
+                                    a self-contained HTML timeline of the session's agent tree
+  warren mcp [list | tools <server>] [--json]
+                                    MCP servers: transport, status, tool count; a server's tools
+  warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
+                                    MCP servers, until it changes (default: .mcp.json)
   warren --help | --version
 
 Flags:
@@ -214,12 +360,23 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
-  --mcp-config <file>               MCP servers (not supported yet: the flag is refused)
+  --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
+  --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
+                                    without a trust record
   --cwd <dir>                       working directory (default: the current one)
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session, and the background tasks it was running
+  --record <cassette>               write every model call and tool result of the tree (JSONL)
+  --replay <cassette>               answer every model call from a recorded cassette; no network
+  --replay-tools                    with --replay: use recorded tool results instead of running tools
   --verbose                         with text output: report progress on stderr
+
+Tracing: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP; OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf
+or http/json) to send OpenTelemetry spans of every agent, model call and tool call.
+
+Environment: MCP_TIMEOUT (ms an MCP server may take to start, default 30000), MCP_TOOL_TIMEOUT
+(ms one MCP tool call may take, default 600000).
 
 Exit codes: 0 success, 1 the run ended in error, 2 bad usage or configuration.
 `;

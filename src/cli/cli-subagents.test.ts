@@ -3,28 +3,27 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { runWarren } from './test-cli.js';
+import { runWarren } from '../testing/cli-process.js';
+import { aliasFanOutDefinition } from '../testing/hostile-definitions.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { useTempDir } from '../testing/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS = resolve(ROOT, '../shared/corpus/agents');
 
 let server: MockLlmServer;
-let home: string;
-let project: string;
+const home = useTempDir('warren-home-');
+const project = useTempDir('warren-project-');
 
 beforeEach(async () => {
   server = await startMockLlmServer();
-  home = await makeTempDir('warren-home-');
-  project = await makeTempDir('warren-project-');
 });
 afterEach(async () => {
   await server.close();
 });
 
 function warren(args: string[]) {
-  return runWarren(args, { cwd: project, env: { HOME: home } });
+  return runWarren(args, { cwd: project(), env: { HOME: home() } });
 }
 
 const against = (...extra: string[]) => [
@@ -33,7 +32,7 @@ const against = (...extra: string[]) => [
   '--base-url',
   `${server.url}/v1`,
   '--session-dir',
-  join(home, 'sessions'),
+  join(home(), 'sessions'),
   ...extra,
 ];
 
@@ -84,6 +83,44 @@ describe('warren -p with sub-agents', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'A child found notes.txt.' });
   });
 
+  it('streams text deltas of every agent, each tagged with its agent, parent and depth', async () => {
+    const run = await warren([
+      '-p',
+      'where are the notes?',
+      ...against('--output-format', 'stream-json'),
+    ]);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const [init] = lines;
+    const start = lines.find((line) => line.type === 'agent_start');
+    const deltas = lines.filter((line) => line.type === 'assistant_delta');
+    const textOf = (depth: number) =>
+      deltas
+        .filter((line) => line.depth === depth)
+        .map((line) => line.text)
+        .join('');
+    expect(textOf(1)).toBe('The notes are in notes.txt.');
+    expect(textOf(0)).toBe('A child found notes.txt.');
+    for (const delta of deltas) {
+      expect(Object.keys(delta)).toEqual(['type', 'agent_id', 'parent_id', 'depth', 'text']);
+      expect(delta).toMatchObject(
+        delta.depth === 0
+          ? { agent_id: init.agent_id, parent_id: null }
+          : { agent_id: start.agent_id, parent_id: init.agent_id },
+      );
+    }
+    // Each delta comes before the whole message it is part of.
+    const childDone = lines.findIndex((line) => line.type === 'assistant' && line.depth === 1);
+    expect(lines.findIndex((line) => line.type === 'assistant_delta')).toBeLessThan(childDone);
+  });
+
+  it('prints only the main agent’s text in text mode, never a sub-agent’s', async () => {
+    const run = await warren(['-p', 'where are the notes?', ...against()]);
+    expect(run).toMatchObject({ code: 0, stdout: 'A child found notes.txt.\n', stderr: '' });
+  });
+
   it('reports the whole tree in the JSON result, each agent with its own transcript', async () => {
     const run = await warren(['-p', 'where are the notes?', ...against('--output-format', 'json')]);
     expect(run.code).toBe(0);
@@ -100,7 +137,7 @@ describe('warren -p with sub-agents', () => {
       num_turns: 1,
     });
     expect(child.transcript).toBe(
-      join(home, 'sessions', result.session_id, 'agents', `${child.agent_id}.jsonl`),
+      join(home(), 'sessions', result.session_id, 'agents', `${child.agent_id}.jsonl`),
     );
     expect(await readFile(child.transcript, 'utf8')).toContain('The notes are in notes.txt.');
     const totalOutput = result.usage.output_tokens;
@@ -110,9 +147,9 @@ describe('warren -p with sub-agents', () => {
 
 describe('definition files', () => {
   it('runs the main agent as a project definition with --agent, with only its tools', async () => {
-    await mkdir(join(project, '.claude/agents'), { recursive: true });
+    await mkdir(join(project(), '.claude/agents'), { recursive: true });
     await writeFile(
-      join(project, '.claude/agents/reviewer.md'),
+      join(project(), '.claude/agents/reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou are REVIEWER-PROMPT.\n',
     );
     server.enqueue({ text: 'Looks fine.' });
@@ -133,6 +170,63 @@ describe('definition files', () => {
     expect(toolNames(0)).not.toContain('Agent');
   });
 
+  it("honours an opencode definition's `permission` block: tools switched off, commands denied by pattern", async () => {
+    await mkdir(join(project(), '.opencode/agents'), { recursive: true });
+    const file = join(project(), '.opencode/agents/Echoer.md');
+    await writeFile(
+      file,
+      '---\ndescription: Echoes\npermission:\n  edit: deny\n  bash:\n    "*": deny\n    "echo *": allow\n---\nYou echo.\n',
+    );
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Bash', input: { command: 'echo hi' } },
+          { name: 'Bash', input: { command: 'rm -rf src' } },
+        ],
+      },
+      { text: 'Echoed; removing was denied.' },
+    );
+    const run = await warren([
+      '-p',
+      'echo',
+      ...against('--agent', 'Echoer', '--permission-mode', 'bypassPermissions'),
+      '--output-format',
+      'stream-json',
+    ]);
+    expect(run.code).toBe(0);
+    expect(toolNames(0)).toContain('Bash');
+    expect(toolNames(0)).not.toContain('Edit');
+    expect(toolNames(0)).not.toContain('Write');
+    const results = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.type === 'tool_result');
+    expect(results.map((result) => [result.is_error, result.content.trim()])).toEqual([
+      [false, 'hi'],
+      [
+        true,
+        `Permission to use Bash(rm -rf src) is denied by the rule "Bash" from ${file} permission.bash. Do not try to get around it: do without it, or report that it is not allowed.`,
+      ],
+    ]);
+  });
+
+  it('runs with the other definitions, and names the broken one, when a file is a YAML alias bomb', async () => {
+    await mkdir(join(project(), '.claude/agents'), { recursive: true });
+    await writeFile(join(project(), '.claude/agents/bomb.md'), aliasFanOutDefinition());
+    await writeFile(
+      join(project(), '.claude/agents/reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews code\n---\nYou review.\n',
+    );
+    server.enqueue({ text: 'Reviewed.' });
+    const run = await warren(['-p', 'review', ...against('--agent', 'reviewer')]);
+    expect(run).toMatchObject({ code: 0, stdout: 'Reviewed.\n' });
+    expect(run.stderr).toMatch(
+      /^warren: skipped agent definition \S+\/\.claude\/agents\/bomb\.md:5: the frontmatter's YAML cannot be expanded/,
+    );
+    expect(run.stderr).not.toContain('internal error');
+  });
+
   it('names the valid agents when --agent names none of them', async () => {
     const run = await warren(['-p', 'x', ...against('--agent', 'nobody')]);
     expect(run.code).toBe(2);
@@ -144,9 +238,9 @@ describe('definition files', () => {
 
 describe('warren agents', () => {
   it('lists definitions with their source and the warnings of a messy file', async () => {
-    await mkdir(join(project, '.warren/agents'), { recursive: true });
+    await mkdir(join(project(), '.warren/agents'), { recursive: true });
     await writeFile(
-      join(project, '.warren/agents/helper.md'),
+      join(project(), '.warren/agents/helper.md'),
       '---\ndescription: Use when: things break\ntools: Read, WebSearch\n---\nHelp.\n',
     );
     const run = await warren(['agents', '--json']);
@@ -160,11 +254,42 @@ describe('warren agents', () => {
     expect(text.stdout).toMatch(/helper\.md:3: `tools`: dropped `WebSearch`/);
   });
 
+  it('exits 1 when a file cannot be used, and still lists everything with file:line', async () => {
+    await mkdir(join(project(), '.claude/agents'), { recursive: true });
+    await writeFile(join(project(), '.claude/agents/bomb.md'), aliasFanOutDefinition());
+    await writeFile(join(project(), '.claude/agents/nameless.md'), '---\nname: ../up\n---\nx\n');
+    const text = await warren(['agents']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe('');
+    expect(text.stdout).toMatch(/^bomb\s+project \.claude\/agents\/bomb\.md\s+-\s+-\s+0\s+error$/m);
+    expect(text.stdout).toMatch(/^general-purpose\s+built-in/m);
+    expect(text.stdout).toContain('.claude/agents/bomb.md:5: the frontmatter');
+    expect(text.stdout).toContain(
+      '.claude/agents/nameless.md:2: `name`: "../up" is not a valid agent name',
+    );
+    expect(text.stdout).toMatch(/3 agents in use, 0 overridden, 2 errors/);
+    const json = await warren(['agents', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).errors).toBe(2);
+  });
+
+  it('shows control and direction characters from a file escaped, never raw', async () => {
+    await mkdir(join(project(), '.claude/agents'), { recursive: true });
+    await writeFile(
+      join(project(), '.claude/agents/evil.md'),
+      '---\nname: "\\e[2Jx\\u202Eyz"\ndescription: d\n---\nx\n',
+    );
+    const run = await warren(['agents']);
+    for (const raw of ['\u001b', '\u202e']) expect(run.stdout).not.toContain(raw);
+    expect(run.stdout).toContain('\\u{1b}');
+  });
+
   it.skipIf(!existsSync(CORPUS))(
     'loads every file of the shared corpus without a crash (skipped without ../shared)',
     async () => {
       const run = await warren(['agents', '--json', '--agents-dir', CORPUS]);
-      expect(run.code).toBe(0);
+      // The corpus's SOURCES.md is no agent: exit 1 says a file could not be used.
+      expect(run.code).toBe(1);
       const listing = JSON.parse(run.stdout);
       const corpusEntries = listing.agents.filter(
         (agent: { source: { path?: string } }) =>

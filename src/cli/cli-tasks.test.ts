@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeTempDir } from '../tools/test-context.js';
-import { runWarren, startWarren } from './test-cli.js';
+import { runWarren, startWarren } from '../testing/cli-process.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 let project: string;
 let sessions: string;

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { makeTempDir } from '../tools/test-context.js';
-import { type CliRun, runWarren, WARREN_BIN } from './test-cli.js';
+import { type CliRun, runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { useTempDir } from '../testing/temp-dir.js';
 
 function warren(
   args: string[],
@@ -14,21 +14,19 @@ function warren(
 ): Promise<CliRun> {
   return runWarren(args, {
     ...options,
-    env: { HOME: home, WARREN_HOME: join(home, '.warren'), ...options.env },
+    env: { HOME: home(), WARREN_HOME: join(home(), '.warren'), ...options.env },
   });
 }
 
 let server: MockLlmServer;
-let home: string;
-let project: string;
+const home = useTempDir('warren-home-');
+const project = useTempDir('warren-project-');
 let sessions: string;
 
 beforeEach(async () => {
   server = await startMockLlmServer();
-  home = await makeTempDir('warren-home-');
-  project = await makeTempDir('warren-project-');
-  sessions = join(home, 'sessions');
-  await writeFile(join(project, 'notes.txt'), 'the answer is 42\n');
+  sessions = join(home(), 'sessions');
+  await writeFile(join(project(), 'notes.txt'), 'the answer is 42\n');
 });
 afterEach(async () => {
   await server.close();
@@ -47,7 +45,7 @@ function against(...extra: string[]): string[] {
     '--base-url',
     `${server.url}/v1`,
     '--cwd',
-    project,
+    project(),
     '--session-dir',
     sessions,
     ...extra,
@@ -100,6 +98,9 @@ describe('warren -p', () => {
           tool_calls: 1,
           usage: expect.objectContaining({ output_tokens: expect.any(Number) }),
           cost_usd: null,
+          // A lone agent's subtree is itself.
+          subtree_usage: result.agents[0].usage,
+          subtree_cost_usd: null,
           duration_ms: expect.any(Number),
           worktree: null,
           transcript: join(sessions, `${result.session_id}.jsonl`),
@@ -110,6 +111,9 @@ describe('warren -p', () => {
       chatRequests()[1]!.body as { messages: Array<{ role: string; content: string }> }
     ).messages.find((message) => message.role === 'tool');
     expect(toolMessage?.content).toContain('the answer is 42');
+    // Each request says which agent asks, for proxies and gateways between warren and the model.
+    expect(chatRequests()[0]?.headers['x-warren-agent-id']).toBe(result.agents[0].agent_id);
+    expect(chatRequests()[0]?.headers['x-warren-agent-path']).toBe('main');
   });
 
   it('prints only the final text in text format, and reads the prompt from stdin', async () => {
@@ -117,6 +121,44 @@ describe('warren -p', () => {
     const run = await warren(['-p', ...against()], { stdin: 'say hello\n' });
     expect(run).toMatchObject({ code: 0, stdout: 'Hello from the model.\n', stderr: '' });
     expect(JSON.stringify(chatRequests()[0]?.body)).toContain('say hello');
+  });
+
+  it('streams the main agent’s text to stdout as it arrives, each reply a paragraph', async () => {
+    server.enqueue(
+      { text: 'Looking at the files.', toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] },
+      { text: 'never finished', delayMs: 60_000 },
+    );
+    const child = spawn(process.execPath, [WARREN_BIN, '-p', 'go', ...against()], {
+      env: { PATH: process.env.PATH, HOME: home() },
+    });
+    let stdout = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('\n')) resolve();
+      });
+    });
+    // The run is still waiting for its second reply, and the first is on screen.
+    expect(child.exitCode).toBeNull();
+    expect(stdout).toBe('Looking at the files.\n');
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('close', resolve));
+  });
+
+  it('separates the main agent’s replies by a blank line and ends with the final one', async () => {
+    server.enqueue(
+      {
+        text: 'Reading the notes.',
+        toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
+      },
+      { text: 'The answer is 42.' },
+    );
+    const run = await warren(['-p', 'what is the answer?', ...against()]);
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: 'Reading the notes.\n\nThe answer is 42.\n',
+      stderr: '',
+    });
   });
 
   it('streams one JSON object per event and ends with the result', async () => {
@@ -133,9 +175,13 @@ describe('warren -p', () => {
       'system',
       'assistant',
       'tool_result',
+      'assistant_delta',
+      'assistant_delta',
+      'assistant_delta',
       'assistant',
       'result',
     ]);
+    expect(lines[3]).toMatchObject({ parent_id: null, depth: 0, text: 'One ' });
     expect(lines[0]).toMatchObject({ subtype: 'init', model: 'openai-compatible:test-model' });
     expect(lines[2]).toMatchObject({ tool_name: 'Glob', is_error: false, content: 'notes.txt' });
     for (const line of lines.slice(0, -1)) expect(line.agent_id).toBe(lines[0].agent_id);
@@ -174,20 +220,55 @@ describe('warren -p', () => {
       expect(denied.is_error).toBe(true);
       expect(denied.content).toMatch(/--allowed-tools "Write\(\.\/out\.txt\)"/);
       expect(denied.content).toMatch(/--permission-mode acceptEdits/);
-      await expect(readFile(join(project, 'out.txt'))).rejects.toThrow();
+      await expect(readFile(join(project(), 'out.txt'))).rejects.toThrow();
+    });
+
+    it('in text mode, prints each denial on stderr with the fix, and a summary at the end', async () => {
+      server.enqueue(writeCall, writeCall, { text: 'I could not write.' });
+      const run = await warren(['-p', 'write', ...against()]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('I could not write.\n');
+      const denial =
+        'warren: denied: Permission to use Write(out.txt) was not granted. To allow it, rerun with --allowed-tools "Write(./out.txt)", or --permission-mode acceptEdits|bypassPermissions.';
+      expect(run.stderr.split('\n')).toEqual([
+        denial,
+        denial,
+        'warren: 2 tool calls were denied, so the result may be incomplete; the lines above say how to allow them',
+        '',
+      ]);
+    });
+
+    it('names the rule that denied a call and the sub-agent it was denied to', async () => {
+      server.enqueue(
+        {
+          toolCalls: [{ name: 'Agent', input: { description: 'write', prompt: 'Write out.txt' } }],
+        },
+        writeCall,
+        { text: 'The child could not write.' },
+        { text: 'Nothing was written.' },
+      );
+      const run = await warren([
+        '-p',
+        'write',
+        ...against('--permission-mode', 'bypassPermissions', '--disallowed-tools', 'Write'),
+      ]);
+      expect(run.stderr).toBe(
+        'warren: denied (general-purpose): Write(out.txt) was denied by the rule "Write" from --disallowed-tools; to allow it, remove that rule.\n' +
+          'warren: 1 tool call was denied, so the result may be incomplete; the lines above say how to allow them\n',
+      );
     });
 
     it('allows it with --allowed-tools', async () => {
       server.enqueue(writeCall, { text: 'Written.' });
       const run = await warren(['-p', 'write', ...against('--allowed-tools', 'Write(*.txt)')]);
       expect(run.code).toBe(0);
-      expect(await readFile(join(project, 'out.txt'), 'utf8')).toBe('hi');
+      expect(await readFile(join(project(), 'out.txt'), 'utf8')).toBe('hi');
     });
 
     it('reads allow and deny rules from .warren/settings.json; deny wins over the mode', async () => {
-      await mkdir(join(project, '.warren'));
+      await mkdir(join(project(), '.warren'));
       await writeFile(
-        join(project, '.warren/settings.json'),
+        join(project(), '.warren/settings.json'),
         JSON.stringify({ permissions: { deny: ['Write(out.txt)'] } }),
       );
       server.enqueue(writeCall, { text: 'Denied.' });
@@ -197,7 +278,7 @@ describe('warren -p', () => {
         ...against('--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'),
       ]);
       expect(run.stdout).toContain('"is_error":true');
-      await expect(readFile(join(project, 'out.txt'))).rejects.toThrow();
+      await expect(readFile(join(project(), 'out.txt'))).rejects.toThrow();
     });
   });
 
@@ -242,7 +323,7 @@ describe('warren -p', () => {
       const child = spawn(
         process.execPath,
         [WARREN_BIN, '-p', 'go', ...against('--output-format', 'stream-json')],
-        { env: { PATH: process.env.PATH, HOME: home } },
+        { env: { PATH: process.env.PATH, HOME: home() } },
       );
       const reported: Array<{ type: string; session_id?: string }> = [];
       let buffer = '';
@@ -368,7 +449,7 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
   });
 
   it('a bad scripted model file, naming file:line', async () => {
-    const script = join(project, 'script.yaml');
+    const script = join(project(), 'script.yaml');
     await writeFile(
       script,
       'turns:\n  - text: hi\n  - toolCalls:\n      - name: Read\n        input: 7\n',
@@ -379,9 +460,9 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
   });
 
   it('a malformed .warren/settings.json, naming file:line', async () => {
-    await mkdir(join(project, '.warren'));
+    await mkdir(join(project(), '.warren'));
     await writeFile(
-      join(project, '.warren/settings.json'),
+      join(project(), '.warren/settings.json'),
       '{\n  "permissions": { "allow": ["Read",] }\n}\n',
     );
     server.enqueue({ text: 'never' });
@@ -397,7 +478,7 @@ it('stops quietly when the reader closes the pipe early', async () => {
     process.execPath,
     [WARREN_BIN, '-p', 'x', ...against('--output-format', 'stream-json')],
     {
-      env: { PATH: process.env.PATH, HOME: home },
+      env: { PATH: process.env.PATH, HOME: home() },
     },
   );
   let stderr = '';

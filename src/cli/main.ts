@@ -1,8 +1,8 @@
 // The `warren` command: parse, dispatch, and map every outcome to an exit code. Bad input is
 // one line on stderr and exit 2, never a stack trace.
-import { readFileSync } from 'node:fs';
 import { ConfigError } from '../core/config-error.js';
 import { HELP, parseCliArgs } from './cli-args.js';
+import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -26,8 +26,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
       case 'tasks':
         return await (await import('./tasks-command.js')).runTasksCommand(args, io);
+      case 'mcp':
+        return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+      case 'trust':
+        return await (await import('./trust-command.js')).runTrustCommand(args, io);
       case 'print':
         return await (await import('./print-mode.js')).runPrintMode(args, io);
+      case 'usage':
+        return await (await import('./usage-command.js')).runUsageCommand(args, io);
+      case 'report':
+        return await (await import('./report-command.js')).runReportCommand(args, io);
     }
   } catch (error) {
     if (ConfigError.isInstance(error)) {
@@ -37,11 +45,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`warren: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
     return 1;
   }
-}
-
-function packageVersion(): string {
-  const url = new URL('../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
 }
 
 export const processIo: CliIo = {

@@ -1,5 +1,7 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
+import { denialReport } from './denial-report.js';
+import { mainTextStream } from './main-text-stream.js';
 import { usageJson } from './result-json.js';
 
 export interface OutputSink {
@@ -18,15 +20,27 @@ export interface OutputOptions {
   verbose: boolean;
 }
 
+/** Warnings go to stderr in every format: one line each, for the person at the terminal. */
+function warningLine(event: AgentEvent, options: OutputOptions): void {
+  if (event.type === 'warning') options.stderr(`warren: warning: ${event.message}\n`);
+}
+
+/** The main agent's text on stdout as it arrives; denials (and with --verbose, progress) on stderr. */
 export function textOutput(options: OutputOptions): OutputSink {
+  const text = mainTextStream(options.stdout);
+  const denials = denialReport(options.stderr);
   return {
     event(event) {
+      warningLine(event, options);
+      text.event(event);
+      denials.event(event);
       if (!options.verbose) return;
       const line = progressLine(event);
       if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
     },
     finish(result) {
-      if (result.result) options.stdout(`${result.result}\n`);
+      text.finish(result.result);
+      denials.finish();
       if (result.is_error && result.error) options.stderr(`warren: ${result.error}\n`);
     },
   };
@@ -34,7 +48,9 @@ export function textOutput(options: OutputOptions): OutputSink {
 
 export function jsonOutput(options: OutputOptions): OutputSink {
   return {
-    event() {},
+    event(event) {
+      warningLine(event, options);
+    },
     finish(result) {
       options.stdout(`${JSON.stringify(result)}\n`);
     },
@@ -45,6 +61,7 @@ export function streamJsonOutput(options: OutputOptions): OutputSink {
   const line = (value: object) => options.stdout(`${JSON.stringify(value)}\n`);
   return {
     event(event) {
+      warningLine(event, options);
       const value = streamJsonLine(event, options);
       if (value) line(value);
     },
@@ -78,6 +95,8 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
         model: event.model,
         tools: event.tools,
       };
+    case 'message_delta':
+      return { type: 'assistant_delta', ...who, text: event.text };
     case 'message_end':
       if (event.message.role !== 'assistant') return undefined;
       return { type: 'assistant', ...who, message: event.message };
@@ -91,6 +110,8 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
         is_error: event.isError,
         duration_ms: event.durationMs,
       };
+    case 'warning':
+      return { type: 'system', subtype: 'warning', ...who, message: event.message };
     case 'retry':
       return {
         type: 'system',
@@ -173,7 +194,9 @@ function progressLine(event: AgentEvent): string | undefined {
     case 'tool_start':
       return `→ ${event.toolName} ${summarize(event.input)}`;
     case 'tool_end':
-      return event.isError ? `  ✗ ${event.toolName}: ${firstLine(event.output)}` : undefined;
+      // A denial has a line of its own (denial-report.ts), verbose or not.
+      if (!event.isError || event.denial !== undefined) return undefined;
+      return `  ✗ ${event.toolName}: ${firstLine(event.output)}`;
     case 'retry':
       return `… retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${event.error}`;
     case 'result':

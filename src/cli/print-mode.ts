@@ -4,12 +4,21 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
+import { checkAgentName } from '../agents/definitions/agent-name.js';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import type { Tool } from '../core/tool.js';
+import { loadMcpConfig } from '../mcp/load-mcp-config.js';
+import { serverConfigOf } from '../mcp/server-config.js';
+import { mcpTrust } from '../mcp/trust-store.js';
 import { isModelAlias } from '../model/model-alias.js';
-import { checkReachable, resolveModel } from '../model/resolve-model.js';
+import { loadPriceTable } from '../model/price-file.js';
+import { modelName } from '../model/pricing.js';
+import { checkReachable, type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadPermissionSettings } from '../permissions/settings-file.js';
@@ -24,11 +33,17 @@ import { TranscriptWriter } from '../session/transcript-writer.js';
 import { TaskManager } from '../tasks/task-manager.js';
 import { TaskStore } from '../tasks/task-store.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
+import type { CassetteRecorder } from '../telemetry/cassette.js';
+import { otlpConfig } from '../telemetry/otlp-config.js';
+import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
+import type { Replay } from '../telemetry/replay-model.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { PrintArgs } from './cli-args.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
+import { packageVersion } from './package-version.js';
 import { resultJson } from './result-json.js';
 import { mainSystemPrompt } from './system-prompt.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -45,39 +60,30 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   if (!prompt) {
     throw new ConfigError('-p', 'no prompt given', 'warren -p "<prompt>", or pipe it on stdin');
   }
-  if (args.mcpConfig) {
-    throw new ConfigError(
-      '--mcp-config',
-      'MCP servers are not supported yet',
-      'leave the flag out',
-    );
-  }
-  const [{ definitions, entries }, settings] = await Promise.all([
+  // Bad tracing variables are bad input too: refused before anything runs.
+  const tracingConfig = otlpConfig();
+  // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
+  // project definitions start servers only with --trust-project or a trust record.
+  const trust = mcpTrust({ trustProject: args.trustProject });
+  const [{ definitions, entries }, settings, mcp, prices] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+    loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
+    loadPriceTable(),
   ]);
-  const mainDefinition = args.agent ? definitions.get(args.agent) : undefined;
+  reportUnusableDefinitions(entries, io);
+  const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
+  const mainDefinition = agentName ? definitions.get(agentName) : undefined;
   if (args.agent && !mainDefinition) {
-    const broken = entries.find((entry) => entry.name === args.agent && entry.error);
+    const broken = entries.find((entry) => entry.name === agentName && entry.error);
     throw new ConfigError(
       `--agent ${args.agent}`,
       broken ? `cannot be used: ${broken.error?.message}` : 'no such agent',
       broken ? 'fix the definition file' : `use one of: ${[...definitions.keys()].join(', ')}`,
     );
   }
-  const modelSpec = args.model ?? fullModelSpec(mainDefinition?.model);
-  if (!modelSpec) {
-    throw new ConfigError(
-      '--model',
-      'no model given',
-      'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
-    );
-  }
-  // The server check overlaps loading the provider package: start-up is what people feel.
-  const [model] = await Promise.all([
-    resolveModel(modelSpec, { baseUrl: args.baseUrl }),
-    checkReachable(modelSpec, { baseUrl: args.baseUrl }),
-  ]);
+  const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
+  const { model } = models;
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const permissions = createPermissionPolicy({
@@ -101,25 +107,37 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     );
   }
 
-  const tools = builtinTools();
+  const tools = models.tools(builtinTools());
+  const tracing = tracingConfig && (await startTracing(tracingConfig, io));
   const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
   const transcript = new TranscriptWriter({ sessionDir, sessionId, mainAgentId });
   const tree = new AgentTree({ transcriptOf: (agentId) => transcript.pathFor(agentId) });
   const output = outputFor(args, { sessionId, permissionMode, io });
   const controller = new AbortController();
   const stopListening = io.onInterrupt(() => controller.abort());
-  // Every event of the tree, background agents' included, the moment it happens: the
-  // transcript line goes to disk before anyone is shown the event.
-  const record = (event: AgentEvent) => {
-    if (transcript.closed) return;
+  let result: RunResult | undefined;
+  // Untrusted project servers are reported once the run has said who the main agent is.
+  let pendingWarnings = mcp.warnings;
+  // Every event of the tree, background agents' included, is shown the moment it happens (the
+  // run's onEvent), once; events made outside any loop (warnings) come only through the stream.
+  const shown = new WeakSet<AgentEvent>();
+  const show = (event: AgentEvent) => {
+    if (shown.has(event) || transcript.closed) return;
+    shown.add(event);
+    // The transcript line goes to disk before anyone is shown the event.
     transcript.write(event);
     tree.observe(event);
+    models.recorder?.observe(event);
     output.event(event);
+    if (event.type === 'run_start' && event.agentId === mainAgentId) {
+      for (const message of pendingWarnings) {
+        show({ agentId: mainAgentId, parentId: null, depth: 0, type: 'warning', message });
+      }
+      pendingWarnings = [];
+    }
   };
   const store = TaskStore.open(taskStorePath(sessionDir, sessionId));
-  const tasks = new TaskManager({ store, signal: controller.signal, onEvent: record });
-
-  let result: RunResult | undefined;
+  const tasks = new TaskManager({ store, signal: controller.signal, onEvent: show });
   try {
     const run = query({
       prompt,
@@ -129,7 +147,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         systemPrompt,
         tools,
         definitions,
-        agent: args.agent,
+        agent: mainDefinition?.name,
         maxDepth: args.maxDepth,
         maxParallel: args.maxParallel,
         stallTimeoutMs: args.stallTimeoutMs,
@@ -142,7 +160,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         signal: controller.signal,
         permissions,
         agentId: mainAgentId,
-        onEvent: record,
+        onEvent: show,
         tasks,
         taskOutputDir: taskOutputDir(sessionDir, sessionId),
         ...(args.resume
@@ -152,9 +170,18 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
               },
             }
           : {}),
+        mcpServers: Object.fromEntries(
+          mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+        ),
+        trustProject: args.trustProject,
+        prices,
+        resolveModel: models.resolveChild,
+        tracerProvider: tracing?.tracerProvider,
+        traceContent: tracingConfig?.logContent,
       },
     });
     for await (const event of run) {
+      show(event);
       if (event.type === 'result' && event.agentId === mainAgentId) result = event;
     }
   } finally {
@@ -163,10 +190,102 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     await tasks.shutdown();
     store.close();
     transcript.close();
+    models.recorder?.close();
+    // Spans are sent before the process exits, or they are lost.
+    await tracing?.shutdown();
   }
   if (!result) throw new Error('the run ended without a result');
   output.finish(resultJson({ result, sessionId, tree }));
   return result.isError ? 1 : 0;
+}
+
+/**
+ * One stderr line per definition file that cannot be used, so an agent the run lacks is never a
+ * mystery; `warren agents` shows the details and the warnings too.
+ */
+function reportUnusableDefinitions(entries: readonly AgentLoadEntry[], io: CliIo): void {
+  for (const { source, error } of entries) {
+    if (!error) continue;
+    const where = `${sourceLabel(source)}${error.line === undefined ? '' : `:${error.line}`}`;
+    io.stderr(`${terminalSafe(`warren: skipped agent definition ${where}: ${error.message}`)}\n`);
+  }
+}
+
+interface RunModels {
+  model: LanguageModelV4;
+  /** How a child with a model of its own gets it. */
+  resolveChild: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  /** The run's tools: the given ones, or with `--replay-tools` their recorded results. */
+  tools(tools: Tool[]): Tool[];
+  recorder?: CassetteRecorder;
+  replay?: Replay;
+}
+
+/** The main model and how children get theirs: for real, recorded to a cassette, or replayed. */
+async function modelsFor(args: PrintArgs, definitionModel: string | undefined): Promise<RunModels> {
+  if (args.replay) {
+    const [{ Cassette }, { Replay }, { replayTools }] = await Promise.all([
+      import('../telemetry/cassette.js'),
+      import('../telemetry/replay-model.js'),
+      import('../telemetry/replay-tools.js'),
+    ]);
+    const cassette = Cassette.read(args.replay, `--replay ${args.replay}`);
+    const replay = new Replay(cassette);
+    // Named as recorded, so prices, names and provider-specific prompts come out the same.
+    return {
+      model: replay.model(cassette.header.model ?? args.model),
+      resolveChild: async (spec) => replay.model(spec),
+      tools: (tools) => (args.replayTools ? replayTools(tools, cassette) : tools),
+      replay,
+    };
+  }
+  const modelSpec = args.model ?? definitionModel;
+  if (!modelSpec) {
+    throw new ConfigError(
+      '--model',
+      'no model given',
+      'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
+    );
+  }
+  // The server check overlaps loading the provider package: start-up is what people feel.
+  const [model] = await Promise.all([
+    resolveModel(modelSpec, { baseUrl: args.baseUrl }),
+    checkReachable(modelSpec, { baseUrl: args.baseUrl }),
+  ]);
+  if (!args.record) return { model, resolveChild: resolveModel, tools: (tools) => tools };
+  const [{ CassetteRecorder }, { recordModel }] = await Promise.all([
+    import('../telemetry/cassette.js'),
+    import('../telemetry/record-model.js'),
+  ]);
+  let recorder: CassetteRecorder;
+  try {
+    recorder = new CassetteRecorder({ file: args.record, model: modelName(model) });
+  } catch (error) {
+    throw new ConfigError(
+      `--record ${args.record}`,
+      `cannot write the cassette: ${(error as Error).message}`,
+      'give a path in a folder that exists and you can write to',
+    );
+  }
+  return {
+    model: recordModel(model, recorder),
+    resolveChild: async (spec, options) => recordModel(await resolveModel(spec, options), recorder),
+    tools: (tools) => tools,
+    recorder,
+  };
+}
+
+/** The OpenTelemetry SDK, loaded only now that tracing is on. */
+async function startTracing(
+  config: NonNullable<ReturnType<typeof otlpConfig>>,
+  io: CliIo,
+): Promise<OtlpTracing> {
+  const { startOtlpTracing } = await import('../telemetry/otlp-tracing.js');
+  return startOtlpTracing({
+    config,
+    serviceVersion: packageVersion(),
+    warn: (message) => io.stderr(`warren: warning: ${message}\n`),
+  });
 }
 
 function outputFor(

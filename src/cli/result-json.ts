@@ -34,6 +34,8 @@ export function agentJson(agent: AgentSummary) {
     tool_calls: agent.toolCalls,
     usage: usageJson(agent.usage),
     cost_usd: agent.costUsd,
+    subtree_usage: usageJson(agent.subtreeUsage),
+    subtree_cost_usd: agent.subtreeCostUsd,
     duration_ms: agent.durationMs,
     worktree: agent.worktree,
     transcript: agent.transcript,

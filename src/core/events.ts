@@ -56,6 +56,14 @@ export type AgentEvent = AgentRef &
         model: string;
         tools: string[];
         cwd: string;
+        /**
+         * Where the agent sits in the tree, e.g. `main/Agent#2/explore`: its parent's path, the
+         * spawning tool and its number among the parent's calls of that tool, and its type. The
+         * same in every run of the same conversation, unlike the random `agentId`.
+         */
+        path: string;
+        /** The parent's tool call that started this agent (an `Agent` or `delegate_to_*` call). */
+        parentToolCallId?: string;
       }
     | { type: 'turn_start'; turn: number }
     | { type: 'message_start' }
@@ -72,11 +80,27 @@ export type AgentEvent = AgentRef &
         output: string;
         isError: boolean;
         durationMs: number;
+        /** Set when the permission policy refused the call: why, and what would allow it, for people. */
+        denial?: string;
       }
     /** A model call failed in a way worth retrying; text streamed since message_start is void. */
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
-    | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
+    /** One model call finished: its tokens and cost, how long it took (retries included), why it ended. */
+    | {
+        type: 'usage';
+        turn: number;
+        usage: Usage;
+        costUsd: number | null;
+        durationMs: number;
+        /** The provider's finish reason, unified: `stop`, `tool-calls`, `length`, … */
+        finishReason: string;
+      }
     | { type: 'turn_end'; turn: number; message: AssistantMessage }
+    /**
+     * Something went wrong that the run works around (an MCP server that did not start, one not
+     * started because its file is untrusted); for people, never sent to the model.
+     */
+    | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
     /** Background work started; the event belongs to the agent that started it (its owner). */
     | ({ type: 'task_started' } & TaskEventFields)

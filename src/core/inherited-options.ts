@@ -3,6 +3,16 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { AgentEvent } from './events.js';
 
+/** Prices of models (see model/pricing.ts); the loop only hands it to `priceOf`. */
+export interface PriceTableRef {
+  source: string;
+  date: string;
+  models: Readonly<
+    Record<string, { input: number; output: number; cacheRead: number; cacheWrite: number }>
+  >;
+  base?: PriceTableRef;
+}
+
 export interface RetryOptions {
   /** Attempts after the first. */
   maxRetries?: number;
@@ -32,6 +42,8 @@ export interface InheritedOptions {
    * written, so a tool result is on disk before the next model request. Must not throw.
    */
   onEvent?: (event: AgentEvent) => void;
+  /** What models cost, for `costUsd` and cost budgets. Default: the built-in table. */
+  prices?: PriceTableRef;
 }
 
 /** Exactly the inherited fields of a larger options object. */
@@ -45,6 +57,7 @@ export function inheritedOptions(options: InheritedOptions): InheritedOptions {
     graceTurn,
     stream,
     onEvent,
+    prices,
   } = options;
   return {
     retry,
@@ -55,5 +68,6 @@ export function inheritedOptions(options: InheritedOptions): InheritedOptions {
     graceTurn,
     stream,
     onEvent,
+    prices,
   };
 }

@@ -1,6 +1,7 @@
 // The question the loop asks before every tool call, the shape of the answer, and the rules
 // a policy is made of. The policy itself lives in permissions/.
-import type { AgentIdentity, Tool } from './tool.js';
+import type { AgentRef } from './events.js';
+import type { Tool } from './tool.js';
 
 export interface PermissionRule {
   /** The rule as written; remembered decisions are keyed by it. */
@@ -11,6 +12,11 @@ export interface PermissionRule {
   specifier?: string;
   /** Where the rule came from, as a person finds it: `--allowed-tools`, `.warren/settings.json permissions.deny[0]`. */
   source: string;
+  /**
+   * Calls the rule does not cover after all (deny and ask rules): an opencode `permission` block's
+   * later entries, as in `"*": deny` then `"git status": allow`.
+   */
+  except?: readonly PermissionRule[];
 }
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
@@ -21,14 +27,23 @@ export interface PermissionRequest {
   cwd: string;
   /** Directories the agent's file tools may touch; reading outside them needs asking. */
   allowedDirs: readonly string[];
-  /** The asking agent: its id, type, and whether it runs in the background (a UI queues those). */
-  agent: AgentIdentity;
+  /**
+   * The asking agent: its id, type, path, and whether it runs in the background (nobody waits
+   * on it turn by turn: a UI queues its prompts).
+   */
+  agent: AgentRef & { agentType: string; path?: string; background?: boolean };
   signal: AbortSignal;
 }
 
 export type PermissionDecision =
   | { behavior: 'allow' /** replaces the model's input when set */; input?: unknown }
-  | { behavior: 'deny' /** sent to the model as the tool's error result */; message: string };
+  | {
+      behavior: 'deny';
+      /** Sent to the model as the tool's error result. */
+      message: string;
+      /** The denial as people read it, with what would allow the call; `message` when absent. */
+      notice?: string;
+    };
 
 export interface PermissionPolicy {
   /** Contract: must not throw; a failure to decide is a deny with a message. */
@@ -37,5 +52,9 @@ export interface PermissionPolicy {
    * The policy of a sub-agent, never more permissive than this one. A policy without it is
    * shared with sub-agents as it is.
    */
-  derive?(options: { mode?: PermissionMode; deny?: readonly PermissionRule[] }): PermissionPolicy;
+  derive?(options: {
+    mode?: PermissionMode;
+    deny?: readonly PermissionRule[];
+    ask?: readonly PermissionRule[];
+  }): PermissionPolicy;
 }

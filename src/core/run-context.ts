@@ -8,6 +8,8 @@ import type { PermissionPolicy } from './permission-policy.js';
 import type { Tool } from './tool.js';
 
 export interface RunContext {
+  /** The agent's path in the tree (`main/Agent#1/explore`); a child's path extends it. */
+  readonly agentPath: string;
   /** How the agent calls its model and tools; a child makes its calls the same way. */
   readonly inherited: Readonly<InheritedOptions>;
   /**

@@ -8,6 +8,8 @@ import type { RunContext } from './run-context.js';
 /** Who an agent is, as tools and permission prompts see it. */
 export type AgentIdentity = AgentRef & {
   agentType: string;
+  /** Its path in the tree (see the `run_start` event). */
+  path: string;
   /** Runs in the background (or below an agent that does): nobody waits on it turn by turn. */
   background?: boolean;
 };
@@ -22,7 +24,7 @@ export interface ToolContext {
   allowedDirs: readonly string[];
   /** What this agent has read, so Write and Edit can refuse stale or unread files. */
   fileState: FileState;
-  /** The agent running this tool. */
+  /** The agent running this tool, with its path in the tree (see the `run_start` event). */
   agent: AgentIdentity;
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
@@ -46,6 +48,12 @@ interface ToolFields<Input> {
   /** Shown to the model: when to use the tool and what it returns. */
   description: string;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The input's JSON Schema exactly as the model is to see it, when the tool has one of its own
+   * (an MCP server's): sent instead of one derived from `inputSchema`, which then only checks
+   * that the input has the right overall shape.
+   */
+  jsonSchema?: Readonly<Record<string, unknown>>;
   /**
    * Changes nothing and reads only inside the allowed directories; allowed without asking in
    * `default` and `plan` modes.

@@ -1,9 +1,10 @@
 // The loop with the real AI SDK providers, over real HTTP and SSE, against the loopback server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, RunResult } from '../core/events.js';
+import type { RunResult } from '../core/events.js';
 import { resolveModel } from '../model/resolve-model.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
-import { echoTool } from '../tools/test-context.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { runToEnd } from '../testing/run-events.js';
+import { echoTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 
 let server: MockLlmServer;
@@ -32,22 +33,18 @@ async function runAgainst(
   const base = `${server.url}/v1`;
   const env = { ...provider.env, OPENAI_BASE_URL: base, ANTHROPIC_BASE_URL: base };
   const model = await resolveModel(provider.spec, { baseUrl: base, env });
-  const events: AgentEvent[] = [];
-  let result: RunResult | undefined;
-  for await (const event of agentLoop({
-    prompt: 'say hi through the tool',
-    options: {
-      model,
-      tools: [echoTool],
-      systemPrompt: 'You are a test agent.',
-      retry: { initialDelayMs: 1, maxDelayMs: 5 },
-      ...options,
-    },
-  })) {
-    events.push(event);
-    if (event.type === 'result') result = event;
-  }
-  return { result: result!, events };
+  return runToEnd(
+    agentLoop({
+      prompt: 'say hi through the tool',
+      options: {
+        model,
+        tools: [echoTool],
+        systemPrompt: 'You are a test agent.',
+        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        ...options,
+      },
+    }),
+  );
 }
 
 describe.each(PROVIDERS)('agentLoop() over $spec', (provider) => {

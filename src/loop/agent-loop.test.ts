@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Inbox, InboxDelivery, InboxState } from '../core/inbox.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
-import { echoTool } from '../tools/test-context.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
+import { echoTool, throwingTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 import { Interrupter } from './stop-signals.js';
 
@@ -16,21 +17,13 @@ async function run(
   prompt = 'do the task',
 ) {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  const generator = agentLoop({ prompt, options: { model, retry: FAST_RETRY, ...options } });
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  return { result: step.value as RunResult, events, model };
+  const { events, result } = await runToEnd(
+    agentLoop({ prompt, options: { model, retry: FAST_RETRY, ...options } }),
+  );
+  return { result, events, model };
 }
 
 const FAST_RETRY = { initialDelayMs: 1, maxDelayMs: 5 };
-
-function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): AgentEventOf<T>[] {
-  return events.filter((event): event is AgentEventOf<T> => event.type === type);
-}
 
 function toolResults(result: RunResult) {
   return result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
@@ -185,16 +178,7 @@ describe('agentLoop()', () => {
   });
 
   describe('turns the failures a model can fix into error results and carries on', () => {
-    const throwing = defineTool({
-      name: 'Throws',
-      description: 'always fails',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      async call() {
-        throw new Error('disk on fire');
-      },
-    });
+    const throwing = throwingTool('Throws', new Error('disk on fire'));
     const hanging = defineTool({
       name: 'Hangs',
       description: 'never returns, ignores its signal',
@@ -245,19 +229,35 @@ describe('agentLoop()', () => {
         output: 'Echo is not allowed here',
       });
     });
+
+    it('a denied call, whose tool_end carries the denial as people read it', async () => {
+      const denyAll: PermissionPolicy = {
+        decide: async () => ({
+          behavior: 'deny',
+          message: 'Do without Echo.',
+          notice: 'Echo was denied; rerun with --allowed-tools Echo to allow it.',
+        }),
+      };
+      const { events } = await run(
+        [{ toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'fine' }],
+        { tools: [echoTool], permissions: denyAll },
+      );
+      expect(ofType(events, 'tool_end')).toEqual([
+        expect.objectContaining({
+          output: 'Do without Echo.',
+          denial: 'Echo was denied; rerun with --allowed-tools Echo to allow it.',
+        }),
+      ]);
+      const allowed = await run(
+        [{ toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'fine' }],
+        { tools: [echoTool] },
+      );
+      expect(ofType(allowed.events, 'tool_end')[0]).not.toHaveProperty('denial');
+    });
   });
 
   it('ends the agent with a failure when a tool throws FatalToolError', async () => {
-    const guard = defineTool({
-      name: 'Guard',
-      description: 'refuses for good',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
-      async call() {
-        throw new FatalToolError('secret found in output');
-      },
-    });
+    const guard = throwingTool('Guard', new FatalToolError('secret found in output'));
     const { result } = await run([{ toolCalls: [{ name: 'Guard', input: {} }] }, { text: 'x' }], {
       tools: [guard],
     });
@@ -289,6 +289,21 @@ describe('agentLoop()', () => {
       expect(graceCall?.toolChoice).toEqual({ type: 'none' });
       const lastPrompt = graceCall?.prompt.at(-1);
       expect(JSON.stringify(lastPrompt)).toContain('You cannot call tools any more');
+    });
+
+    it('keeps only the text of a grace-turn reply and runs none of its tool calls', async () => {
+      const { result, events } = await run(
+        [
+          forever,
+          { text: 'Out of turns.', toolCalls: [{ name: 'Echo', input: { text: 'one more' } }] },
+        ],
+        { tools: [echoTool], maxTurns: 1 },
+      );
+      const textOnly = { role: 'assistant', content: [{ type: 'text', text: 'Out of turns.' }] };
+      expect(result).toMatchObject({ status: 'max_turns', result: 'Out of turns.', toolCalls: 1 });
+      expect(result.messages.at(-1)).toEqual(textOnly);
+      expect(ofType(events, 'turn_end').at(-1)?.message).toEqual(textOnly);
+      expect(ofType(events, 'tool_start').map((event) => event.input)).toEqual([{ text: 'again' }]);
     });
 
     it('leaves out the grace turn when asked to', async () => {

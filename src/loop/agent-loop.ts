@@ -11,11 +11,8 @@ import type {
   ResultSubtype,
   RunResult,
 } from '../core/events.js';
-import type { FileState } from '../core/file-state.js';
-import type { InboxOptions } from '../core/inbox.js';
-import { type InheritedOptions, inheritedOptions } from '../core/inherited-options.js';
+import { inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
-import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunContext } from '../core/run-context.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
@@ -24,52 +21,12 @@ import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js
 import { describeModelError } from '../model/resolve-model.js';
 import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
+import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
 
-export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
-  /**
-   * An AI SDK language model (`resolveModel()` turns a spec such as `anthropic:claude-sonnet-4-5`
-   * into one). A promise of one lets the run start while the provider loads.
-   */
-  model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
-  systemPrompt?: string;
-  tools?: readonly Tool[];
-  /** Earlier conversation to continue (resume, forked context). */
-  messages?: readonly Message[];
-  /** Working directory of the agent's tools. Default: `process.cwd()`. */
-  cwd?: string;
-  /** Directories file tools may touch. Default: `[cwd]`. */
-  allowedDirs?: readonly string[];
-  /** Model turns before the run ends with `max_turns`. Default: no limit. */
-  maxTurns?: number;
-  /** A budget node shared with the caller; or set the limits below for a fresh one. */
-  budget?: Budget;
-  timeBudgetMs?: number;
-  tokenBudget?: number;
-  costBudgetUsd?: number;
-  signal?: AbortSignal;
-  permissions?: PermissionPolicy;
-  fileState?: FileState;
-  agentId?: string;
-  parentId?: string | null;
-  depth?: number;
-  /** `main` for the top agent; a definition's name for a sub-agent. */
-  agentType?: string;
-  description?: string;
-  /**
-   * Ends the current turn when its signal aborts (the model call and the tools in flight stop)
-   * without cancelling the agent: background tasks keep running. The source replaces the
-   * signal after each interrupt.
-   */
-  interrupt?: { readonly signal: AbortSignal };
-}
-
-export interface AgentLoopParams {
-  prompt: string;
-  options: AgentLoopOptions;
-}
+export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
 /** How long a grace turn may take once the time budget is gone. */
@@ -99,6 +56,9 @@ const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
 interface RunState {
   readonly ref: AgentRef;
+  readonly path: string;
+  /** Sent with every model request, so a proxy or gateway can tell the agents apart. */
+  readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
   readonly options: AgentLoopOptions;
@@ -146,6 +106,10 @@ export async function* agentLoop({
     model: run.modelName,
     tools: tools.map((tool) => tool.name),
     cwd,
+    path: run.path,
+    ...(options.parentToolCallId === undefined
+      ? {}
+      : { parentToolCallId: options.parentToolCallId }),
   });
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
@@ -159,7 +123,12 @@ export async function* agentLoop({
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...run.ref, agentType: run.agentType, background: options.background === true },
+      agent: {
+        ...run.ref,
+        agentType: run.agentType,
+        path: run.path,
+        background: options.background === true,
+      },
     },
     run: runContext(run, tools),
     signal: new AbortFanOut(run.signal),
@@ -188,7 +157,7 @@ export async function* agentLoop({
 
 function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const name = modelName(model);
-  const price = priceOf(name);
+  const price = priceOf(name, options.prices);
   const budget =
     options.budget ??
     new Budget({
@@ -205,11 +174,19 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
   const signal = either(cancel.signal, deadline?.expired);
+  const ref: AgentRef = {
+    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 0,
+  };
+  const path = options.agentPath ?? 'main';
   return {
-    ref: {
-      agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
-      parentId: options.parentId ?? null,
-      depth: options.depth ?? 0,
+    ref,
+    path,
+    headers: {
+      'x-warren-agent-id': ref.agentId,
+      ...(ref.parentId === null ? {} : { 'x-warren-parent-agent-id': ref.parentId }),
+      'x-warren-agent-path': path,
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
@@ -237,6 +214,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
 /** What the run's tools that start agents see of it. */
 function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   return {
+    agentPath: run.path,
     inherited: inheritedOptions(run.options),
     get cancelSignal() {
       return run.turn.cancel;
@@ -377,6 +355,7 @@ async function* callModel(
 ): AsyncGenerator<AgentEvent, ModelTurn> {
   const { options } = run;
   run.numTurns++;
+  const started = Date.now();
   yield event(run, { type: 'turn_start', turn: run.numTurns });
   const turns = modelTurn({
     model: run.model,
@@ -388,6 +367,7 @@ async function* callModel(
     retry: { ...DEFAULT_RETRY, ...options.retry },
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
+    headers: run.headers,
   });
   let step = await turns.next();
   while (!step.done) {
@@ -400,7 +380,14 @@ async function* callModel(
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
   run.budget.spend(budgetTokens(turn.usage), turnCost);
-  yield event(run, { type: 'usage', turn: run.numTurns, usage: turn.usage, costUsd: turnCost });
+  yield event(run, {
+    type: 'usage',
+    turn: run.numTurns,
+    usage: turn.usage,
+    costUsd: turnCost,
+    durationMs: Date.now() - started,
+    finishReason: turn.finishReason,
+  });
   return turn;
 }
 

@@ -54,7 +54,7 @@ export async function executeToolCall(
     emit(event);
   };
   own({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError } = await runTool(call, env, emit, own);
+  const { output, isError, denial } = await runTool(call, env, emit, own);
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
   own({
     ...ref,
@@ -64,6 +64,7 @@ export async function executeToolCall(
     output,
     isError,
     durationMs: Date.now() - started,
+    ...(denial !== undefined && { denial }),
   });
   return result;
 }
@@ -73,7 +74,7 @@ async function runTool(
   env: ToolCallEnvironment,
   emit: Emit,
   own: Emit,
-): Promise<{ output: string; isError: boolean }> {
+): Promise<{ output: string; isError: boolean; denial?: string }> {
   const tool = env.tools.get(call.toolName);
   if (!tool) {
     const names = [...env.tools.keys()].join(', ') || 'none';
@@ -104,7 +105,9 @@ async function runTool(
       agent: env.context.agent,
       signal: env.signal.signal,
     });
-    if (decision.behavior === 'deny') return toolError(decision.message);
+    if (decision.behavior === 'deny') {
+      return { ...toolError(decision.message), denial: decision.notice ?? decision.message };
+    }
     if (decision.input !== undefined) input = decision.input;
   }
   return callWithTimeout(tool, input, call.toolCallId, env, { emit, own });

@@ -27,6 +27,27 @@ describe('model prompt', () => {
     expect(toModelTools([tool])[0]).toBe(spec);
   });
 
+  it('sends a tool that carries its own JSON Schema with that schema, untouched', () => {
+    const jsonSchema = {
+      type: 'object',
+      properties: { when: { type: 'string', format: 'date-time' }, n: { $ref: '#/$defs/n' } },
+      $defs: { n: { type: 'integer', minimum: 1 } },
+      required: ['when'],
+      $schema: 'http://json-schema.org/draft-07/schema#',
+    };
+    const own = defineTool({
+      name: 'mcp__srv__when',
+      description: 'server tool',
+      inputSchema: z.record(z.string(), z.unknown()),
+      jsonSchema,
+      isReadOnly: false,
+      isConcurrencySafe: false,
+      call: async () => '',
+    });
+    const [spec] = toModelTools([own]);
+    expect(spec?.inputSchema).toBe(jsonSchema);
+  });
+
   it('sends error tool results as error text', () => {
     const [message] = toModelPrompt([
       {

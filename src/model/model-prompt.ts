@@ -13,12 +13,16 @@ import type { Tool } from '../core/tool.js';
 
 const schemaCache = new WeakMap<Tool, LanguageModelV4FunctionTool>();
 
-/** The spec's tool list; each tool's JSON schema is computed once per tool object. */
+/**
+ * The spec's tool list; each tool's JSON schema is computed once per tool object. A tool that
+ * carries its own JSON Schema (an MCP tool) is sent with it as it is: no round trip through zod.
+ */
 export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionTool[] {
   return tools.map((tool) => {
     let spec = schemaCache.get(tool);
     if (!spec) {
-      const inputSchema = z.toJSONSchema(tool.inputSchema, { target: 'draft-07', io: 'input' });
+      const inputSchema =
+        tool.jsonSchema ?? z.toJSONSchema(tool.inputSchema, { target: 'draft-07', io: 'input' });
       spec = {
         type: 'function',
         name: tool.name,

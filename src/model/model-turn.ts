@@ -35,6 +35,8 @@ export interface ModelTurnRequest {
   retry: Required<RetryOptions>;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
+  /** Extra HTTP headers of the request, e.g. who is asking (`x-warren-agent-id`). */
+  headers?: Record<string, string>;
 }
 
 export type ModelTurnEvent =
@@ -45,6 +47,8 @@ export type ModelTurnEvent =
 export interface ModelTurn {
   message: AssistantMessage;
   usage: Usage;
+  /** The provider's finish reason, unified (`stop`, `tool-calls`, `length`, …). */
+  finishReason: string;
 }
 
 export async function* modelTurn(
@@ -85,6 +89,7 @@ function buildCallOptions(request: ModelTurnRequest) {
     abortSignal: request.signal,
     maxOutputTokens: request.maxOutputTokens,
     providerOptions: request.providerOptions,
+    headers: request.headers,
   } as const;
 }
 
@@ -94,6 +99,7 @@ async function* readStream(
   const content: Array<TextPart | ToolCallPart> = [];
   let text: TextPart | undefined;
   let usage: Usage | undefined;
+  let finishReason = 'other';
   for await (const part of stream) {
     switch (part.type) {
       case 'text-delta':
@@ -120,13 +126,14 @@ async function* readStream(
       case 'finish':
         checkFinished(part.finishReason);
         usage = toUsage(part.usage);
+        finishReason = part.finishReason.unified;
         break;
     }
   }
   // A provider whose connection drops may close the stream quietly; without `finish` the
   // reply may be missing its tail, so it is treated like a dropped connection.
   if (!usage) throw new StreamCutError();
-  return { message: { role: 'assistant', content }, usage };
+  return { message: { role: 'assistant', content }, usage, finishReason };
 }
 
 function fromContent(result: {
@@ -147,7 +154,11 @@ function fromContent(result: {
       });
     }
   }
-  return { message: { role: 'assistant', content }, usage: toUsage(result.usage) };
+  return {
+    message: { role: 'assistant', content },
+    usage: toUsage(result.usage),
+    finishReason: result.finishReason.unified,
+  };
 }
 
 /** Some providers end a broken reply with a finish that says so instead of an error. */

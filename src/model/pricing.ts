@@ -1,5 +1,8 @@
 // Dollar cost of usage for models whose list price we know; null for the rest, never a guess.
+// The prices are data (prices.json, with its source and date); a user's file can add to them.
+import type { PriceTableRef } from '../core/inherited-options.js';
 import type { Usage } from '../core/usage.js';
+import builtinPrices from './prices.json' with { type: 'json' };
 
 /** US dollars per million tokens. */
 export interface ModelPrice {
@@ -9,54 +12,33 @@ export interface ModelPrice {
   cacheWrite: number;
 }
 
-const anthropic = (input: number, output: number): ModelPrice => ({
-  input,
-  output,
-  cacheRead: input * 0.1,
-  cacheWrite: input * 1.25,
-});
-const openai = (input: number, output: number, cacheRead = input / 2): ModelPrice => ({
-  input,
-  output,
-  cacheRead,
-  cacheWrite: input,
-});
+/**
+ * Prices by `provider:model` prefix; the longest matching prefix wins. (Its shape is declared in
+ * core, where the loop's inherited options name it.)
+ */
+export type PriceTable = PriceTableRef;
 
-/** Longest matching prefix wins, so dated ids (`claude-sonnet-4-20250514`) find their family. */
-const PRICES: Array<[prefix: string, price: ModelPrice]> = (
-  [
-    ['anthropic:claude-opus-4-5', anthropic(5, 25)],
-    ['anthropic:claude-opus-4', anthropic(15, 75)],
-    ['anthropic:claude-3-opus', anthropic(15, 75)],
-    ['anthropic:claude-sonnet-4', anthropic(3, 15)],
-    ['anthropic:claude-3-7-sonnet', anthropic(3, 15)],
-    ['anthropic:claude-3-5-sonnet', anthropic(3, 15)],
-    ['anthropic:claude-haiku-4', anthropic(1, 5)],
-    ['anthropic:claude-3-5-haiku', anthropic(0.8, 4)],
-    ['openai:gpt-5-mini', openai(0.25, 2, 0.025)],
-    ['openai:gpt-5-nano', openai(0.05, 0.4, 0.005)],
-    ['openai:gpt-5', openai(1.25, 10, 0.125)],
-    ['openai:gpt-4.1-mini', openai(0.4, 1.6, 0.1)],
-    ['openai:gpt-4.1-nano', openai(0.1, 0.4, 0.025)],
-    ['openai:gpt-4.1', openai(2, 8, 0.5)],
-    ['openai:gpt-4o-mini', openai(0.15, 0.6)],
-    ['openai:gpt-4o', openai(2.5, 10)],
-    ['openai:o4-mini', openai(1.1, 4.4, 0.275)],
-    ['openai:o3-mini', openai(1.1, 4.4, 0.55)],
-    ['openai:o3-pro', openai(20, 80, 20)],
-    ['openai:o3', openai(2, 8, 0.5)],
-    ['openai:o1-mini', openai(1.1, 4.4, 0.55)],
-    ['openai:o1', openai(15, 60, 7.5)],
-  ] satisfies Array<[string, ModelPrice]>
-).sort((a, b) => b[0].length - a[0].length);
+/** The prices warren ships with (`src/model/prices.json`). */
+export const BUILTIN_PRICES: PriceTable = builtinPrices;
 
 /** `provider:modelId` as warren names models; the AI SDK's provider ids carry a suffix. */
 export function modelName(model: { provider: string; modelId: string }): string {
   return `${model.provider.split('.')[0]}:${model.modelId}`;
 }
 
-export function priceOf(name: string): ModelPrice | undefined {
-  return PRICES.find(([prefix]) => name.startsWith(prefix))?.[1];
+/**
+ * Longest matching prefix, so dated ids (`claude-sonnet-4-20250514`) find their family; a table
+ * without a match asks its base.
+ */
+export function priceOf(name: string, table: PriceTable = BUILTIN_PRICES): ModelPrice | undefined {
+  let best: string | undefined;
+  for (const prefix of Object.keys(table.models)) {
+    if (name.startsWith(prefix) && (best === undefined || prefix.length > best.length)) {
+      best = prefix;
+    }
+  }
+  if (best !== undefined) return table.models[best];
+  return table.base ? priceOf(name, table.base) : undefined;
 }
 
 export function costOf(usage: Usage, price: ModelPrice | undefined): number | null {

@@ -9,12 +9,14 @@ import {
   type LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rejectionOf } from '../testing/caught-errors.js';
 import {
   type MockApi,
   type MockLlmServer,
   type MockReply,
   startMockLlmServer,
-} from '../testing/mock-llm-server.js';
+} from '../testing/mock-llm/server.js';
+import { readStreamParts } from '../testing/stream-parts.js';
 import { resolveModel } from './resolve-model.js';
 
 const prompt: LanguageModelV4Prompt = [
@@ -86,6 +88,15 @@ const openAiTools = [
   },
 ];
 
+/** What both OpenAI-wire providers send for the conversation above. */
+const openAiRequest = (model: string) => ({
+  model,
+  messages: openAiMessages,
+  tools: openAiTools,
+  stream: true,
+  stream_options: { include_usage: true },
+});
+
 /** OpenAI has no cache writes: its prompt_tokens count them as ordinary input. */
 const openAiUsage: Partial<LanguageModelV4Usage> = {
   inputTokens: { total: 140, noCache: 110, cacheRead: 30, cacheWrite: undefined },
@@ -110,13 +121,7 @@ const providerCases: ProviderCase[] = [
     api: 'openai-chat',
     env: () => ({}),
     baseUrl: (server) => `${server.url}/v1`,
-    expectedRequest: {
-      model: 'llama3.1:8b',
-      messages: openAiMessages,
-      tools: openAiTools,
-      stream: true,
-      stream_options: { include_usage: true },
-    },
+    expectedRequest: openAiRequest('llama3.1:8b'),
     expectedUsage: openAiUsage,
     overloadedStatus: 503,
   },
@@ -124,13 +129,7 @@ const providerCases: ProviderCase[] = [
     spec: 'openai:gpt-4.1',
     api: 'openai-chat',
     env: (server) => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` }),
-    expectedRequest: {
-      model: 'gpt-4.1',
-      messages: openAiMessages,
-      tools: openAiTools,
-      stream: true,
-      stream_options: { include_usage: true },
-    },
+    expectedRequest: openAiRequest('gpt-4.1'),
     expectedUsage: openAiUsage,
     overloadedStatus: 503,
   },
@@ -182,7 +181,7 @@ describe.each(providerCases)('provider $spec', (providerCase) => {
   it('streams text deltas, a tool call with parsed input, usage and the finish reason', async () => {
     server.enqueue(toolCallReply);
     const { stream } = await model.doStream({ prompt, tools: [readTool] });
-    const { parts, error } = await readAll(stream);
+    const { parts, error } = await readStreamParts(stream);
 
     expect(error).toBeUndefined();
     expect(textOf(parts)).toBe('Reading the index next.');
@@ -218,7 +217,7 @@ describe.each(providerCases)('provider $spec', (providerCase) => {
 
   it('ends a text-only reply with finish reason stop', async () => {
     server.enqueue({ text: 'Done.' });
-    const { parts } = await readAll((await model.doStream({ prompt })).stream);
+    const { parts } = await readStreamParts((await model.doStream({ prompt })).stream);
 
     expect(textOf(parts)).toBe('Done.');
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
@@ -226,14 +225,14 @@ describe.each(providerCases)('provider $spec', (providerCase) => {
 
   it('reports a reply cut at the output token limit as finish reason length', async () => {
     server.enqueue({ text: 'It goes on and', truncated: true });
-    const { parts } = await readAll((await model.doStream({ prompt })).stream);
+    const { parts } = await readStreamParts((await model.doStream({ prompt })).stream);
 
     expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'length' } });
   });
 
   it('sends the tools and the conversation, tool call and result included, in its API format', async () => {
     server.enqueue({ text: 'ok' });
-    await readAll((await model.doStream({ prompt, tools: [readTool] })).stream);
+    await readStreamParts((await model.doStream({ prompt, tools: [readTool] })).stream);
 
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.api).toBe(providerCase.api);
@@ -275,7 +274,7 @@ describe.each(providerCases)('provider $spec', (providerCase) => {
   it('errors the stream, after the parts that arrived, when the connection drops mid-way', async () => {
     server.enqueue({ text: 'one two three four five six', cutAfterChunks: 4 });
     const { stream } = await model.doStream({ prompt });
-    const { parts, error } = await readAll(stream);
+    const { parts, error } = await readStreamParts(stream);
 
     expect(parts.some((part) => part.type === 'text-delta')).toBe(true);
     expect(parts.some((part) => part.type === 'finish')).toBe(false);
@@ -291,7 +290,7 @@ describe.each(providerCases)('provider $spec', (providerCase) => {
   it('throws from doStream or the stream when the connection drops before any event', async () => {
     server.enqueue({ text: 'never sent', cutAfterChunks: 0 });
     const outcome = await model.doStream({ prompt }).then(
-      ({ stream }) => readAll(stream),
+      ({ stream }) => readStreamParts(stream),
       (thrown: unknown) => ({ parts: [], error: thrown }),
     );
 
@@ -309,7 +308,7 @@ describe.each(providerCases)('provider $spec', (providerCase) => {
 
   it('puts an in-stream error event in the stream as an error part', async () => {
     server.enqueue({ text: 'one two three four', errorEventAfterChunks: 4 });
-    const { parts, error } = await readAll((await model.doStream({ prompt })).stream);
+    const { parts, error } = await readStreamParts((await model.doStream({ prompt })).stream);
 
     expect(error).toBeUndefined();
     expect(parts.some((part) => part.type === 'error')).toBe(true);
@@ -334,7 +333,7 @@ describe('stream ended cleanly but early (no end marker)', () => {
       baseUrl: `${server.url}/v1`,
     });
     server.enqueue({ text: 'one two three four five', endAfterChunks: chunks });
-    return readAll((await model.doStream({ prompt })).stream);
+    return readStreamParts((await model.doStream({ prompt })).stream);
   }
 
   it('openai-compatible: an error part, then finish reason error', async () => {
@@ -423,25 +422,6 @@ describe('anthropic prompt caching', () => {
     });
   });
 });
-
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  return Promise.resolve(promise).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-}
-
-async function readAll(
-  stream: ReadableStream<LanguageModelV4StreamPart>,
-): Promise<{ parts: LanguageModelV4StreamPart[]; error: unknown }> {
-  const parts: LanguageModelV4StreamPart[] = [];
-  try {
-    for await (const part of stream) parts.push(part);
-    return { parts, error: undefined };
-  } catch (error) {
-    return { parts, error };
-  }
-}
 
 function textOf(parts: LanguageModelV4StreamPart[]): string {
   return parts.map((part) => (part.type === 'text-delta' ? part.delta : '')).join('');

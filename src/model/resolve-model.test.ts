@@ -1,8 +1,8 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { APICallError } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm-server.js';
+import { configErrorOf, rejectionOf } from '../testing/caught-errors.js';
+import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
 import { checkReachable, describeModelError, resolveModel } from './resolve-model.js';
 
 const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }];
@@ -12,19 +12,6 @@ beforeEach(async () => {
   server = await startMockLlmServer();
 });
 afterEach(() => server.close());
-
-async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  return Promise.resolve(promise).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-}
-
-async function configErrorOf(promise: Promise<unknown>): Promise<ConfigError> {
-  const error = await rejectionOf(promise);
-  if (!ConfigError.isInstance(error)) throw new Error(`expected a ConfigError, got ${error}`);
-  return error;
-}
 
 /** A loopback port with nothing listening on it. */
 async function closedPort(): Promise<number> {

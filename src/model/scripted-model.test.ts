@@ -7,6 +7,7 @@ import {
 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
+import { readStreamParts } from '../testing/stream-parts.js';
 import { loadScriptedModel, ScriptedModel, scriptedModel } from './scripted-model.js';
 
 function call(
@@ -48,19 +49,6 @@ async function readAll(
   const parts: LanguageModelV4StreamPart[] = [];
   for await (const part of stream) parts.push(part);
   return parts;
-}
-
-/** Reads until the stream fails; returns what arrived and the error. */
-async function readUntilError(
-  stream: ReadableStream<LanguageModelV4StreamPart>,
-): Promise<{ parts: LanguageModelV4StreamPart[]; error: unknown }> {
-  const parts: LanguageModelV4StreamPart[] = [];
-  try {
-    for await (const part of stream) parts.push(part);
-  } catch (error) {
-    return { parts, error };
-  }
-  throw new Error(`the stream ended without an error after ${parts.length} parts`);
 }
 
 async function textOfCall(model: ScriptedModel, options: LanguageModelV4CallOptions) {
@@ -204,6 +192,21 @@ describe('ScriptedModel', () => {
     );
   });
 
+  it("matches match.agent against the calling agent's path (the x-warren-agent-path header)", async () => {
+    const model = scriptedModel([
+      { match: { agent: '/^main$/' }, text: 'for main' },
+      { match: { agent: '/explore$/' }, text: 'for the explorer' },
+    ]);
+    const asAgent = (path: string) => ({
+      ...call('hi'),
+      headers: { 'x-warren-agent-path': path },
+    });
+    const child = await model.doGenerate(asAgent('main/Agent#1/explore'));
+    const main = await model.doGenerate(asAgent('main'));
+    expect(child.content).toEqual([{ type: 'text', text: 'for the explorer' }]);
+    expect(main.content).toEqual([{ type: 'text', text: 'for main' }]);
+  });
+
   it('takes a tool name in match.tools as the whole name', async () => {
     const model = scriptedModel([{ match: { tools: ['Read'] }, text: 'reader' }]);
 
@@ -232,6 +235,7 @@ describe('ScriptedModel', () => {
         '  last user message: "Summarise the changes in src/"\n' +
         '  last tool result: none\n' +
         '  tools offered: Read\n' +
+        '  agent: unknown\n' +
         'unused turns:\n' +
         '  turns[1] matching {"prompt":"/^deploy/"}: text "deploying"',
     );
@@ -269,7 +273,7 @@ describe('ScriptedModel', () => {
     ]);
 
     const { stream } = await model.doStream(call('count'));
-    const { parts, error } = await readUntilError(stream);
+    const { parts, error } = await readStreamParts(stream);
 
     const deltas = parts.flatMap((part) => (part.type === 'text-delta' ? [part.delta] : []));
     expect(deltas).toEqual(['one ', 'two ']);
@@ -285,7 +289,7 @@ describe('ScriptedModel', () => {
     const controller = new AbortController();
 
     const { stream } = await model.doStream(call('wait', { signal: controller.signal }));
-    const reading = readUntilError(stream);
+    const reading = readStreamParts(stream);
     controller.abort();
 
     const { parts, error } = await reading;

@@ -42,6 +42,7 @@ interface RequestView {
   prompt: string;
   lastToolResult: string | undefined;
   tools: string[];
+  agent: string;
 }
 
 interface PreparedTurn {
@@ -221,6 +222,7 @@ export class ScriptedModel implements LanguageModelV4 {
       `  last user message: ${quoteHead(request.prompt)}`,
       `  last tool result: ${request.lastToolResult === undefined ? 'none' : quoteHead(request.lastToolResult)}`,
       `  tools offered: ${request.tools.join(', ') || 'none'}`,
+      `  agent: ${request.agent || 'unknown'}`,
     ];
     if (unused.length > 0) {
       lines.push('unused turns:', ...unused.map((prepared) => `  ${describeTurn(prepared)}`));
@@ -258,6 +260,10 @@ function requestMatcher(match: ScriptMatch | undefined): (request: RequestView) 
     const fits = patternMatcher(match.lastToolResult);
     tests.push((request) => request.lastToolResult !== undefined && fits(request.lastToolResult));
   }
+  if (match.agent !== undefined) {
+    const fits = patternMatcher(match.agent);
+    tests.push((request) => fits(request.agent));
+  }
   for (const tool of match.tools ?? []) {
     const fits = toolNameMatcher(tool);
     tests.push((request) => request.tools.some(fits));
@@ -276,6 +282,7 @@ function viewRequest(options: LanguageModelV4CallOptions): RequestView {
     prompt: lastUser ? messageText(lastUser) : '',
     lastToolResult: lastToolResultText(prompt),
     tools: (options.tools ?? []).map((tool) => tool.name),
+    agent: options.headers?.['x-warren-agent-path'] ?? '',
   };
 }
 

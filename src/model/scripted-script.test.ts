@@ -1,31 +1,21 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import { describe, expect, it } from 'vitest';
+import type { ConfigError } from '../core/config-error.js';
+import { configErrorOf } from '../testing/caught-errors.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import { loadScript, readScript } from './scripted-script.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warren-script-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('warren-script-');
 
 /** Writes a script and returns the ConfigError loading it throws. */
 async function loadError(name: string, source: string): Promise<ConfigError> {
-  const path = join(dir, name);
+  const path = join(dir(), name);
   await writeFile(path, source);
-  const error = await loadScript(path).then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!ConfigError.isInstance(error)) throw new Error(`expected a ConfigError, got ${error}`);
-  return error;
+  return configErrorOf(loadScript(path));
 }
 
 describe('loadScript', () => {
@@ -69,7 +59,7 @@ describe('loadScript', () => {
   it('names file:line:column of a JSON syntax error', async () => {
     const error = await loadError('broken.json', '{\n  "turns": [\n    { "text": "a" }\n  \n');
 
-    expect(error.where).toBe(`${join(dir, 'broken.json')}:5:1`);
+    expect(error.where).toBe(`${join(dir(), 'broken.json')}:5:1`);
     expect(error.fix).toBe('fix the JSON syntax');
   });
 
@@ -86,7 +76,7 @@ describe('loadScript', () => {
       ].join('\n'),
     );
 
-    expect(error.where).toBe(`${join(dir, 'script.yaml')}:6:16`);
+    expect(error.where).toBe(`${join(dir(), 'script.yaml')}:6:16`);
     expect(error.problem).toBe('turns[2].tool_calls[0].input: expected object, received string');
   });
 
@@ -101,7 +91,7 @@ describe('loadScript', () => {
   it('refuses an unknown key in a turn, pointing at it and listing the valid keys', async () => {
     const error = await loadError('typo.yaml', '- text: one\n- txet: two\n');
 
-    expect(error.where).toBe(`${join(dir, 'typo.yaml')}:2:3`);
+    expect(error.where).toBe(`${join(dir(), 'typo.yaml')}:2:3`);
     expect(error.problem).toBe('turns[1]: unknown key "txet"');
     expect(error.fix).toBe(
       'valid keys: text, toolCalls (or tool_calls), usage, delayMs (or delay_ms), error, match',
@@ -114,7 +104,7 @@ describe('loadScript', () => {
       '{ "turns": [\n  { "error": { "status": 429, "retryAfterMs": 10 } }\n] }\n',
     );
 
-    expect(error.where).toBe(`${join(dir, 'nested.json')}:2:31`);
+    expect(error.where).toBe(`${join(dir(), 'nested.json')}:2:31`);
     expect(error.problem).toBe('turns[0].error: unknown key "retryAfterMs"');
     expect(error.fix).toContain('retryAfter (or retry_after)');
   });
@@ -130,7 +120,7 @@ describe('loadScript', () => {
   it('refuses an invalid regular expression in match', async () => {
     const error = await loadError('regex.yaml', '- match: { prompt: "/(unclosed/" }\n  text: hi\n');
 
-    expect(error.where).toBe(`${join(dir, 'regex.yaml')}:1:20`);
+    expect(error.where).toBe(`${join(dir(), 'regex.yaml')}:1:20`);
     expect(error.problem).toMatch(/^turns\[0\]\.match\.prompt: invalid regular expression/);
   });
 
@@ -147,13 +137,13 @@ describe('loadScript', () => {
   });
 
   it('refuses a script file that is neither YAML nor JSON', async () => {
-    await expect(loadScript(join(dir, 'script.txt'))).rejects.toThrow(
+    await expect(loadScript(join(dir(), 'script.txt'))).rejects.toThrow(
       /script\.txt: a script file must be YAML or JSON/,
     );
   });
 
   it('names the file it cannot read', async () => {
-    await expect(loadScript(join(dir, 'missing.yaml'))).rejects.toThrow(
+    await expect(loadScript(join(dir(), 'missing.yaml'))).rejects.toThrow(
       /missing\.yaml: cannot read the script: ENOENT/,
     );
   });

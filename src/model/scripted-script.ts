@@ -52,6 +52,11 @@ export interface ScriptMatch {
   lastToolResult?: string;
   /** Tools that must be offered: each an exact tool name or a `/regex/`. */
   tools?: string[];
+  /**
+   * Against the calling agent's path in the tree (`main`, `main/Agent#2/explore`), which the
+   * loop sends as the `x-warren-agent-path` header.
+   */
+  agent?: string;
 }
 
 /** One answer of the scripted model. A failing turn is used up like any other. */
@@ -178,6 +183,7 @@ const ScriptTurnSchema = scriptObject({
     prompt: Pattern.optional(),
     lastToolResult: Pattern.optional(),
     tools: z.array(Pattern).optional(),
+    agent: Pattern.optional(),
   }).optional(),
 }).superRefine((turn, context) => {
   if (turn.text === undefined && turn.toolCalls === undefined && turn.error === undefined) {

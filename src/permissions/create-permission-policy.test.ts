@@ -194,6 +194,90 @@ describe('deny rules', () => {
   });
 });
 
+describe("ask rules (an agent definition's opencode `permission: … ask`)", () => {
+  const asks = (text: string) => parseRuleList(text, 'agents/deployer.md permission.bash');
+
+  it('send a call to a person even when it is read-only or acceptEdits would allow it', async () => {
+    const { asked, canUseTool } = person({ behavior: 'allow' });
+    const policy = policyWith({ mode: 'acceptEdits', canUseTool, ask: asks('Bash,Edit') });
+    expect(await behavior(policy, sh('ls'))).toBe('allow');
+    expect(await behavior(policy, file(edit, 'src/a.ts'))).toBe('allow');
+    expect(asked.map((prompt) => prompt.call)).toEqual(['Bash(ls)', 'Edit(src/a.ts)']);
+  });
+
+  it('in print mode deny, naming the rule and the flag that allows the call', async () => {
+    const policy = policyWith({ mode: 'acceptEdits', ask: asks('Bash(git push:*)') });
+    expect(messageOf(await decide(policy, sh('git push origin main')))).toBe(
+      'Permission to use Bash(git push origin main) was not granted: the rule "Bash(git push:*)" from agents/deployer.md permission.bash says to ask first, and no one can be asked here. To allow it, rerun with --allowed-tools "Bash(git push origin main)" (or a prefix rule such as "Bash(git:*)"), or --permission-mode bypassPermissions.',
+    );
+    expect(await behavior(policy, sh('git status'))).toBe('deny');
+    expect(await behavior(policy, sh('ls'))).toBe('allow');
+  });
+
+  it('give way to an allow rule, a remembered decision and bypassPermissions', async () => {
+    const ask = asks('Bash(git push:*)');
+    expect(await behavior(policyWith({ ask, allowFlag: 'Bash(git:*)' }), sh('git push'))).toBe(
+      'allow',
+    );
+    const remembering = policyWith({ ask });
+    remembering.store.remember('Bash(git push:*)');
+    expect(await behavior(remembering, sh('git push'))).toBe('allow');
+    expect(await behavior(policyWith({ ask, mode: 'bypassPermissions' }), sh('git push'))).toBe(
+      'allow',
+    );
+  });
+
+  it('are added by a sub-agent and hold at every depth below it, not above', async () => {
+    const root = policyWith({ mode: 'bypassPermissions' });
+    const child = root.derive({ mode: 'acceptEdits', ask: asks('Bash') });
+    const grandchild = child.derive({});
+    expect(await behavior(grandchild, sh('ls'))).toBe('deny');
+    expect(await behavior(root.derive({ mode: 'acceptEdits' }), sh('ls'))).toBe('allow');
+  });
+});
+
+describe('rules with exceptions (opencode: the last matching entry wins)', () => {
+  const from = 'agents/builder.md permission.bash';
+  const rule = (text: string, except: string[]) => ({
+    ...parseRuleList(text, from)[0]!,
+    except: except.flatMap((exception) => parseRuleList(exception, from)),
+  });
+
+  it('deny what the rule matches but none of its exceptions, part by part of a command', async () => {
+    const policy = policyWith({
+      mode: 'bypassPermissions',
+      deny: [rule('Bash', ['Bash(git status)', 'Bash(npm test *)'])],
+    });
+    expect(await behavior(policy, sh('git status'))).toBe('allow');
+    expect(await behavior(policy, sh('npm test -- --run'))).toBe('allow');
+    expect(await behavior(policy, sh('git status && rm -rf build'))).toBe('deny');
+    expect(await behavior(policy, sh('git push'))).toBe('deny');
+  });
+
+  it('ask about what the rule matches but none of its exceptions', async () => {
+    const policy = policyWith({ mode: 'acceptEdits', ask: [rule('Edit', ['Edit(docs/**)'])] });
+    expect(await behavior(policy, file(edit, 'docs/guide.md'))).toBe('allow');
+    expect(await behavior(policy, file(edit, 'src/a.ts'))).toBe('deny');
+  });
+});
+
+describe('denials for people', () => {
+  const noticeOf = (decision: PermissionDecision) =>
+    decision.behavior === 'deny' ? (decision.notice ?? decision.message) : undefined;
+
+  it('say how to allow the call: the flag, the rule to remove, or the mode to leave', async () => {
+    expect(noticeOf(await decide(policyWith({}), sh('rm x')))).toMatch(
+      /was not granted\. To allow it, rerun with --allowed-tools "Bash\(rm x\)"/,
+    );
+    expect(noticeOf(await decide(policyWith({ denyFlag: 'Bash(rm:*)' }), sh('rm x')))).toBe(
+      'Bash(rm x) was denied by the rule "Bash(rm:*)" from --disallowed-tools; to allow it, remove that rule.',
+    );
+    expect(noticeOf(await decide(policyWith({ mode: 'plan' }), file(edit, 'a.ts')))).toMatch(
+      /^Edit\(a\.ts\) was not run: the agent is in plan mode, which allows only read-only calls; to let it change things, run it in another --permission-mode/,
+    );
+  });
+});
+
 describe('acceptEdits mode', () => {
   const policy = policyWith({ mode: 'acceptEdits', additionalDirs: ['/work/shared'] });
 

@@ -1,5 +1,6 @@
-// The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then the
-// permission mode, then the shared decision store and a person (or a deny that says how to allow).
+// The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then ask
+// rules, then the permission mode, then the shared decision store and a person (or a deny that
+// says how to allow).
 // Also how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
 import type {
@@ -13,6 +14,7 @@ import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
 import {
   describeCall,
+  findAskingRule,
   findDenyingRule,
   isAllowedByRules,
   type PermissionTarget,
@@ -58,6 +60,11 @@ export interface PermissionPolicyOptions {
   mode: PermissionMode;
   allow?: readonly PermissionRule[];
   deny?: readonly PermissionRule[];
+  /**
+   * Calls a person must allow even where the mode or read-only-ness would let them run: only an
+   * allow rule, a remembered decision, bypassPermissions or the person asked now lets them through.
+   */
+  ask?: readonly PermissionRule[];
   /** The run's shared store; a new one when absent (a root agent). */
   store?: DecisionStore;
   /** Asked when the rules and the mode leave a call open; without it such calls are denied. */
@@ -71,16 +78,19 @@ export interface DerivePolicyOptions {
   mode?: PermissionMode;
   /** Rules denied to the child on top of everything its parent denies. */
   deny?: readonly PermissionRule[];
+  /** Rules the child asks about on top of its parent's (opencode's `permission: … ask`). */
+  ask?: readonly PermissionRule[];
 }
 
 export interface RulePermissionPolicy extends PermissionPolicy {
   readonly mode: PermissionMode;
   readonly allow: readonly PermissionRule[];
   readonly deny: readonly PermissionRule[];
+  readonly ask: readonly PermissionRule[];
   readonly store: DecisionStore;
   /**
    * The policy of a sub-agent. It shares this policy's store, prompt and allow rules, adds deny
-   * rules, and runs in the stricter of the requested mode and this one (order as in
+   * and ask rules, and runs in the stricter of the requested mode and this one (order as in
    * PERMISSION_MODES). So a child is never more permissive than its parent: under a `plan`
    * parent it stays in plan, and `bypassPermissions` or `acceptEdits` need the parent to have
    * them. Unlike Claude Code, where a bypass or acceptEdits parent overrides the child's mode,
@@ -103,6 +113,7 @@ interface PolicyState {
   mode: PermissionMode;
   allow: readonly PermissionRule[];
   deny: readonly PermissionRule[];
+  ask: readonly PermissionRule[];
   store: DecisionStore;
   canUseTool: CanUseTool | undefined;
   additionalDirs: readonly string[];
@@ -113,6 +124,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     mode: options.mode,
     allow: [...(options.allow ?? [])],
     deny: [...(options.deny ?? [])],
+    ask: [...(options.ask ?? [])],
     store: options.store ?? new DecisionStore(),
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
@@ -121,16 +133,18 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     mode: policy.mode,
     allow: policy.allow,
     deny: policy.deny,
+    ask: policy.ask,
     store: policy.store,
     decide: (request) => decideSafely(policy, request),
     derive: (child) => {
       const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
       // Most children change nothing: they share the policy itself (a thousand at once, say).
-      if (mode === policy.mode && !child.deny?.length) return self;
+      if (mode === policy.mode && !child.deny?.length && !child.ask?.length) return self;
       return createPermissionPolicy({
         ...policy,
         mode,
         deny: [...policy.deny, ...(child.deny ?? [])],
+        ask: [...policy.ask, ...(child.ask ?? [])],
       });
     },
   };
@@ -161,32 +175,40 @@ async function decide(
     subject: tool.permissionSubject?.(input, { cwd }),
     cwd,
   };
+  const call = describeCall(target);
   const denying = findDenyingRule(policy.deny, target);
   if (denying) {
     return deny(
-      `Permission to use ${describeCall(target)} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+      `Permission to use ${call} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+      `${call} was denied by the rule "${denying.text}" from ${denying.source}; to allow it, remove that rule.`,
     );
   }
   if (isAllowedByRules(policy.allow, target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
-  if (policy.mode === 'bypassPermissions' || readOnly) return ALLOW;
-  if (policy.mode === 'plan') {
+  const asking = findAskingRule(policy.ask, target);
+  if (policy.mode === 'bypassPermissions') return ALLOW;
+  if (policy.mode === 'plan' && !readOnly) {
     return deny(
-      `${describeCall(target)} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
+      `${call} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
+      `${call} was not run: the agent is in plan mode, which allows only read-only calls; to let it change things, run it in another --permission-mode (or without \`permissionMode: plan\` in its definition).`,
     );
   }
+  if (asking) return ask(policy, request, target, asking);
+  if (readOnly) return ALLOW;
   if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;
   return ask(policy, request, target);
 }
 
+/** @param rule the ask rule that sent the call here, when one did */
 async function ask(
   policy: PolicyState,
   request: PermissionRequest,
   target: PermissionTarget,
+  rule?: PermissionRule,
 ): Promise<PermissionDecision> {
   if (policy.store.allows(target)) return ALLOW;
   const suggestions = suggestRules(target);
-  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions));
+  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions, rule));
   const call = describeCall(target);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
   const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
@@ -198,19 +220,28 @@ async function ask(
   return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
 }
 
-/** What print mode says instead of asking: the exact flag that would have allowed the call. */
+/**
+ * What print mode says instead of asking: the exact flag that would have allowed the call.
+ * @param rule the ask rule that sent the call to a person, when one did
+ */
 function notGrantedMessage(
   policy: PolicyState,
   target: PermissionTarget,
   suggestions: SuggestedRules,
+  rule: PermissionRule | undefined,
 ): string {
   const { exact, broader } = suggestions;
   const kind = target.toolName === 'Bash' ? 'a prefix rule' : 'a broader rule';
   const alternative = broader ? ` (or ${kind} such as ${shellQuote(broader)})` : '';
-  const acceptEditsHelps = policy.mode !== 'acceptEdits' && isAcceptableEdit(policy, target);
+  // acceptEdits lets no call through that an ask rule covers.
+  const acceptEditsHelps =
+    rule === undefined && policy.mode !== 'acceptEdits' && isAcceptableEdit(policy, target);
   const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
+  const why = rule
+    ? `: the rule "${rule.text}" from ${rule.source} says to ask first, and no one can be asked here`
+    : '';
   return (
-    `Permission to use ${describeCall(target)} was not granted. ` +
+    `Permission to use ${describeCall(target)} was not granted${why}. ` +
     `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
   );
 }
@@ -252,6 +283,9 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-function deny(message: string): PermissionDecision {
-  return { behavior: 'deny', message };
+/** @param notice the denial for people, where it differs from what the model is told */
+function deny(message: string, notice?: string): PermissionDecision {
+  return notice === undefined
+    ? { behavior: 'deny', message }
+    : { behavior: 'deny', message, notice };
 }

@@ -125,6 +125,9 @@ export function findDenyingRule(
   );
 }
 
+/** Ask rules cover a call as deny rules do: the whole call, or any part of a compound command. */
+export const findAskingRule = findDenyingRule;
+
 /**
  * Whether the rules allow the call. A compound Bash command (`a && b`, `a; b`, `a | b`) is allowed
  * only if every part is allowed, by any of the rules; one with command substitution (`$(…)`,
@@ -193,6 +196,11 @@ function pathSpecifier(filePath: string, options: { anchor: boolean }): string {
 }
 
 function matchesCall(rule: PermissionRule, target: PermissionTarget): boolean {
+  if (!matchesCallIgnoringExceptions(rule, target)) return false;
+  return !rule.except?.some((exception) => matchesCallIgnoringExceptions(exception, target));
+}
+
+function matchesCallIgnoringExceptions(rule: PermissionRule, target: PermissionTarget): boolean {
   if (!matchesToolName(rule.toolName, target.toolName)) return false;
   if (rule.specifier === undefined || rule.specifier === '*') return true;
   if (target.subject === undefined) return false;

@@ -1,22 +1,18 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConfigError } from '../core/config-error.js';
+import { configErrorOf } from '../testing/caught-errors.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import { loadPermissionSettings } from './settings-file.js';
 
-let root: string;
+const root = useTempDir('warren-settings-');
 let projectDir: string;
 let homeDir: string;
 
-beforeEach(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'warren-settings-'));
-  projectDir = path.join(root, 'project');
-  homeDir = path.join(root, 'home');
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
+beforeEach(() => {
+  projectDir = path.join(root(), 'project');
+  homeDir = path.join(root(), 'home');
 });
 
 async function writeSettings(dir: string, text: string): Promise<string> {
@@ -26,10 +22,8 @@ async function writeSettings(dir: string, text: string): Promise<string> {
   return file;
 }
 
-async function loadError(): Promise<ConfigError> {
-  const error = await loadPermissionSettings({ projectDir, homeDir }).catch((e: unknown) => e);
-  if (ConfigError.isInstance(error)) return error;
-  throw new Error(`expected a ConfigError, got ${String(error)}`);
+function loadError(): Promise<ConfigError> {
+  return configErrorOf(loadPermissionSettings({ projectDir, homeDir }));
 }
 
 describe('loadPermissionSettings', () => {

@@ -1,11 +1,12 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { emptyUsage } from '../core/usage.js';
+import { captureError } from '../testing/caught-errors.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import { INTERRUPTED_TOOL_OUTPUT, loadSession, readTranscript } from './read-transcript.js';
 import { TranscriptWriter } from './transcript-writer.js';
 
@@ -51,21 +52,16 @@ const conversation: Message[] = [
   { role: 'assistant', content: [{ type: 'text', text: 'No.' }] },
 ];
 
-let sessionDir: string;
+const sessionDir = useTempDir('warren-resume-');
 let path: string;
 
 beforeEach(() => {
-  sessionDir = mkdtempSync(join(tmpdir(), 'warren-resume-'));
-  path = join(sessionDir, 's1.jsonl');
-});
-
-afterEach(() => {
-  rmSync(sessionDir, { recursive: true, force: true });
+  path = join(sessionDir(), 's1.jsonl');
 });
 
 function writeSession(messages: Message[]): void {
   const writer = new TranscriptWriter({
-    sessionDir,
+    sessionDir: sessionDir(),
     sessionId: 's1',
     mainAgentId: 'main',
     env: {},
@@ -78,7 +74,7 @@ describe('readTranscript', () => {
   it('rebuilds a multi-turn conversation with tool calls, system prompt first', () => {
     const usage = { ...emptyUsage(), inputTokens: 120, outputTokens: 30 };
     const writer = new TranscriptWriter({
-      sessionDir,
+      sessionDir: sessionDir(),
       sessionId: 's1',
       mainAgentId: 'main',
       env: {},
@@ -90,7 +86,8 @@ describe('readTranscript', () => {
       description: 'answer questions',
       model: 'scripted:x',
       tools: ['Read', 'Glob'],
-      cwd: sessionDir,
+      cwd: sessionDir(),
+      path: 'main',
     });
     for (const message of conversation) writer.write({ ...main, type: 'message_end', message });
     writer.write({
@@ -102,10 +99,17 @@ describe('readTranscript', () => {
       isError: false,
       durationMs: 3,
     });
-    writer.write({ ...main, type: 'usage', turn: 3, usage, costUsd: 0.25 });
     writer.write({
       ...main,
-      type: 'result',
+      type: 'usage',
+      turn: 3,
+      usage,
+      costUsd: 0.25,
+      durationMs: 5,
+      finishReason: 'stop',
+    });
+    const result = {
+      ...main,
       subtype: 'success',
       status: 'completed',
       isError: false,
@@ -117,27 +121,15 @@ describe('readTranscript', () => {
       durationMs: 1500,
       usage,
       costUsd: 0.25,
-      messages: conversation,
-    });
+    } as const;
+    writer.write({ ...result, type: 'result', messages: conversation });
     writer.close();
 
     const transcript = readTranscript(path);
     expect(transcript.warnings).toEqual([]);
     expect(transcript.messages).toEqual(conversation);
-    expect(transcript.lastResult).toEqual({
-      ...main,
-      subtype: 'success',
-      status: 'completed',
-      isError: false,
-      result: 'No.',
-      agentType: 'main',
-      description: 'answer questions',
-      numTurns: 3,
-      toolCalls: 2,
-      durationMs: 1500,
-      usage,
-      costUsd: 0.25,
-    });
+    // The result record leaves the conversation out: it is already in the message records.
+    expect(transcript.lastResult).toEqual(result);
   });
 
   it('skips a garbage middle line and a cut-off last line, naming each file:line', () => {
@@ -214,7 +206,7 @@ describe('readTranscript', () => {
   it('keeps the result of a call that ended before the kill, from its tool_end record', () => {
     writeSession(conversation.slice(0, 3));
     const writer = new TranscriptWriter({
-      sessionDir,
+      sessionDir: sessionDir(),
       sessionId: 's1',
       mainAgentId: 'main',
       env: {},
@@ -285,32 +277,32 @@ describe('readTranscript', () => {
 describe('loadSession', () => {
   it('reads the main transcript of a session and says where it is', () => {
     writeSession(conversation);
-    const session = loadSession({ sessionDir, sessionId: 's1' });
+    const session = loadSession({ sessionDir: sessionDir(), sessionId: 's1' });
     expect(session.path).toBe(path);
     expect(session.messages).toEqual(conversation);
   });
 
   it('names --resume <id>, where it looked, and the sessions that do exist', () => {
     writeSession(conversation.slice(0, 1));
-    const error = captureError(() => loadSession({ sessionDir, sessionId: 'nope' }));
+    const error = captureError(() => loadSession({ sessionDir: sessionDir(), sessionId: 'nope' }));
     expect(ConfigError.isInstance(error)).toBe(true);
     const { where, message } = error as ConfigError;
     expect(where).toBe('--resume nope');
-    expect(message).toContain(join(sessionDir, 'nope.jsonl'));
+    expect(message).toContain(join(sessionDir(), 'nope.jsonl'));
     expect(message).toContain('s1');
   });
 
   it('says so when the session folder holds no sessions at all', () => {
     const error = captureError(() =>
-      loadSession({ sessionDir: join(sessionDir, 'none'), sessionId: 'x' }),
+      loadSession({ sessionDir: join(sessionDir(), 'none'), sessionId: 'x' }),
     );
     expect((error as ConfigError).fix).toMatch(/no sessions in .*--session-dir/);
   });
 
   it('refuses an id that would read outside the session folder', () => {
-    writeFileSync(join(sessionDir, 'secret.jsonl'), '');
+    writeFileSync(join(sessionDir(), 'secret.jsonl'), '');
     const error = captureError(() =>
-      loadSession({ sessionDir: join(sessionDir, 'sessions'), sessionId: '../secret' }),
+      loadSession({ sessionDir: join(sessionDir(), 'sessions'), sessionId: '../secret' }),
     );
     expect((error as ConfigError).where).toBe('--resume');
   });
@@ -318,13 +310,4 @@ describe('loadSession', () => {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
 }

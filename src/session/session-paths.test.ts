@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
+import { captureError } from '../testing/caught-errors.js';
 import {
   agentTranscriptPath,
   defaultSessionDir,
@@ -72,12 +73,3 @@ describe('transcript paths', () => {
     expect(() => agentTranscriptPath('/s', 'abc', '../../x')).toThrow(/agent id/);
   });
 });
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}

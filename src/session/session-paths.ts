@@ -1,18 +1,16 @@
 // Where sessions live on disk: the session folder, session ids, and the path of each agent's
 // transcript in it. Ids become file names, so this module also decides which ids are safe.
 import { randomBytes } from 'node:crypto';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
+import { warrenHome } from '../core/warren-home.js';
 
 /** One path segment: no separators, no `..`, no leading dot (hidden files), nothing a shell or Windows minds. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /** `$WARREN_HOME/sessions`, else `~/.warren/sessions`. */
 export function defaultSessionDir(env: NodeJS.ProcessEnv = process.env): string {
-  const warrenHome = env.WARREN_HOME;
-  if (warrenHome) return join(warrenHome, 'sessions');
-  return join(homedir(), '.warren', 'sessions');
+  return join(warrenHome(env), 'sessions');
 }
 
 /**

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { emptyUsage } from '../core/usage.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import { readTranscript } from './read-transcript.js';
 import { redactSecrets, secretValuesFromEnv, TranscriptWriter } from './transcript-writer.js';
 
@@ -14,17 +14,20 @@ const main: AgentRef = { agentId: 'main', parentId: null, depth: 0 };
 const child: AgentRef = { agentId: 'agent-1', parentId: 'main', depth: 1 };
 const grandchild: AgentRef = { agentId: 'agent-2', parentId: 'agent-1', depth: 2 };
 
-let sessionDir: string;
+const sessionDir = useTempDir('warren-transcript-');
 let writer: TranscriptWriter;
 
 beforeEach(() => {
-  sessionDir = mkdtempSync(join(tmpdir(), 'warren-transcript-'));
-  writer = new TranscriptWriter({ sessionDir, sessionId: 's1', mainAgentId: 'main', env: {} });
+  writer = new TranscriptWriter({
+    sessionDir: sessionDir(),
+    sessionId: 's1',
+    mainAgentId: 'main',
+    env: {},
+  });
 });
 
 afterEach(() => {
   writer.close();
-  rmSync(sessionDir, { recursive: true, force: true });
 });
 
 function messageEnd(ref: AgentRef, message: Message): AgentEvent {
@@ -41,7 +44,7 @@ function recordsIn(path: string): Record<string, unknown>[] {
 describe('TranscriptWriter', () => {
   it('has a line on disk as soon as write returns', () => {
     writer.write(messageEnd(main, { role: 'user', content: 'hello' }));
-    const records = recordsIn(join(sessionDir, 's1.jsonl'));
+    const records = recordsIn(join(sessionDir(), 's1.jsonl'));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({
       v: 1,
@@ -59,11 +62,11 @@ describe('TranscriptWriter', () => {
     writer.write(messageEnd(child, { role: 'user', content: 'for the child' }));
     writer.write(messageEnd(grandchild, { role: 'user', content: 'for the grandchild' }));
 
-    const childPath = join(sessionDir, 's1', 'agents', 'agent-1.jsonl');
-    const grandchildPath = join(sessionDir, 's1', 'agents', 'agent-2.jsonl');
-    expect(writer.pathFor('main')).toBe(join(sessionDir, 's1.jsonl'));
+    const childPath = join(sessionDir(), 's1', 'agents', 'agent-1.jsonl');
+    const grandchildPath = join(sessionDir(), 's1', 'agents', 'agent-2.jsonl');
+    expect(writer.pathFor('main')).toBe(join(sessionDir(), 's1.jsonl'));
     expect(writer.pathFor('agent-1')).toBe(childPath);
-    expect(recordsIn(join(sessionDir, 's1.jsonl')).map((r) => r.message)).toEqual([
+    expect(recordsIn(join(sessionDir(), 's1.jsonl')).map((r) => r.message)).toEqual([
       { role: 'user', content: 'for main' },
     ]);
     expect(recordsIn(childPath)).toMatchObject([
@@ -76,7 +79,7 @@ describe('TranscriptWriter', () => {
 
   it('creates no sidechain folder for a run without sub-agents', () => {
     writer.write(messageEnd(main, { role: 'user', content: 'alone' }));
-    expect(existsSync(join(sessionDir, 's1'))).toBe(false);
+    expect(existsSync(join(sessionDir(), 's1'))).toBe(false);
   });
 
   it('keeps what resume and people need, not deltas; a tool output is kept as the call ends', () => {
@@ -90,6 +93,7 @@ describe('TranscriptWriter', () => {
         model: 'scripted:x',
         tools: ['Read'],
         cwd: '/w',
+        path: 'main',
       },
       { ...main, type: 'turn_start', turn: 1 },
       { ...main, type: 'message_start' },
@@ -106,7 +110,15 @@ describe('TranscriptWriter', () => {
         durationMs: 7,
       },
       { ...main, type: 'retry', attempt: 1, delayMs: 500, error: 'overloaded' },
-      { ...main, type: 'usage', turn: 1, usage, costUsd: null },
+      {
+        ...main,
+        type: 'usage',
+        turn: 1,
+        usage,
+        costUsd: null,
+        durationMs: 5,
+        finishReason: 'stop',
+      },
       { ...main, type: 'turn_end', turn: 1, message: { role: 'assistant', content: [] } },
       {
         ...main,
@@ -127,7 +139,7 @@ describe('TranscriptWriter', () => {
     ];
     for (const event of events) writer.write(event);
 
-    const path = join(sessionDir, 's1.jsonl');
+    const path = join(sessionDir(), 's1.jsonl');
     const records = recordsIn(path);
     expect(records.map((r) => r.type)).toEqual([
       'run_start',
@@ -143,6 +155,8 @@ describe('TranscriptWriter', () => {
       durationMs: 7,
       output: 'THE TOOL OUTPUT',
     });
+    expect(records[0]).toMatchObject({ path: 'main' });
+    expect(records[3]).toMatchObject({ usage, durationMs: 5, finishReason: 'stop' });
     expect(records[4]).toMatchObject({ result: 'done', numTurns: 1, usage });
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('THE CONVERSATION AGAIN');
@@ -152,17 +166,22 @@ describe('TranscriptWriter', () => {
   it('appends to the existing main transcript when a session is resumed', () => {
     writer.write(messageEnd(main, { role: 'user', content: 'first run' }));
     writer.close();
-    writer = new TranscriptWriter({ sessionDir, sessionId: 's1', mainAgentId: 'main', env: {} });
+    writer = new TranscriptWriter({
+      sessionDir: sessionDir(),
+      sessionId: 's1',
+      mainAgentId: 'main',
+      env: {},
+    });
     writer.write(messageEnd(main, { role: 'user', content: 'resumed run' }));
 
-    expect(recordsIn(join(sessionDir, 's1.jsonl')).map((r) => r.message)).toEqual([
+    expect(recordsIn(join(sessionDir(), 's1.jsonl')).map((r) => r.message)).toEqual([
       { role: 'user', content: 'first run' },
       { role: 'user', content: 'resumed run' },
     ]);
   });
 
   it('starts a new line after a line cut off by a killed process', () => {
-    const path = join(sessionDir, 's1.jsonl');
+    const path = join(sessionDir(), 's1.jsonl');
     writeFileSync(path, '{"v":1,"type":"message","agentId":"main","mess');
     writer.write(messageEnd(main, { role: 'user', content: 'after the crash' }));
 
@@ -184,7 +203,7 @@ describe('TranscriptWriter', () => {
     const serviceToken = 'tok_live_0123456789';
     writer.close();
     writer = new TranscriptWriter({
-      sessionDir,
+      sessionDir: sessionDir(),
       sessionId: 's1',
       mainAgentId: 'main',
       env: { MY_SERVICE_TOKEN: serviceToken },
@@ -267,10 +286,10 @@ describe('secretValuesFromEnv', () => {
 describe('a process killed with SIGKILL', () => {
   it('leaves every line it reported in the transcript', async () => {
     const writerUrl = new URL('./transcript-writer.ts', import.meta.url).href;
-    const script = join(sessionDir, 'child.mjs');
+    const script = join(sessionDir(), 'child.mjs');
     writeFileSync(script, CHILD_SCRIPT);
 
-    const worker = spawn(process.execPath, [script, writerUrl, sessionDir], {
+    const worker = spawn(process.execPath, [script, writerUrl, sessionDir()], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const closed = once(worker, 'close');
@@ -294,10 +313,12 @@ describe('a process killed with SIGKILL', () => {
     expect(worker.signalCode).toBe('SIGKILL');
 
     const mainContents = new Set(
-      readTranscript(join(sessionDir, 's.jsonl')).messages.map((m) => m.content),
+      readTranscript(join(sessionDir(), 's.jsonl')).messages.map((m) => m.content),
     );
     const childContents = new Set(
-      readTranscript(join(sessionDir, 's', 'agents', 'child.jsonl')).messages.map((m) => m.content),
+      readTranscript(join(sessionDir(), 's', 'agents', 'child.jsonl')).messages.map(
+        (m) => m.content,
+      ),
     );
     for (const line of reported) {
       const [agent, content] = line.split(' ', 2);

@@ -4,9 +4,14 @@
 // so a resume never runs a finished call again; secrets are redacted on the way.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
+import type {
+  AgentEvent,
+  AgentEventOf,
+  AgentEventType,
+  AgentRef,
+  RunResult,
+} from '../core/events.js';
 import type { Message } from '../core/messages.js';
-import type { Usage } from '../core/usage.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
 
 /** Bumped when a record changes shape; readers skip records newer than they know. */
@@ -21,32 +26,26 @@ interface RecordEnvelope extends AgentRef {
   timestamp: string;
 }
 
+/**
+ * The fields of the event a record keeps. Records reuse the event types: a field added to or
+ * removed from one of these events fails to compile in toRecord until someone decides what the
+ * transcript keeps (and bumps TRANSCRIPT_VERSION if a record changes shape).
+ */
+type EventFields<T extends AgentEventType> = Omit<AgentEventOf<T>, keyof AgentRef>;
+
 /** One line of a transcript. */
 export type TranscriptRecord = RecordEnvelope &
   (
-    | {
-        type: 'run_start';
-        agentType: string;
-        description: string;
-        model: string;
-        tools: string[];
-        cwd: string;
-      }
+    | EventFields<'run_start'>
     | { type: 'message'; message: Message }
     /**
      * A call ended. Its output is here as well as in the tool message that follows the batch:
      * a crash in the middle of a batch keeps the results of the calls that had finished.
      */
-    | {
-        type: 'tool_end';
-        toolCallId: string;
-        toolName: string;
-        isError: boolean;
-        durationMs: number;
-        output: string;
-      }
-    | { type: 'retry'; attempt: number; delayMs: number; error: string }
-    | { type: 'usage'; turn: number; usage: Usage; costUsd: number | null }
+    | Omit<EventFields<'tool_end'>, 'denial'>
+    | EventFields<'retry'>
+    | EventFields<'usage'>
+    | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
   );
 
@@ -140,8 +139,18 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
   };
   switch (event.type) {
     case 'run_start': {
-      const { agentType, description, model, tools, cwd } = event;
-      return { ...envelope, type: 'run_start', agentType, description, model, tools, cwd };
+      const { agentType, description, model, tools, cwd, path, parentToolCallId } = event;
+      return {
+        ...envelope,
+        type: 'run_start',
+        agentType,
+        description,
+        model,
+        tools,
+        cwd,
+        path,
+        ...(parentToolCallId === undefined ? {} : { parentToolCallId }),
+      };
     }
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
@@ -154,9 +163,11 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
       return { ...envelope, type: 'retry', attempt, delayMs, error };
     }
     case 'usage': {
-      const { turn, usage, costUsd } = event;
-      return { ...envelope, type: 'usage', turn, usage, costUsd };
+      const { turn, usage, costUsd, durationMs, finishReason } = event;
+      return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
     }
+    case 'warning':
+      return { ...envelope, type: 'warning', message: event.message };
     case 'result': {
       // The conversation is already in the file, one message record at a time.
       const { messages: _conversation, type: _type, ...result } = event;

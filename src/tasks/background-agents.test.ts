@@ -10,7 +10,8 @@ import type { PermissionPrompt } from '../permissions/create-permission-policy.j
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type Query, type QueryOptions, query } from '../query.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
-import { echoTool, makeTempDir } from '../tools/test-context.js';
+import { echoTool } from '../testing/stub-tools.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 const background = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',

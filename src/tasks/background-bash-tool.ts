@@ -1,7 +1,7 @@
 // Bash with `run_in_background`: the same tool, except that such a call starts a `local_bash`
 // task on the run's task manager and returns its id at once. Without the flag it is plain Bash.
 import { z } from 'zod';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type PlainTool, type Tool } from '../core/tool.js';
 import { BASH_USAGE, bashInputSchema, bashTool, MAX_TIMEOUT_MS } from '../tools/bash.js';
 import type { BackgroundTasks } from './background-tasks.js';
 import { bashOutputPath } from './local-bash-executor.js';
@@ -15,7 +15,19 @@ const inputSchema = bashInputSchema.extend({
     ),
 });
 
-export function backgroundBashTool(tasks: BackgroundTasks): Tool {
+/** Whether `tool` is the built-in Bash, or a wrapper of it that keeps its schema (replay). */
+export function isBuiltinBash(tool: Tool): tool is PlainTool {
+  return (
+    tool === bashTool ||
+    (tool.name === 'Bash' &&
+      !tool.spawnsAgents &&
+      tool.inputSchema === bashTool.inputSchema &&
+      tool.description === bashTool.description)
+  );
+}
+
+/** `base` (the built-in Bash, or a wrapper of it) with `run_in_background` added. */
+export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bashTool): Tool {
   return defineTool({
     name: 'Bash',
     description: [
@@ -31,7 +43,8 @@ export function backgroundBashTool(tasks: BackgroundTasks): Tool {
     permissionSubject: (input) => input.command,
     async call(input, ctx) {
       const { run_in_background: background, ...command } = input;
-      if (!background) return bashTool.call(command, ctx);
+      if (!background)
+        return base.spawnsAgents ? bashTool.call(command, ctx) : base.call(command, ctx);
       const { agentId, parentId, depth } = ctx.agent;
       const record = tasks.manager.start(
         tasks.bash,

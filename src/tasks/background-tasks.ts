@@ -11,7 +11,8 @@ import type { AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
-import { backgroundBashTool } from './background-bash-tool.js';
+import { bashTool } from '../tools/bash.js';
+import { backgroundBashTool, isBuiltinBash } from './background-bash-tool.js';
 import { listAgentsTool } from './list-agents-tool.js';
 import { LocalAgentExecutor } from './local-agent-executor.js';
 import { LocalBashExecutor } from './local-bash-executor.js';
@@ -33,6 +34,11 @@ export class BackgroundTasks implements BackgroundPort {
   readonly tools: readonly Tool[];
   /** Bash with `run_in_background`, in place of the built-in Bash. */
   readonly bashTool: Tool;
+  /** The built-in Bash (or a wrapper of it) with `run_in_background` added; others as they are. */
+  withBackgroundBash(tool: Tool): Tool {
+    if (tool === bashTool) return this.bashTool;
+    return isBuiltinBash(tool) ? backgroundBashTool(this, tool) : tool;
+  }
   #outputDir: string | undefined;
 
   constructor(

@@ -73,6 +73,7 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
       try {
         await runtime.slots.acquire(agentId, control.signal);
       } catch {
+        await child.servers?.close();
         return cancelledBeforeStart();
       }
     }
@@ -120,6 +121,7 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
       run.status = TASK_STATUS[ending.result.status];
       return outcomeOf(ending, runtime.transcriptPathFor(agentId) ?? null);
     } finally {
+      await child.servers?.close();
       runtime.slots.release(agentId);
     }
   }

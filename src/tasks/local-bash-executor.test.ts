@@ -8,7 +8,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { query } from '../query.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 async function run(cwd: string, answer: (request: ReactiveRequest) => ScriptTurn) {
   const generator = query({

@@ -12,7 +12,7 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { query } from '../query.js';
 import { INTERRUPTED_TOOL_OUTPUT } from '../session/read-transcript.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { RESUMED_PROMPT } from './resume-tasks.js';
 import { TaskManager } from './task-manager.js';
 import { TaskStore } from './task-store.js';

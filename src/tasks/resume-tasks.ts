@@ -4,6 +4,7 @@
 // again; one without a result is reported as interrupted, or run again if it changes nothing.
 import { existsSync, readFileSync } from 'node:fs';
 import type { BackgroundChild } from '../agents/background-port.js';
+import { startOwnServers } from '../agents/run-subagent.js';
 import {
   createSubagentContext,
   type ParentView,
@@ -103,13 +104,15 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
 /** The child of a restarted task: its definition again, its conversation from its sidechain. */
 async function restartedChild(params: ResumeParams, record: TaskRecord): Promise<BackgroundChild> {
   const { tasks, spawner, main } = params;
-  const spec = record.spec as { agentType?: string; prompt?: string; model?: string } | null;
+  const spec = record.spec as BackgroundChild['restart'] | null;
   const type = spec?.agentType ?? record.agentType ?? 'general-purpose';
   const definition = tasks.runtime.findDefinition(type);
   if (!definition) throw new Error(`the agent type "${type}" is not defined any more`);
+  const ownerEntry = tasks.runtime.directory.get(record.owner.agentId);
   const owner: ParentView['agent'] = {
     ...record.owner,
-    agentType: tasks.runtime.directory.get(record.owner.agentId)?.agentType ?? 'agent',
+    agentType: ownerEntry?.agentType ?? 'agent',
+    path: ownerEntry?.path ?? main.agent.path,
     background: record.owner.depth > 0,
   };
   const options = await createSubagentContext(
@@ -122,15 +125,23 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
       forkContext: false,
       background: true,
       agentId: record.agentId!,
+      agentPath: spec?.agentPath,
     },
     { ...main, agent: owner },
+  );
+  const servers = await startOwnServers(
+    spawner,
+    { definition, prompt: '', description: record.description, forkContext: false },
+    { ...main, agent: owner, signal: tasks.signal },
+    options,
   );
   const transcript = tasks.runtime.transcriptPathFor(record.agentId!);
   const base = {
     name: record.name ?? undefined,
     background: true,
     owner: record.owner,
-    restart: { agentType: type, prompt: spec?.prompt ?? '', model: spec?.model },
+    servers,
+    restart: { ...spec, agentType: type, prompt: spec?.prompt ?? '', agentPath: options.agentPath },
   };
   // Killed before its first line: it starts over with its task.
   if (!transcript || !existsSync(transcript)) {
@@ -166,6 +177,7 @@ async function rerunReadOnlyCalls(
     parentId: options.parentId ?? null,
     depth: options.depth ?? 1,
     agentType: options.agentType ?? 'agent',
+    path: options.agentPath ?? options.agentId,
     background: true,
   };
   for (const message of messages) {
@@ -204,7 +216,8 @@ async function rerunReadOnlyCalls(
       }
     }
     const repaired: ToolMessage = message;
-    options.onEvent?.({ ...agent, type: 'message_end', message: repaired });
+    const { agentId, parentId, depth } = agent;
+    options.onEvent?.({ agentId, parentId, depth, type: 'message_end', message: repaired });
   }
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { TaskManager } from './task-manager.js';
 import { TaskStore } from './task-store.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
 import type { TaskRecord } from '../core/tasks.js';
-import { makeTempDir } from '../tools/test-context.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { TaskStore } from './task-store.js';
 
 const record = (taskId: string): TaskRecord => ({

@@ -5,7 +5,8 @@ import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type Query, type QueryOptions, query } from '../query.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
-import { echoTool, makeTempDir } from '../tools/test-context.js';
+import { echoTool } from '../testing/stub-tools.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 
 async function runQuery(
   answer: (request: ReactiveRequest) => ScriptTurn,
@@ -218,7 +219,7 @@ describe('SendMessage', () => {
     expect(nephew?.isError).toBe(true);
     expect(nephew?.output).toMatch(/No agent "left-child" that you may address/);
     expect(nephew?.output).toMatch(
-      /You may address: main\/general-purpose#1 "left" \(agent_\w+\)\.$/,
+      /You may address: main\/Agent#1\/general-purpose "left" \(agent_\w+\)\.$/,
     );
     expect(sibling?.isError).toBe(false);
   });
@@ -239,7 +240,7 @@ describe('ListAgents', () => {
       });
     });
     expect(toolEnds(events, 'ListAgents')[0]?.output).toMatch(
-      /^main\/explore#1 {2}agent_\w+ {2}name=finder {2}type=explore {2}status=completed {2}last activity \d+ s ago {2}"find"$/,
+      /^main\/Agent#1\/explore {2}agent_\w+ {2}name=finder {2}type=explore {2}status=completed {2}last activity \d+ s ago {2}"find"$/,
     );
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../core/events.js';
 import { emptyUsage } from '../core/usage.js';
+import { scriptedModel } from '../model/scripted-model.js';
+import { query } from '../query.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
 
 const start = (agentId: string, parentId: string | null, depth: number): AgentEvent => ({
@@ -13,6 +16,7 @@ const start = (agentId: string, parentId: string | null, depth: number): AgentEv
   model: 'm',
   tools: [],
   cwd: '/',
+  path: agentId,
 });
 const usage = (agentId: string, costUsd: number | null, inputTokens: number): AgentEvent => ({
   type: 'usage',
@@ -22,6 +26,13 @@ const usage = (agentId: string, costUsd: number | null, inputTokens: number): Ag
   turn: 1,
   usage: { ...emptyUsage(), inputTokens },
   costUsd,
+  durationMs: 1,
+  finishReason: 'stop',
+});
+
+const agentCall = (description: string) => ({
+  name: 'Agent',
+  input: { description, prompt: description },
 });
 
 describe('AgentTree', () => {
@@ -54,6 +65,84 @@ describe('AgentTree', () => {
       tree.observe(event);
     }
     expect(tree.totalCostUsd()).toBeNull();
+  });
+
+  it('gives each agent the usage and cost of its subtree; null once any price in it is unknown', () => {
+    const tree = new AgentTree();
+    for (const event of [
+      start('main', null, 0),
+      start('a', 'main', 1),
+      start('a1', 'a', 2),
+      start('b', 'main', 1),
+      usage('main', 1, 1),
+      usage('a', 0.5, 10),
+      usage('a1', 0.25, 100),
+      usage('b', null, 1000),
+    ]) {
+      tree.observe(event);
+    }
+    const byId = new Map(tree.agents().map((agent) => [agent.agentId, agent]));
+    expect(byId.get('a1')?.subtreeUsage.inputTokens).toBe(100);
+    expect(byId.get('a')?.subtreeUsage.inputTokens).toBe(110);
+    expect(byId.get('a')?.subtreeCostUsd).toBe(0.75);
+    expect(byId.get('a')?.usage.inputTokens).toBe(10);
+    expect(byId.get('b')?.subtreeCostUsd).toBeNull();
+    expect(byId.get('main')?.subtreeUsage.inputTokens).toBe(1111);
+    expect(byId.get('main')?.subtreeCostUsd).toBeNull();
+  });
+
+  it('sums a real scripted tree: two children, a grandchild; the root subtree is the run total', async () => {
+    const model = scriptedModel([
+      { match: { agent: '/^main$/' }, toolCalls: [agentCall('left'), agentCall('right')] },
+      {
+        match: { agent: '/^main/Agent#1/general-purpose$/' },
+        toolCalls: [agentCall('deeper')],
+        usage: { input: 20, output: 2 },
+      },
+      {
+        match: { agent: '/Agent#1/general-purpose/Agent#1/general-purpose$/' },
+        text: 'grandchild done',
+        usage: { input: 300, output: 3 },
+      },
+      {
+        match: { agent: '/^main/Agent#1/general-purpose$/' },
+        text: 'left done',
+        usage: { input: 4000, output: 4 },
+      },
+      {
+        match: { agent: '/^main/Agent#2/general-purpose$/' },
+        text: 'right done',
+        usage: { input: 50000, output: 5 },
+      },
+      { match: { agent: '/^main$/' }, text: 'all done', usage: { input: 600000, output: 6 } },
+    ]);
+    const tree = new AgentTree();
+    const run = query({
+      prompt: 'fan out',
+      options: { model, tools: [], cwd: await makeTempDir() },
+    });
+    for await (const event of run) tree.observe(event);
+    model.assertComplete();
+
+    const agents = tree.agents();
+    const byPath = new Map(agents.map((agent) => [agent.path, agent]));
+    expect([...byPath.keys()].sort()).toEqual([
+      'main',
+      'main/Agent#1/general-purpose',
+      'main/Agent#1/general-purpose/Agent#1/general-purpose',
+      'main/Agent#2/general-purpose',
+    ]);
+    const left = byPath.get('main/Agent#1/general-purpose')!;
+    const grandchild = byPath.get('main/Agent#1/general-purpose/Agent#1/general-purpose')!;
+    expect(left.usage.inputTokens).toBe(4020);
+    expect(left.subtreeUsage.inputTokens).toBe(4320);
+    expect(left.subtreeUsage.outputTokens).toBe(9);
+    expect(grandchild.subtreeUsage).toEqual(grandchild.usage);
+    const main = byPath.get('main')!;
+    expect(main.subtreeUsage).toEqual(tree.totalUsage());
+    expect(main.subtreeUsage.inputTokens).toBe(main.usage.inputTokens + 4320 + 50000);
+    // The scripted model has no price: no cost anywhere, never a partial sum.
+    expect(agents.map((agent) => agent.subtreeCostUsd)).toEqual([null, null, null, null]);
   });
 });
 

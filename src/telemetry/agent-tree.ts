@@ -1,11 +1,13 @@
 // Follows a run's events and keeps one summary per agent, main agent first: what the JSON
-// result's `agents` array reports, and what a live agent tree will draw.
+// result's `agents` array reports (own and subtree usage), and what a live agent tree will draw.
 import type { AgentEvent, AgentStatus } from '../core/events.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
 
 export interface AgentSummary {
   agentId: string;
   parentId: string | null;
+  /** The agent's path in the tree, e.g. `main/Agent#1/explore`. */
+  path: string;
   agentType: string;
   description: string;
   depth: number;
@@ -21,6 +23,10 @@ export interface AgentSummary {
   worktree: string | null;
   transcript: string | null;
   startedAt: number;
+  /** This agent and all its descendants. */
+  subtreeUsage: Usage;
+  /** Null when the price of any agent in the subtree is unknown, as for the run's total. */
+  subtreeCostUsd: number | null;
 }
 
 export class AgentTree {
@@ -38,7 +44,8 @@ export class AgentTree {
     this.#transcriptOf = options.transcriptOf ?? (() => null);
   }
 
-  observe(event: AgentEvent): void {
+  /** @param at when the event happened; now, for a live run. */
+  observe(event: AgentEvent, at: number = Date.now()): void {
     if (event.type === 'task_started' && event.taskAgentId) {
       this.#tasks.set(event.taskAgentId, event.taskId);
       const known = this.#agents.get(event.taskAgentId);
@@ -53,12 +60,13 @@ export class AgentTree {
         const { numTurns, toolCalls, durationMs, costUsd } = known;
         this.#earlier.set(event.agentId, { numTurns, toolCalls, durationMs, costUsd });
         Object.assign(known, { status: 'running', background: taskId !== null, taskId });
-        known.startedAt = Date.now() - durationMs;
+        known.startedAt = at - durationMs;
         return;
       }
       this.#agents.set(event.agentId, {
         agentId: event.agentId,
         parentId: event.parentId,
+        path: event.path,
         agentType: event.agentType,
         description: event.description,
         depth: event.depth,
@@ -72,7 +80,9 @@ export class AgentTree {
         durationMs: 0,
         worktree: null,
         transcript: this.#transcriptOf(event.agentId),
-        startedAt: Date.now(),
+        startedAt: at,
+        subtreeUsage: emptyUsage(),
+        subtreeCostUsd: null,
       });
       return;
     }
@@ -98,12 +108,31 @@ export class AgentTree {
     }
   }
 
-  /** Every agent seen, in the order they started (the main agent first). */
-  agents(): AgentSummary[] {
-    const now = Date.now();
-    return [...this.#agents.values()].map((agent) =>
-      agent.status === 'running' ? { ...agent, durationMs: now - agent.startedAt } : agent,
-    );
+  /**
+   * Every agent seen, in the order they started (the main agent first), each with the usage and
+   * cost of its subtree.
+   */
+  agents(now: number = Date.now()): AgentSummary[] {
+    const agents = [...this.#agents.values()].map((agent) => ({
+      ...agent,
+      usage: { ...agent.usage },
+      durationMs: agent.status === 'running' ? now - agent.startedAt : agent.durationMs,
+      subtreeUsage: { ...agent.usage },
+      subtreeCostUsd: agent.costUsd,
+    }));
+    const byId = new Map(agents.map((agent) => [agent.agentId, agent]));
+    // A child starts after its parent, so adding each agent into its parent from the last
+    // started to the first passes every descendant up the whole chain.
+    for (const agent of agents.toReversed()) {
+      const parent = agent.parentId === null ? undefined : byId.get(agent.parentId);
+      if (!parent) continue;
+      addUsage(parent.subtreeUsage, agent.subtreeUsage);
+      parent.subtreeCostUsd =
+        parent.subtreeCostUsd === null || agent.subtreeCostUsd === null
+          ? null
+          : parent.subtreeCostUsd + agent.subtreeCostUsd;
+    }
+    return agents;
   }
 
   /** Usage of the whole tree: each agent's own usage, added up. */

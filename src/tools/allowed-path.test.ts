@@ -1,24 +1,19 @@
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTempDir } from '../testing/temp-dir.js';
 import { displayPath, permissionPath, resolveAllowedPath } from './allowed-path.js';
-import { makeTempDir } from './test-context.js';
 
-let root: string;
+const root = useTempDir();
 let project: string;
 let outside: string;
 
 beforeEach(async () => {
-  root = await makeTempDir();
-  project = path.join(root, 'project');
-  outside = path.join(root, 'outside');
+  project = path.join(root(), 'project');
+  outside = path.join(root(), 'outside');
   await mkdir(project);
   await mkdir(outside);
   await writeFile(path.join(outside, 'secret.txt'), 'secret');
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
 });
 
 const scope = () => ({ cwd: project, allowedDirs: [project] });
@@ -100,7 +95,7 @@ describe('resolveAllowedPath', () => {
   });
 
   it('accepts paths when the allowed directory itself is reached through a symlink', async () => {
-    const alias = path.join(root, 'alias');
+    const alias = path.join(root(), 'alias');
     await symlink(project, alias);
     const result = await resolveAllowedPath('file.txt', { cwd: alias, allowedDirs: [alias] });
     expect(result).toEqual({ ok: true, path: path.join(project, 'file.txt') });

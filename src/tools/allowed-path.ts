@@ -1,6 +1,7 @@
 // Where file tools may reach: resolves a model-given path to its real location and refuses
-// anything outside the agent's allowed directories, symlinks included.
-import { readlink, realpath } from 'node:fs/promises';
+// anything outside the agent's allowed directories, symlinks included; names it back to the model.
+import type { Stats } from 'node:fs';
+import { readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../core/tool.js';
@@ -16,6 +17,18 @@ export type AllowedPath =
       /** For the model: what was refused and which directories are allowed. */
       message: string;
     };
+
+/** A tool's path input, resolved and allowed, with the name the model is shown for it. */
+export type ToolPath =
+  | {
+      ok: true;
+      path: string;
+      /** `path` as the model should see it: relative to cwd when inside it. */
+      shown: string;
+      /** The cwd's real location, for naming other paths the tool reports. */
+      realCwd: string;
+    }
+  | { ok: false; message: string };
 
 type PathScope = Pick<ToolContext, 'cwd' | 'allowedDirs'>;
 
@@ -40,6 +53,14 @@ export async function resolveAllowedPath(filePath: string, scope: PathScope): Pr
     ok: false,
     message: `${requested} is outside the allowed directories${via}. Allowed: ${allowed.join(', ')}. Use a path inside one of them.`,
   };
+}
+
+/** What every file tool does first with its path input: resolve it, refuse it, or name it. */
+export async function resolveToolPath(filePath: string, scope: PathScope): Promise<ToolPath> {
+  const resolved = await resolveAllowedPath(filePath, scope);
+  if (!resolved.ok) return resolved;
+  const realCwd = await realDir(scope.cwd);
+  return { ok: true, path: resolved.path, shown: displayPath(resolved.path, realCwd), realCwd };
 }
 
 /** The real path of a directory, or the path itself when it does not exist (yet). */
@@ -94,4 +115,12 @@ export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** The file's stats, or undefined when nothing is there; any other failure throws. */
+export async function statIfExists(file: string): Promise<Stats | undefined> {
+  return stat(file).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  });
 }

@@ -1,22 +1,12 @@
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isReadOnlyCall, type ToolContext } from '../core/tool.js';
+import { describe, expect, it } from 'vitest';
+import { isReadOnlyCall } from '../core/tool.js';
+import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
 import { bashTool, readOnlyBashTool } from './bash.js';
-import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
 
-let dir: string;
-let ctx: ToolContext;
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  ctx = testToolContext({ cwd: dir });
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, ctx } = useToolSandbox();
 
 /** Alive and not a zombie waiting to be reaped: kill(pid, 0) alone counts zombies as alive. */
 async function isRunning(pid: number): Promise<boolean> {
@@ -42,7 +32,7 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 10_000):
 const sleeperCommand = 'bash -c "sleep 300 & echo \\$! > pid.txt; wait"; echo done';
 
 async function sleeperPid(): Promise<number> {
-  const file = path.join(dir, 'pid.txt');
+  const file = path.join(dir(), 'pid.txt');
   const written = await waitUntil(
     async () => (await readFile(file, 'utf8').catch(() => '')).trim() !== '',
   );
@@ -52,40 +42,40 @@ async function sleeperPid(): Promise<number> {
 
 describe('Bash', () => {
   it('runs the command in the working directory and returns its output', async () => {
-    expect(await bashTool.call({ command: 'pwd && echo hi' }, ctx)).toBe(`${dir}\nhi`);
+    expect(await bashTool.call({ command: 'pwd && echo hi' }, ctx())).toBe(`${dir()}\nhi`);
   });
 
   it('returns stdout and stderr together, in the order they were written', async () => {
     const result = await bashTool.call(
       { command: 'echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three' },
-      ctx,
+      ctx(),
     );
     expect(result).toBe('one\ntwo\nthree');
   });
 
   it('reports a non-zero exit as an error with the exit code and the output', async () => {
-    const result = await bashTool.call({ command: 'echo partial; echo oops >&2; exit 3' }, ctx);
+    const result = await bashTool.call({ command: 'echo partial; echo oops >&2; exit 3' }, ctx());
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('partial\noops');
     expect(outputText(result)).toContain('Exit code 3');
   });
 
   it('says when a command printed nothing', async () => {
-    expect(await bashTool.call({ command: 'true' }, ctx)).toBe('(no output)');
+    expect(await bashTool.call({ command: 'true' }, ctx())).toBe('(no output)');
   });
 
   it('streams output as progress while the command runs', async () => {
     const chunks: string[] = [];
     await bashTool.call(
       { command: 'echo first; sleep 0.2; echo second' },
-      { ...ctx, progress: (text) => chunks.push(text) },
+      { ...ctx(), progress: (text) => chunks.push(text) },
     );
     expect(chunks.join('')).toBe('first\nsecond\n');
     expect(chunks.length).toBeGreaterThanOrEqual(2);
   });
 
   it('keeps the head and tail of long output and says how much was left out', async () => {
-    const result = outputText(await bashTool.call({ command: 'seq 1 100000' }, ctx));
+    const result = outputText(await bashTool.call({ command: 'seq 1 100000' }, ctx()));
     expect(result.startsWith('1\n2\n3\n')).toBe(true);
     expect(result.endsWith('99999\n100000')).toBe(true);
     expect(result).toMatch(/\[\d+ characters of output omitted\]/);
@@ -93,7 +83,7 @@ describe('Bash', () => {
   });
 
   it('stops a command at its timeout, grandchildren included, and says so', async () => {
-    const running = bashTool.call({ command: sleeperCommand, timeout: 1_000 }, ctx);
+    const running = bashTool.call({ command: sleeperCommand, timeout: 1_000 }, ctx());
     const pid = await sleeperPid();
     const result = await running;
     expect(isErrorOutput(result)).toBe(true);
@@ -105,7 +95,7 @@ describe('Bash', () => {
     const controller = new AbortController();
     const running = bashTool.call(
       { command: sleeperCommand },
-      { ...ctx, signal: controller.signal },
+      { ...ctx(), signal: controller.signal },
     );
     const pid = await sleeperPid();
     expect(await isRunning(pid)).toBe(true);
@@ -120,7 +110,7 @@ describe('Bash', () => {
   it('kills a process that ignores SIGTERM after the grace period', async () => {
     const controller = new AbortController();
     const command = `bash -c 'trap "" TERM; echo $$ > pid.txt; while true; do sleep 0.1; done'`;
-    const running = bashTool.call({ command }, { ...ctx, signal: controller.signal });
+    const running = bashTool.call({ command }, { ...ctx(), signal: controller.signal });
     const pid = await sleeperPid();
     controller.abort();
     await running;
@@ -129,11 +119,11 @@ describe('Bash', () => {
 
   it('stops background jobs that keep the output open, and explains how to keep them', async () => {
     const result = outputText(
-      await bashTool.call({ command: 'sleep 300 & echo $! > pid.txt; echo started' }, ctx),
+      await bashTool.call({ command: 'sleep 300 & echo $! > pid.txt; echo started' }, ctx()),
     );
     expect(result).toContain('started');
     expect(result).toContain('> log 2>&1 &');
-    const pid = Number((await readFile(path.join(dir, 'pid.txt'), 'utf8')).trim());
+    const pid = Number((await readFile(path.join(dir(), 'pid.txt'), 'utf8')).trim());
     expect(await waitUntil(async () => !(await isRunning(pid)))).toBe(true);
   });
 
@@ -142,16 +132,16 @@ describe('Bash', () => {
     controller.abort();
     const result = await bashTool.call(
       { command: 'touch ran.txt' },
-      { ...ctx, signal: controller.signal },
+      { ...ctx(), signal: controller.signal },
     );
     expect(isErrorOutput(result)).toBe(true);
-    expect(await readFile(path.join(dir, 'ran.txt')).catch(() => 'absent')).toBe('absent');
+    expect(await readFile(path.join(dir(), 'ran.txt')).catch(() => 'absent')).toBe('absent');
   });
 
   it('does not count reading outside the allowed directories as read-only', () => {
-    const scope = { cwd: dir, allowedDirs: [dir] };
+    const scope = { cwd: dir(), allowedDirs: [dir()] };
     expect(
-      isReadOnlyCall(bashTool, { command: `cat ${path.join(dir, 'a.txt')} src/b.ts` }, scope),
+      isReadOnlyCall(bashTool, { command: `cat ${path.join(dir(), 'a.txt')} src/b.ts` }, scope),
     ).toBe(true);
     expect(isReadOnlyCall(bashTool, { command: 'cat /etc/hostname' }, scope)).toBe(false);
     expect(isReadOnlyCall(bashTool, { command: 'ls ../..' }, scope)).toBe(false);
@@ -162,24 +152,24 @@ describe('Bash', () => {
   });
 
   it('counts as read-only only for clearly read-only commands, and is matched by its command', () => {
-    const scope = { cwd: dir, allowedDirs: [dir] };
+    const scope = { cwd: dir(), allowedDirs: [dir()] };
     expect(isReadOnlyCall(bashTool, { command: 'git status && ls -la' }, scope)).toBe(true);
     expect(isReadOnlyCall(bashTool, { command: 'rm -rf build' }, scope)).toBe(false);
     expect(bashTool.isConcurrencySafe).toBe(false);
-    expect(bashTool.permissionSubject?.({ command: 'npm test' }, { cwd: dir })).toBe('npm test');
+    expect(bashTool.permissionSubject?.({ command: 'npm test' }, { cwd: dir() })).toBe('npm test');
   });
 });
 
 describe('read-only Bash', () => {
   it('runs read-only commands', async () => {
-    expect(await readOnlyBashTool.call({ command: 'echo hi | wc -l' }, ctx)).toBe('1');
+    expect(await readOnlyBashTool.call({ command: 'echo hi | wc -l' }, ctx())).toBe('1');
   });
 
   it('refuses any other command with the reason, without running it', async () => {
-    const result = await readOnlyBashTool.call({ command: 'echo hi > made.txt' }, ctx);
+    const result = await readOnlyBashTool.call({ command: 'echo hi > made.txt' }, ctx());
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('redirects output to a file');
-    expect(await readFile(path.join(dir, 'made.txt')).catch(() => 'absent')).toBe('absent');
+    expect(await readFile(path.join(dir(), 'made.txt')).catch(() => 'absent')).toBe('absent');
   });
 
   it('is presented to the model as Bash', () => {

@@ -1,29 +1,25 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../core/tool.js';
+import { describe, expect, it } from 'vitest';
+import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
 import { editTool } from './edit.js';
 import { readTool } from './read.js';
-import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
 
-let dir: string;
-let ctx: ToolContext;
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  ctx = testToolContext({ cwd: dir });
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, ctx } = useToolSandbox();
 
 async function readAfterWriting(name: string, content: string): Promise<string> {
-  const file = path.join(dir, name);
+  const file = path.join(dir(), name);
   await writeFile(file, content);
-  await readTool.call({ file_path: name }, ctx);
+  await readTool.call({ file_path: name }, ctx());
   return file;
 }
+
+/** Edits as the model would call the tool, in this test's context. */
+const edit = (file: string, oldString: string, newString: string, options = {}) =>
+  editTool.call(
+    { file_path: file, old_string: oldString, new_string: newString, ...options },
+    ctx(),
+  );
 
 const source = [
   'function greet(name) {',
@@ -39,21 +35,15 @@ const source = [
 describe('Edit', () => {
   it('replaces text that occurs once and shows the edited region with line numbers', async () => {
     const file = await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: '"hello "', new_string: '"hi "' },
-      ctx,
-    );
+    const result = await edit('app.js', '"hello "', '"hi "');
     expect(await readFile(file, 'utf8')).toBe(source.replace('"hello "', '"hi "'));
     expect(outputText(result)).toContain('Edited app.js');
     expect(outputText(result)).toContain('     2\t  return "hi " + name;');
   });
 
   it('refuses to edit a file this agent has not read', async () => {
-    await writeFile(path.join(dir, 'app.js'), source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'hello', new_string: 'hi' },
-      ctx,
-    );
+    await writeFile(path.join(dir(), 'app.js'), source);
+    const result = await edit('app.js', 'hello', 'hi');
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('Read it first');
   });
@@ -61,52 +51,49 @@ describe('Edit', () => {
   it('refuses when the file changed after it was read', async () => {
     const file = await readAfterWriting('app.js', source);
     await writeFile(file, `${source}// added by a formatter\n`);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'hello', new_string: 'hi' },
-      ctx,
-    );
+    const result = await edit('app.js', 'hello', 'hi');
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('Read it again');
     expect(await readFile(file, 'utf8')).toContain('hello');
   });
 
-  it('says that text was not found and that it must match exactly', async () => {
+  // Each refusal tells the model what to fix in its next call.
+  it.each([
+    [
+      'says that text was not found and that it must match exactly',
+      'goodbye',
+      'farewell',
+      ['not found', 'exactly'],
+    ],
+    [
+      'points to the line where the text matches apart from indentation',
+      'function part() {\nreturn "bye";',
+      'x',
+      ['line 5', 'indentation'],
+    ],
+    [
+      'notices a line-number prefix copied from Read output',
+      '     6\t  return "bye";',
+      'x',
+      ['line-number prefix'],
+    ],
+    [
+      'refuses an edit whose old and new text are the same',
+      'hello',
+      'hello',
+      ['nothing to change'],
+    ],
+    ['refuses an empty old_string for a file that has content', '', 'x', ['already exists']],
+  ])('%s', async (_, oldString, newString, hints) => {
     await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'goodbye', new_string: 'farewell' },
-      ctx,
-    );
+    const result = await edit('app.js', oldString, newString);
     expect(isErrorOutput(result)).toBe(true);
-    expect(outputText(result)).toContain('not found');
-    expect(outputText(result)).toContain('exactly');
-  });
-
-  it('points to the line where the text matches apart from indentation', async () => {
-    await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'function part() {\nreturn "bye";', new_string: 'x' },
-      ctx,
-    );
-    expect(isErrorOutput(result)).toBe(true);
-    expect(outputText(result)).toContain('line 5');
-    expect(outputText(result)).toContain('indentation');
-  });
-
-  it('notices a line-number prefix copied from Read output', async () => {
-    await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: '     6\t  return "bye";', new_string: 'x' },
-      ctx,
-    );
-    expect(outputText(result)).toContain('line-number prefix');
+    for (const hint of hints) expect(outputText(result)).toContain(hint);
   });
 
   it('refuses ambiguous text, saying how often and where it occurs', async () => {
     const file = await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'return', new_string: 'yield' },
-      ctx,
-    );
+    const result = await edit('app.js', 'return', 'yield');
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('occurs 2 times');
     expect(outputText(result)).toContain('lines 2, 6');
@@ -116,40 +103,21 @@ describe('Edit', () => {
 
   it('replaces every occurrence with replace_all', async () => {
     const file = await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'return', new_string: 'yield', replace_all: true },
-      ctx,
-    );
+    const result = await edit('app.js', 'return', 'yield', { replace_all: true });
     expect(outputText(result)).toContain('replaced 2 occurrences');
     expect(await readFile(file, 'utf8')).toBe(source.replaceAll('return', 'yield'));
   });
 
-  it('refuses an edit whose old and new text are the same', async () => {
-    await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: 'hello', new_string: 'hello' },
-      ctx,
-    );
-    expect(isErrorOutput(result)).toBe(true);
-    expect(outputText(result)).toContain('nothing to change');
-  });
-
   it('inserts replacement text literally, dollar signs included', async () => {
     const file = await readAfterWriting('price.txt', 'price: X\n');
-    await editTool.call(
-      { file_path: 'price.txt', old_string: 'X', new_string: "$& $1 $$ $'" },
-      ctx,
-    );
+    await edit('price.txt', 'X', "$& $1 $$ $'");
     expect(await readFile(file, 'utf8')).toBe("price: $& $1 $$ $'\n");
   });
 
   it('allows consecutive edits without reading again in between', async () => {
     const file = await readAfterWriting('app.js', source);
-    await editTool.call({ file_path: 'app.js', old_string: 'greet', new_string: 'welcome' }, ctx);
-    const second = await editTool.call(
-      { file_path: 'app.js', old_string: '"bye"', new_string: '"ciao"' },
-      ctx,
-    );
+    await edit('app.js', 'greet', 'welcome');
+    const second = await edit('app.js', '"bye"', '"ciao"');
     expect(isErrorOutput(second)).toBe(false);
     expect(await readFile(file, 'utf8')).toContain('welcome');
     expect(await readFile(file, 'utf8')).toContain('"ciao"');
@@ -157,38 +125,19 @@ describe('Edit', () => {
 
   it('matches and keeps Windows line endings when the model writes plain newlines', async () => {
     const file = await readAfterWriting('dos.txt', 'one\r\ntwo\r\nthree\r\n');
-    const result = await editTool.call(
-      { file_path: 'dos.txt', old_string: 'one\ntwo', new_string: 'uno\ndos' },
-      ctx,
-    );
+    const result = await edit('dos.txt', 'one\ntwo', 'uno\ndos');
     expect(isErrorOutput(result)).toBe(false);
     expect(await readFile(file, 'utf8')).toBe('uno\r\ndos\r\nthree\r\n');
   });
 
   it('creates a new file when old_string is empty and the file does not exist', async () => {
-    const result = await editTool.call(
-      { file_path: 'fresh/new.txt', old_string: '', new_string: 'hello\n' },
-      ctx,
-    );
+    const result = await edit('fresh/new.txt', '', 'hello\n');
     expect(outputText(result)).toBe('Created fresh/new.txt.');
-    expect(await readFile(path.join(dir, 'fresh/new.txt'), 'utf8')).toBe('hello\n');
-  });
-
-  it('refuses an empty old_string for a file that has content', async () => {
-    await readAfterWriting('app.js', source);
-    const result = await editTool.call(
-      { file_path: 'app.js', old_string: '', new_string: 'x' },
-      ctx,
-    );
-    expect(isErrorOutput(result)).toBe(true);
-    expect(outputText(result)).toContain('already exists');
+    expect(await readFile(path.join(dir(), 'fresh/new.txt'), 'utf8')).toBe('hello\n');
   });
 
   it('says that a missing file must be created with Write', async () => {
-    const result = await editTool.call(
-      { file_path: 'nope.txt', old_string: 'a', new_string: 'b' },
-      ctx,
-    );
+    const result = await edit('nope.txt', 'a', 'b');
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('does not exist');
   });

@@ -1,9 +1,11 @@
 // The Edit tool: exact string replacement in a file the agent has read, written atomically.
 // When the text is missing or ambiguous it says why, so the model can fix its next attempt.
 import { z } from 'zod';
-import { defineTool, type ToolOutput } from '../core/tool.js';
-import { displayPath, permissionPath, realDir, resolveAllowedPath } from './allowed-path.js';
-import { formatNumberedLines, splitLines } from './read.js';
+import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
+import { resolveToolPath } from './allowed-path.js';
+import { changesOneFile } from './file-tool-kinds.js';
+import { formatNumberedLines } from './read.js';
+import { splitLines } from './text-file.js';
 import { readCurrentForWrite, writeAndRecord } from './write.js';
 
 const SNIPPET_CONTEXT_LINES = 3;
@@ -39,43 +41,34 @@ export const editTool = defineTool({
     '- The result shows the edited lines so you can check them.',
   ].join('\n'),
   inputSchema,
-  isReadOnly: false,
-  isConcurrencySafe: false,
-  permissionSubject: (input, ctx) => permissionPath(input.file_path, ctx.cwd),
+  ...changesOneFile,
   async call(input, ctx) {
     if (input.old_string === input.new_string) {
-      return {
-        output: 'old_string and new_string are the same, so there is nothing to change.',
-        isError: true,
-      };
+      return toolError('old_string and new_string are the same, so there is nothing to change.');
     }
-    const resolved = await resolveAllowedPath(input.file_path, ctx);
-    if (!resolved.ok) return { output: resolved.message, isError: true };
-    const shown = displayPath(resolved.path, await realDir(ctx.cwd));
-    const current = await readCurrentForWrite(resolved.path, shown, ctx.fileState);
-    if (!current.ok) return { output: current.message, isError: true };
+    const target = await resolveToolPath(input.file_path, ctx);
+    if (!target.ok) return toolError(target.message);
+    const { path: file, shown } = target;
+    const current = await readCurrentForWrite(file, shown, ctx.fileState);
+    if (!current.ok) return toolError(current.message);
     const content = current.bytes?.toString('utf8');
 
     if (input.old_string === '') {
       if (content !== undefined && content !== '') {
-        return {
-          output: `old_string is empty, which only creates a new file, but ${shown} already exists. Give the text to replace.`,
-          isError: true,
-        };
+        return toolError(
+          `old_string is empty, which only creates a new file, but ${shown} already exists. Give the text to replace.`,
+        );
       }
-      await writeAndRecord(resolved.path, input.new_string, ctx.fileState);
+      await writeAndRecord(file, input.new_string, ctx.fileState);
       return `${content === undefined ? 'Created' : 'Filled'} ${shown}.`;
     }
     if (content === undefined) {
-      return {
-        output: `File does not exist: ${shown}. Create new files with Write.`,
-        isError: true,
-      };
+      return toolError(`File does not exist: ${shown}. Create new files with Write.`);
     }
 
     const edit = planEdit(content, input, shown);
-    if (!edit.ok) return { output: edit.message, isError: true };
-    await writeAndRecord(resolved.path, edit.content, ctx.fileState);
+    if (!edit.ok) return toolError(edit.message);
+    await writeAndRecord(file, edit.content, ctx.fileState);
     return describeEdit({ shown, edit, replaceAll: input.replace_all === true });
   },
 });

@@ -1,27 +1,17 @@
 import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../core/tool.js';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '../testing/temp-dir.js';
+import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
 import { globTool } from './glob.js';
-import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
 
-let dir: string;
-let ctx: ToolContext;
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  ctx = testToolContext({ cwd: dir });
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, ctx } = useToolSandbox();
 
 /** Creates files, the first listed oldest, each a minute newer than the one before. */
 async function files(...names: string[]): Promise<void> {
   const start = Date.now() / 1000 - 3600;
   for (const [index, name] of names.entries()) {
-    const file = path.join(dir, name);
+    const file = path.join(dir(), name);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, name);
     await utimes(file, start + index * 60, start + index * 60);
@@ -29,7 +19,7 @@ async function files(...names: string[]): Promise<void> {
 }
 
 const lines = async (input: { pattern: string; path?: string }) =>
-  outputText(await globTool.call(input, ctx)).split('\n');
+  outputText(await globTool.call(input, ctx())).split('\n');
 
 describe('Glob', () => {
   it('lists matching files, most recently modified first', async () => {
@@ -53,7 +43,7 @@ describe('Glob', () => {
 
   it('takes the base directory from an absolute pattern', async () => {
     await files('src/a.ts', 'test/b.ts');
-    expect(await lines({ pattern: path.join(dir, 'src/**/*.ts') })).toEqual(['src/a.ts']);
+    expect(await lines({ pattern: path.join(dir(), 'src/**/*.ts') })).toEqual(['src/a.ts']);
   });
 
   it('skips node_modules and .git unless the pattern names them', async () => {
@@ -72,13 +62,13 @@ describe('Glob', () => {
 
   it('says when nothing matches', async () => {
     await files('a.ts');
-    const result = await globTool.call({ pattern: '**/*.py' }, ctx);
+    const result = await globTool.call({ pattern: '**/*.py' }, ctx());
     expect(isErrorOutput(result)).toBe(false);
     expect(outputText(result)).toContain('No files found');
   });
 
   it('refuses a search path outside the allowed directories', async () => {
-    const result = await globTool.call({ pattern: '*', path: path.dirname(dir) }, ctx);
+    const result = await globTool.call({ pattern: '*', path: path.dirname(dir()) }, ctx());
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('outside the allowed directories');
   });
@@ -87,7 +77,7 @@ describe('Glob', () => {
     const sibling = await makeTempDir();
     await writeFile(path.join(sibling, 'secret.txt'), 'x');
     const result = outputText(
-      await globTool.call({ pattern: `../${path.basename(sibling)}/*.txt` }, ctx),
+      await globTool.call({ pattern: `../${path.basename(sibling)}/*.txt` }, ctx()),
     );
     await rm(sibling, { recursive: true, force: true });
     expect(result).not.toContain('secret.txt');
@@ -96,18 +86,18 @@ describe('Glob', () => {
   it('does not list through a symlinked directory', async () => {
     const sibling = await makeTempDir();
     await writeFile(path.join(sibling, 'secret.txt'), 'x');
-    await symlink(sibling, path.join(dir, 'linked'));
-    const result = outputText(await globTool.call({ pattern: '**/*.txt' }, ctx));
+    await symlink(sibling, path.join(dir(), 'linked'));
+    const result = outputText(await globTool.call({ pattern: '**/*.txt' }, ctx()));
     await rm(sibling, { recursive: true, force: true });
     expect(result).not.toContain('secret.txt');
   });
 
   it('says when the search path is missing or is a file', async () => {
     await files('a.ts');
-    expect(outputText(await globTool.call({ pattern: '*', path: 'nope' }, ctx))).toContain(
+    expect(outputText(await globTool.call({ pattern: '*', path: 'nope' }, ctx()))).toContain(
       'does not exist',
     );
-    expect(outputText(await globTool.call({ pattern: '*', path: 'a.ts' }, ctx))).toContain(
+    expect(outputText(await globTool.call({ pattern: '*', path: 'a.ts' }, ctx()))).toContain(
       'is a file',
     );
   });
@@ -115,7 +105,7 @@ describe('Glob', () => {
   it('is read-only and matched by its search path', () => {
     expect(globTool.isReadOnly).toBe(true);
     expect(globTool.isConcurrencySafe).toBe(true);
-    expect(globTool.permissionSubject?.({ pattern: '*' }, { cwd: dir })).toBe('.');
-    expect(globTool.permissionSubject?.({ pattern: '*', path: 'src' }, { cwd: dir })).toBe('src');
+    expect(globTool.permissionSubject?.({ pattern: '*' }, { cwd: dir() })).toBe('.');
+    expect(globTool.permissionSubject?.({ pattern: '*', path: 'src' }, { cwd: dir() })).toBe('src');
   });
 });

@@ -1,21 +1,13 @@
 // The Glob tool: files matching a glob pattern under a directory, most recently modified first.
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { defineTool } from '../core/tool.js';
-import {
-  displayPath,
-  errorCode,
-  isInside,
-  permissionPath,
-  realDir,
-  resolveAllowedPath,
-} from './allowed-path.js';
+import { defineTool, toolError } from '../core/tool.js';
+import { displayPath, isInside, realDir, resolveToolPath, statIfExists } from './allowed-path.js';
+import { searchesUnderPath } from './file-tool-kinds.js';
+import { skippedDirs, sortByMtimeNewestFirst, walkFiles } from './file-walk.js';
 
 const MAX_RESULTS = 100;
-/** Skipped unless the pattern names them: they hold thousands of files nobody means to list. */
-const NOISY_DIRS = ['node_modules', '.git'];
 
 const inputSchema = z.object({
   pattern: z
@@ -43,39 +35,22 @@ export const globTool = defineTool({
     '- Use it to find files by name; to find files by content, use Grep. You can run several searches in parallel.',
   ].join('\n'),
   inputSchema,
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  permissionSubject: (input, ctx) => permissionPath(input.path ?? '.', ctx.cwd),
+  ...searchesUnderPath,
   async call(input, ctx) {
     const { base, pattern } = splitPattern(input.pattern, input.path ?? '.');
-    const resolved = await resolveAllowedPath(base, ctx);
-    if (!resolved.ok) return { output: resolved.message, isError: true };
-    const realCwd = await realDir(ctx.cwd);
-    const shownBase = displayPath(resolved.path, realCwd);
-    const baseStats = await stat(resolved.path).catch((error: unknown) => {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (baseStats === undefined) {
-      return { output: `Directory does not exist: ${shownBase}.`, isError: true };
-    }
+    const target = await resolveToolPath(base, ctx);
+    if (!target.ok) return toolError(target.message);
+    const { realCwd, shown: shownBase } = target;
+    const baseStats = await statIfExists(target.path);
+    if (baseStats === undefined) return toolError(`Directory does not exist: ${shownBase}.`);
     if (!baseStats.isDirectory()) {
-      return { output: `path must be a directory, but ${shownBase} is a file.`, isError: true };
+      return toolError(`path must be a directory, but ${shownBase} is a file.`);
     }
 
     const allowed = await Promise.all(ctx.allowedDirs.map((dir) => realDir(dir)));
-    // Loaded on first use: a run that never globs does not pay for it at start-up.
-    const { glob } = await import('tinyglobby');
-    const matches = await glob(pattern, {
-      cwd: resolved.path,
-      absolute: true,
-      dot: true,
-      onlyFiles: true,
-      // Listing through a symlinked directory could show names from outside the allowed dirs.
-      followSymbolicLinks: false,
-      ignore: NOISY_DIRS.filter((dir) => !pattern.split('/').includes(dir)).map(
-        (dir) => `**/${dir}/**`,
-      ),
+    const matches = await walkFiles(pattern, {
+      cwd: target.path,
+      skip: skippedDirs(pattern),
       signal: ctx.signal,
     });
     const inside = matches.filter((file) => allowed.some((dir) => isInside(file, dir)));
@@ -97,21 +72,4 @@ function splitPattern(pattern: string, basePath: string): { base: string; patter
   const scanned = picomatch.scan(pattern);
   if (scanned.glob === '') return { base: path.dirname(pattern), pattern: path.basename(pattern) };
   return { base: scanned.base, pattern: scanned.glob };
-}
-
-/** Newest first, ties by path so the order is stable; files that vanished meanwhile are dropped. */
-export async function sortByMtimeNewestFirst(files: readonly string[]): Promise<string[]> {
-  const dated = await Promise.all(
-    files.map(async (file) => ({
-      file,
-      mtimeMs: await stat(file).then(
-        (stats) => stats.mtimeMs,
-        () => undefined,
-      ),
-    })),
-  );
-  return dated
-    .filter((entry): entry is { file: string; mtimeMs: number } => entry.mtimeMs !== undefined)
-    .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-    .map((entry) => entry.file);
 }

@@ -1,29 +1,19 @@
-import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../core/tool.js';
-import { type GrepEngineName, makeGrepTool, ripgrepAvailable } from './grep.js';
-import { isErrorOutput, makeTempDir, outputText, testToolContext } from './test-context.js';
+import { describe, expect, it } from 'vitest';
+import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
+import { type GrepEngineName, makeGrepTool } from './grep.js';
+import { ripgrepAvailable } from './grep-ripgrep.js';
 
 const hasRipgrep = await ripgrepAvailable();
 
-let dir: string;
-let ctx: ToolContext;
-
-beforeEach(async () => {
-  dir = await makeTempDir();
-  ctx = testToolContext({ cwd: dir });
-});
-
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const { dir, ctx } = useToolSandbox();
 
 /** Writes files given as name → content, the first oldest, each a minute newer. */
 async function tree(files: Record<string, string | Buffer>): Promise<void> {
   const start = Date.now() / 1000 - 3600;
   for (const [index, [name, content]] of Object.entries(files).entries()) {
-    const file = path.join(dir, name);
+    const file = path.join(dir(), name);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, content);
     await utimes(file, start + index * 60, start + index * 60);
@@ -46,7 +36,7 @@ const engines: { engine: GrepEngineName; skip: boolean }[] = [
 describe.each(engines)('Grep with the $engine engine', ({ engine, skip }) => {
   const grep = makeGrepTool(engine);
   const run = async (input: Parameters<typeof grep.call>[0]) =>
-    outputText(await grep.call(input, ctx));
+    outputText(await grep.call(input, ctx()));
 
   it.skipIf(skip)(
     'lists files with matches, most recently modified first, by default',
@@ -102,7 +92,7 @@ describe.each(engines)('Grep with the $engine engine', ({ engine, skip }) => {
   });
 
   it.skipIf(skip)('skips files ignored by .gitignore in a git repository', async () => {
-    await mkdir(path.join(dir, '.git'));
+    await mkdir(path.join(dir(), '.git'));
     await tree({
       '.gitignore': 'build/\n*.log\n',
       'build/out.js': 'needle\n',
@@ -115,7 +105,7 @@ describe.each(engines)('Grep with the $engine engine', ({ engine, skip }) => {
   });
 
   it.skipIf(skip)('searches an ignored directory when it is the path given', async () => {
-    await mkdir(path.join(dir, '.git'));
+    await mkdir(path.join(dir(), '.git'));
     await tree({ '.gitignore': 'build/\n', 'build/out.js': 'needle\n' });
     expect(await run({ pattern: 'needle', path: 'build' })).toBe('build/out.js');
   });
@@ -154,19 +144,19 @@ describe.each(engines)('Grep with the $engine engine', ({ engine, skip }) => {
 
   it.skipIf(skip)('says when nothing matches', async () => {
     await tree(project);
-    const result = await grep.call({ pattern: 'absent_word' }, ctx);
+    const result = await grep.call({ pattern: 'absent_word' }, ctx());
     expect(isErrorOutput(result)).toBe(false);
     expect(outputText(result)).toContain('No matches');
   });
 
   it.skipIf(skip)('reports an invalid regular expression as an error', async () => {
     await tree(project);
-    const result = await grep.call({ pattern: 'broken(' }, ctx);
+    const result = await grep.call({ pattern: 'broken(' }, ctx());
     expect(isErrorOutput(result)).toBe(true);
   });
 
   it.skipIf(skip)('refuses a search path outside the allowed directories', async () => {
-    const result = await grep.call({ pattern: 'x', path: path.dirname(dir) }, ctx);
+    const result = await grep.call({ pattern: 'x', path: path.dirname(dir()) }, ctx());
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('outside the allowed directories');
   });
@@ -174,7 +164,7 @@ describe.each(engines)('Grep with the $engine engine', ({ engine, skip }) => {
 
 describe('Grep engines', () => {
   it.skipIf(!hasRipgrep)('give the same output for every mode', async () => {
-    await mkdir(path.join(dir, '.git'));
+    await mkdir(path.join(dir(), '.git'));
     await tree({
       ...project,
       '.gitignore': 'notes.txt\n',
@@ -183,8 +173,8 @@ describe('Grep engines', () => {
     });
     for (const output_mode of ['content', 'files_with_matches', 'count'] as const) {
       const input = { pattern: 'help|TODO', output_mode };
-      const viaRipgrep = outputText(await makeGrepTool('ripgrep').call(input, ctx));
-      const viaJavaScript = outputText(await makeGrepTool('javascript').call(input, ctx));
+      const viaRipgrep = outputText(await makeGrepTool('ripgrep').call(input, ctx()));
+      const viaJavaScript = outputText(await makeGrepTool('javascript').call(input, ctx()));
       expect(viaJavaScript).toBe(viaRipgrep);
     }
   });
@@ -193,9 +183,9 @@ describe('Grep engines', () => {
     const grep = makeGrepTool('auto');
     expect(grep.isReadOnly).toBe(true);
     expect(grep.isConcurrencySafe).toBe(true);
-    expect(grep.permissionSubject?.({ pattern: 'x' }, { cwd: dir })).toBe('.');
+    expect(grep.permissionSubject?.({ pattern: 'x' }, { cwd: dir() })).toBe('.');
     expect(
-      grep.permissionSubject?.({ pattern: 'x', path: path.join(dir, 'src') }, { cwd: dir }),
+      grep.permissionSubject?.({ pattern: 'x', path: path.join(dir(), 'src') }, { cwd: dir() }),
     ).toBe('src');
   });
 });

@@ -4,22 +4,16 @@ import type { Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolOutput } from '../core/tool.js';
-import {
-  displayPath,
-  errorCode,
-  permissionPath,
-  realDir,
-  resolveAllowedPath,
-} from './allowed-path.js';
+import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
+import { errorCode, resolveToolPath } from './allowed-path.js';
 import { hashContent } from './file-state.js';
+import { readsOneFile } from './file-tool-kinds.js';
+import { looksBinary, MAX_FILE_BYTES, splitLines } from './text-file.js';
 
 const DEFAULT_LINE_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
 /** About 25k tokens: more in one result crowds out the conversation. */
 const MAX_OUTPUT_CHARS = 100_000;
-const MAX_FILE_BYTES = 32 * 1024 * 1024;
-const BINARY_SNIFF_BYTES = 8192;
 const BINARY_EXTENSIONS = new Set(
   (
     'png jpg jpeg gif bmp ico webp tiff psd heic avif pdf zip gz tgz bz2 xz 7z rar tar zst jar war ' +
@@ -62,19 +56,17 @@ export const readTool = defineTool({
     '- You must Read a file before you can Edit or overwrite it with Write. When several files may be useful, read them in parallel.',
   ].join('\n'),
   inputSchema,
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  permissionSubject: (input, ctx) => permissionPath(input.file_path, ctx.cwd),
+  ...readsOneFile,
   async call(input, ctx) {
-    const resolved = await resolveAllowedPath(input.file_path, ctx);
-    if (!resolved.ok) return { output: resolved.message, isError: true };
-    const shown = displayPath(resolved.path, await realDir(ctx.cwd));
-    const loaded = await loadTextFile(resolved.path, shown);
-    if (!loaded.ok) return { output: loaded.message, isError: true };
+    const target = await resolveToolPath(input.file_path, ctx);
+    if (!target.ok) return toolError(target.message);
+    const { path: file, shown } = target;
+    const loaded = await loadTextFile(file, shown);
+    if (!loaded.ok) return toolError(loaded.message);
     // Every successful read counts as "read", partial pages too, as in Claude Code: Write and
     // Edit use the snapshot to refuse stale content, and Edit checks its old_string against the
     // real file anyway. Requiring one full read would make files longer than a page uneditable.
-    ctx.fileState.set(resolved.path, {
+    ctx.fileState.set(file, {
       hash: hashContent(loaded.bytes),
       mtimeMs: loaded.mtimeMs,
     });
@@ -123,7 +115,7 @@ async function loadTextFile(file: string, shown: string): Promise<LoadedFile> {
     };
   }
   const bytes = await readFile(file);
-  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+  if (looksBinary(bytes)) {
     return {
       ok: false,
       message: `${shown} looks like a binary file (it contains NUL bytes); Read only shows text files.`,
@@ -176,15 +168,6 @@ function numberedLine(line: string, lineNumber: number): string {
       ? `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${line.length} characters]`
       : line;
   return `${String(lineNumber).padStart(6)}\t${text}`;
-}
-
-/** The file's lines without terminators; a final newline does not start another line. */
-export function splitLines(text: string): string[] {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body === '') return [];
-  const lines = body.split(/\r?\n/);
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
 }
 
 async function missingFileMessage(file: string, shown: string): Promise<string> {

@@ -6,16 +6,11 @@ import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FileState } from '../core/file-state.js';
-import { defineTool } from '../core/tool.js';
-import {
-  displayPath,
-  errorCode,
-  permissionPath,
-  realDir,
-  resolveAllowedPath,
-} from './allowed-path.js';
+import { defineTool, toolError } from '../core/tool.js';
+import { resolveToolPath, statIfExists } from './allowed-path.js';
 import { hashContent } from './file-state.js';
-import { splitLines } from './read.js';
+import { changesOneFile } from './file-tool-kinds.js';
+import { splitLines } from './text-file.js';
 
 const inputSchema = z.object({
   file_path: z
@@ -38,16 +33,14 @@ export const writeTool = defineTool({
     '- Do not create documentation or README files unless asked to.',
   ].join('\n'),
   inputSchema,
-  isReadOnly: false,
-  isConcurrencySafe: false,
-  permissionSubject: (input, ctx) => permissionPath(input.file_path, ctx.cwd),
+  ...changesOneFile,
   async call(input, ctx) {
-    const resolved = await resolveAllowedPath(input.file_path, ctx);
-    if (!resolved.ok) return { output: resolved.message, isError: true };
-    const shown = displayPath(resolved.path, await realDir(ctx.cwd));
-    const current = await readCurrentForWrite(resolved.path, shown, ctx.fileState);
-    if (!current.ok) return { output: current.message, isError: true };
-    await writeAndRecord(resolved.path, input.content, ctx.fileState);
+    const target = await resolveToolPath(input.file_path, ctx);
+    if (!target.ok) return toolError(target.message);
+    const { path: file, shown } = target;
+    const current = await readCurrentForWrite(file, shown, ctx.fileState);
+    if (!current.ok) return toolError(current.message);
+    await writeAndRecord(file, input.content, ctx.fileState);
     const lines = splitLines(input.content).length;
     const verb = current.bytes === undefined ? 'Created' : 'Updated';
     return `${verb} ${shown} (${lines} ${lines === 1 ? 'line' : 'lines'}).`;
@@ -72,10 +65,7 @@ export async function readCurrentForWrite(
   shown: string,
   fileState: FileState,
 ): Promise<CurrentContent> {
-  const stats = await stat(file).catch((error: unknown) => {
-    if (errorCode(error) === 'ENOENT') return undefined;
-    throw error;
-  });
+  const stats = await statIfExists(file);
   if (stats === undefined) return { ok: true, bytes: undefined };
   if (stats.isDirectory()) return { ok: false, message: `${shown} is a directory, not a file.` };
   if (!stats.isFile()) {

@@ -40,6 +40,29 @@ const nameListSchema = z
 const mcpServerRefSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
 
 /**
+ * opencode's `permission`: `allow`/`ask`/`deny` for every tool, or per tool (`edit: deny`), or per
+ * pattern (`bash: { "*": ask, "git status": allow }`). Entries are read one by one
+ * (opencode-permission.ts), so one odd entry does not lose the others.
+ */
+const permissionInputSchema = z
+  .union([z.string(), z.record(z.string(), z.unknown())])
+  .describe(
+    '`allow`, `ask` or `deny`, or a map of tool to one of them or to a map of pattern to one',
+  );
+
+/** A rule an opencode `permission` block adds to its agent's permissions. */
+export const definitionPermissionRuleSchema = z.object({
+  behavior: z.enum(['deny', 'ask']),
+  /** A warren permission rule: `Bash(git push:*)`, `Edit(**\/*.env*)`, `Agent(architect)`, `*`. */
+  rule: z.string(),
+  /** Calls it does not cover: later entries of the block with another action (the last match wins). */
+  except: z.array(z.string()).optional(),
+  /** Where in the block it was written, for messages: `permission.bash`. */
+  field: z.string(),
+});
+export type DefinitionPermissionRule = z.infer<typeof definitionPermissionRuleSchema>;
+
+/**
  * Every field a definition may set, each validated on its own so a file with one bad field
  * still loads (the field is dropped with a warning) while `defineAgent` can name the field.
  */
@@ -76,6 +99,7 @@ export const agentFieldSchemas = {
   skills: nameListSchema,
   memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
   forkContext: z.boolean().describe('true or false'),
+  permission: permissionInputSchema,
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -107,6 +131,7 @@ export const agentDefinitionInputSchema = z.looseObject({
   skills: agentFieldSchemas.skills.optional(),
   memory: agentFieldSchemas.memory.optional(),
   forkContext: agentFieldSchemas.forkContext.optional(),
+  permission: agentFieldSchemas.permission.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
 
@@ -149,6 +174,11 @@ export const agentDefinitionSchema = z.object({
   memory: z.enum(['user', 'project', 'local']).optional(),
   /** Start from the parent's conversation instead of a fresh one. */
   forkContext: z.boolean().optional(),
+  /**
+   * Deny and ask rules of this agent's permissions, from an opencode `permission` block. A tool
+   * the block switches off outright is in `disallowedTools` instead.
+   */
+  permissionRules: z.array(definitionPermissionRuleSchema).optional(),
   /** Fields warren does not know (opencode's `mode`, `temperature`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,

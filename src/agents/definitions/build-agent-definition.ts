@@ -10,7 +10,11 @@ import {
   agentFieldSchemas,
 } from './agent-definition.js';
 import type { AgentDiagnostic } from './agent-load-entry.js';
+import { AGENT_NAME_RULE, checkAgentName } from './agent-name.js';
+import { fieldForKey, isForeignField, UNKNOWN_FIELD_HINTS } from './field-names.js';
 import { normalizeTools } from './normalize-tools.js';
+import { readOpencodePermission } from './opencode-permission.js';
+import { cutToBytes, MAX_TEXT_BYTES } from './text-limits.js';
 
 export interface BuildAgentDefinitionOptions {
   /** The fields as written, `prompt` included (for files: the body). */
@@ -25,6 +29,8 @@ export interface BuildAgentDefinitionOptions {
   source: AgentSource;
   /** File line of a field's key, for diagnostics. */
   lineOf?: (field: string) => number | undefined;
+  /** File line where a missing field would go (the frontmatter's first line), for its error. */
+  missingFieldLine?: number;
 }
 
 export type BuiltAgentDefinition = {
@@ -35,31 +41,6 @@ export type BuiltAgentDefinition = {
   | { definition: AgentDefinition; error?: undefined }
   /** Why there is no definition: every problem found, in one message. */
   | { definition?: undefined; error: AgentDiagnostic }
-);
-
-/** Keys other tools use for a warren field. opencode's `steps` caps agentic iterations. */
-const FIELD_ALIASES: Record<string, AgentFieldName> = { steps: 'maxTurns', maxSteps: 'maxTurns' };
-
-/** Fields of Claude Code and opencode that warren understands but does not use. */
-const FOREIGN_FIELDS = new Set([
-  'effort',
-  'initialPrompt',
-  'mode',
-  'permission',
-  'temperature',
-  'top_p',
-  'hidden',
-  'disable',
-  'variant',
-]);
-
-/** Likely mistakes among unknown keys, and what was probably meant. */
-const UNKNOWN_FIELD_HINTS: Record<string, string> = {
-  permissions: 'opencode reads `permission`, not `permissions`',
-};
-
-const KNOWN_BY_LOOSE_NAME = new Map(
-  Object.keys(agentFieldSchemas).map((field) => [looseName(field), field as AgentFieldName]),
 );
 
 export function buildAgentDefinition(options: BuildAgentDefinitionOptions): BuiltAgentDefinition {
@@ -80,17 +61,25 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   });
   for (const { field, message } of tools.warnings) state.warn(field, `\`${field}\`: ${message}`);
   for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
-  if (values.prompt.trim() === '') {
+  const description = state.limitSize('description', values.description);
+  const prompt = state.limitSize('prompt', values.prompt);
+  if (prompt.trim() === '') {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
+  const permission =
+    values.permission === undefined ? undefined : readOpencodePermission(values.permission);
+  for (const message of permission?.warnings ?? []) state.warn('permission', message);
+  for (const message of permission?.notes ?? []) state.note('permission', message);
+  const deniedTools = mergeLists(tools.disallowedTools, permission?.deniedTools);
 
   const definition = withoutUndefined<AgentDefinition>({
     name,
-    description: values.description,
-    prompt: values.prompt,
+    description,
+    prompt,
     tools: state.noTools ? [] : tools.tools,
     spawnableAgents: mergeLists(tools.spawnableAgents, values.spawnableAgents),
-    disallowedTools: tools.disallowedTools,
+    disallowedTools: deniedTools?.length ? deniedTools : undefined,
+    permissionRules: permission?.rules.length ? permission.rules : undefined,
     readOnly: values.readOnly,
     model: values.model === undefined ? undefined : state.model(values.model),
     permissionMode: values.permissionMode,
@@ -120,7 +109,8 @@ class BuildState {
   readonly warnings: AgentDiagnostic[] = [];
   readonly notes: AgentDiagnostic[] = [];
   readonly errors: AgentDiagnostic[] = [];
-  readonly extra: Record<string, unknown> = {};
+  /** Kept as entries: a key such as `__proto__` must stay a key, not become a prototype. */
+  readonly #extra: [string, unknown][] = [];
   /** The key each warren field was read from, for its line. */
   readonly keyOf = new Map<string, string>();
   /** Set when `tools` or `disallowedTools` could not be read. */
@@ -142,10 +132,10 @@ class BuildState {
         this.keyOf.set(field, key);
         continue;
       }
-      this.extra[key] = value;
+      this.#extra.push([key, value]);
       if (field !== undefined) {
         this.warn(key, `\`${key}\` repeats \`${field}\`, which is already set; kept in extra`);
-      } else if (FOREIGN_FIELDS.has(key)) {
+      } else if (isForeignField(key)) {
         foreign.push(key);
       } else {
         unknown.push(key);
@@ -155,7 +145,9 @@ class BuildState {
       this.note(foreign[0]!, `kept in extra, not used by warren: ${foreign.join(', ')}`);
     }
     if (unknown.length > 0) {
-      const hints = unknown.flatMap((key) => UNKNOWN_FIELD_HINTS[key] ?? []);
+      const hints = unknown.flatMap((key) =>
+        Object.hasOwn(UNKNOWN_FIELD_HINTS, key) ? [UNKNOWN_FIELD_HINTS[key]!] : [],
+      );
       this.warn(
         unknown[0]!,
         `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `\`${k}\``).join(', ')} kept in extra and ignored${hints.length > 0 ? ` (${hints.join('; ')})` : ''}`,
@@ -164,11 +156,15 @@ class BuildState {
     return known;
   }
 
+  /** The fields warren does not know, as written. */
+  get extra(): Record<string, unknown> {
+    return Object.fromEntries(this.#extra);
+  }
+
   private fieldFor(key: string): AgentFieldName | undefined {
-    if (key in agentFieldSchemas) return key as AgentFieldName;
-    const alias = FIELD_ALIASES[key] ?? KNOWN_BY_LOOSE_NAME.get(looseName(key));
-    if (alias !== undefined) this.note(key, `read \`${key}\` as \`${alias}\``);
-    return alias;
+    const found = fieldForKey(key);
+    if (found?.renamed) this.note(key, `read \`${key}\` as \`${found.field}\``);
+    return found?.field;
   }
 
   /** Keeps the fields whose values fit their schema; reports the others. */
@@ -212,22 +208,63 @@ class BuildState {
           `\`name\` says "${written}" but the agent is registered as "${fallbackName}" (its key)`,
         );
       }
-      return fallbackName;
+      return this.checkName(fallbackName, 'key');
     }
     if (written === undefined) {
+      const name = this.checkName(fallbackName, 'file');
       // A `name` that failed validation was reported already.
-      if (!this.keyOf.has('name')) {
-        this.warn('name', `no \`name\`: the agent is named "${fallbackName}" after its file`);
+      if (!this.keyOf.has('name') && this.errors.length === 0) {
+        this.warn('name', `no \`name\`: the agent is named "${name}" after its file`);
       }
-      return fallbackName;
+      return name;
     }
-    if (written !== fallbackName) {
+    const name = this.checkName(written, 'name');
+    if (name !== checkAgentName(fallbackName).name) {
       this.note(
         'name',
-        `the name "${written}" differs from the file name "${fallbackName}"; "${written}" is used`,
+        `the name "${name}" differs from the file name "${fallbackName}"; "${name}" is used`,
       );
     }
-    return written;
+    return name;
+  }
+
+  /**
+   * The name in its one spelling (lower case, `-` for spaces), or the name as written after an
+   * error that says how to fix it.
+   * @param from where the name was written, as the error names it
+   */
+  private checkName(name: string, from: 'name' | 'file' | 'key'): string {
+    const checked = checkAgentName(name);
+    if (checked.problem !== undefined) {
+      const fix = {
+        name: `write it as \`name: ${checked.suggestion}\``,
+        file: `add \`name: ${checked.suggestion}\` to the frontmatter`,
+        key: `register it as "${checked.suggestion}"`,
+      }[from];
+      const what = { name: '`name`', file: 'the file name', key: 'the key in `agents`' }[from];
+      this.fail('name', `${what}: ${checked.problem}; ${fix} (${AGENT_NAME_RULE})`);
+      return name;
+    }
+    if (from !== 'file' && checked.name !== name) {
+      this.note(
+        'name',
+        `read the name "${name}" as "${checked.name}" (names are lower case, \`-\` for spaces)`,
+      );
+    }
+    return checked.name;
+  }
+
+  /** Cuts a description or prompt over warren's limit, with a warning. */
+  limitSize(field: 'description' | 'prompt', text: string): string {
+    const cut = cutToBytes(text, MAX_TEXT_BYTES);
+    if (cut !== text) {
+      const size = Buffer.byteLength(text, 'utf8').toLocaleString('en-US');
+      this.warn(
+        field,
+        `\`${field}\` is ${size} bytes; only its first 64 KiB are used (shorten it, or move reference material into files the agent can read)`,
+      );
+    }
+    return cut;
   }
 
   model(value: string): string {
@@ -240,7 +277,9 @@ class BuildState {
   /** Reports a required field that was not written at all (a bad value is reported already). */
   require(field: AgentFieldName, fix: string): void {
     if (this.keyOf.has(field)) return;
-    this.fail(field, `\`${field}\` is missing: ${fix}`);
+    const message = `\`${field}\` is missing: ${fix}`;
+    const line = this.options.missingFieldLine;
+    this.errors.push(line === undefined ? { message } : { message, line });
   }
 
   fail(key: string, message: string): void {
@@ -265,11 +304,6 @@ class BuildState {
     const line = this.options.lineOf?.(this.keyOf.get(key) ?? key);
     return line === undefined ? { message } : { message, line };
   }
-}
-
-/** `max_turns`, `MaxTurns` and `max-turns` all mean `maxTurns`. */
-function looseName(key: string): string {
-  return key.toLowerCase().replace(/[-_]/g, '');
 }
 
 /** Drops keys whose value is undefined, so a definition only holds what was set. */
@@ -300,6 +334,12 @@ function mcpServerList(value: McpServerRef | McpServerRef[]): McpServerRef[] {
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // A BigInt or a value that contains itself (SDK input) has no JSON.
+    text = Object.prototype.toString.call(value);
+  }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -2,7 +2,9 @@
 // with each field's line kept so later warnings can point at it.
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { AgentDiagnostic } from './agent-load-entry.js';
-import { parseFrontmatterLeniently } from './lenient-frontmatter.js';
+import { isKnownKey } from './field-names.js';
+import { descriptionCut, parseFrontmatterLeniently } from './lenient-frontmatter.js';
+import { yamlValues } from './yaml-values.js';
 
 export interface FrontmatterFields {
   fields: Record<string, unknown>;
@@ -10,6 +12,8 @@ export interface FrontmatterFields {
   lines: Record<string, number>;
   /** What the lenient parser had to repair; empty when the YAML was valid. */
   repairs: AgentDiagnostic[];
+  /** Set when the fields cannot be read at all (an alias fan-out): the file cannot be used. */
+  error?: AgentDiagnostic;
 }
 
 /** @param firstLine file line of the frontmatter's first line */
@@ -20,16 +24,26 @@ export function readFrontmatterFields(frontmatter: string, firstLine: number): F
   if (firstError === undefined && doc.contents === null) {
     return { fields: {}, lines: {}, repairs: [] };
   }
+  const lineAt = (offset: number) => firstLine - 1 + lineCounter.linePos(offset).line;
   if (firstError === undefined && isMap(doc.contents)) {
-    const lines: Record<string, number> = {};
+    const values = yamlValues(doc);
+    if (!values.ok) {
+      const error = { line: lineAt(values.offset), message: values.message };
+      return { fields: {}, lines: {}, repairs: [], error };
+    }
+    const lines: Record<string, number> = Object.create(null);
+    const keys: string[] = [];
     for (const pair of doc.contents.items) {
       if (!isScalar(pair.key) || pair.key.range === undefined || pair.key.range === null) continue;
-      lines[String(pair.key.value)] = firstLine - 1 + lineCounter.linePos(pair.key.range[0]).line;
+      keys.push(String(pair.key.value));
+      lines[String(pair.key.value)] = lineAt(pair.key.range[0]);
     }
-    return { fields: doc.toJS() as Record<string, unknown>, lines, repairs: [] };
+    const repairs = descriptionCutWarnings(keys, lines);
+    return { fields: values.value as Record<string, unknown>, lines, repairs };
   }
 
   const lenient = parseFrontmatterLeniently(frontmatter, firstLine);
+  if (lenient.error) return { fields: {}, lines: {}, repairs: [], error: lenient.error };
   const yamlProblem =
     firstError?.message.split('\n')[0] ?? 'it is not a map of `key: value` fields';
   const repairs =
@@ -42,4 +56,15 @@ export function readFrontmatterFields(frontmatter: string, firstLine: number): F
           },
         ];
   return { fields: lenient.fields, lines: lenient.lines, repairs };
+}
+
+/**
+ * Valid YAML is read as written, but a key no definition file uses right after `description`
+ * (`user:` of an example dialogue) was most likely meant to be part of it: say where it was cut.
+ */
+function descriptionCutWarnings(keys: string[], lines: Record<string, number>): AgentDiagnostic[] {
+  const index = keys.indexOf('description');
+  const next = keys[index + 1];
+  if (index === -1 || next === undefined || isKnownKey(next)) return [];
+  return [descriptionCut(lines.description!, next, lines[next]!)];
 }

@@ -26,6 +26,19 @@ describe('splitFrontmatter', () => {
     expect(result.fixed).toBeUndefined();
   });
 
+  it('reads a lone CR (classic Mac) as a line ending', () => {
+    const result = parts('---\rname: a\rdescription: d\r---\rbody\rmore');
+    expect(result.frontmatter).toBe('name: a\ndescription: d');
+    expect(result.body).toBe('body\nmore');
+  });
+
+  it('accepts a closing rule of more dashes, and reports it at its own line', () => {
+    const result = parts('---\nname: a\n-------\nbody');
+    expect(result.frontmatter).toBe('name: a');
+    expect(result.oddCloser).toEqual({ line: 3, text: '-------' });
+    expect(parts('---\nname: a\n---\nbody').oddCloser).toBeUndefined();
+  });
+
   it('accepts `...` as the closing line', () => {
     expect(parts('---\nname: a\n...\nbody').body).toBe('body');
   });

@@ -10,6 +10,8 @@ export interface FrontmatterParts {
   body: string;
   /** What had to be fixed to find the frontmatter, for a warning. */
   fixed?: string;
+  /** A closing line that is not exactly `---` (`------`), for a warning at its own line. */
+  oddCloser?: { line: number; text: string };
 }
 
 export interface FrontmatterProblem {
@@ -24,9 +26,14 @@ export type FrontmatterSplit =
 
 const OPENER = '---';
 const CLOSERS = new Set(['---', '...']);
+/** A rule of more dashes closes the frontmatter too: authors draw it by hand. */
+const LONG_CLOSER = /^-{4,}$/;
+
+/** CRLF (Windows) and a lone CR (classic Mac) end lines as LF does. */
+const LINE_END = /\r\n|\r|\n/;
 
 export function splitFrontmatter(text: string): FrontmatterSplit {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const lines = text.replace(/^\uFEFF/, '').split(LINE_END);
   const openerIndex = lines.findIndex((line) => line.trim() !== '');
   const opener = lines[openerIndex];
   if (opener === undefined || opener.trim() !== OPENER) {
@@ -44,9 +51,7 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
   // opener's indentation rather than refuse it.
   const indent = opener.length - opener.trimStart().length;
   const dedented = indent === 0 ? lines : lines.map((line) => stripIndent(line, indent));
-  const closerIndex = dedented.findIndex(
-    (line, i) => i > openerIndex && CLOSERS.has(line.trimEnd()),
-  );
+  const closerIndex = dedented.findIndex((line, i) => i > openerIndex && isCloser(line.trimEnd()));
   if (closerIndex === -1) {
     return {
       ok: false,
@@ -62,6 +67,7 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
     openerIndex > 0 ? `skipped ${openerIndex} blank line(s) before the opening \`---\`` : '',
     indent > 0 ? `removed ${indent} spaces of indentation from every line` : '',
   ].filter((fix) => fix !== '');
+  const closer = dedented[closerIndex]!.trimEnd();
   return {
     ok: true,
     parts: {
@@ -73,8 +79,13 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
         .replace(/^(?:[ \t]*\n)+/, '')
         .trimEnd(),
       ...(fixes.length > 0 ? { fixed: fixes.join(' and ') } : {}),
+      ...(!CLOSERS.has(closer) && { oddCloser: { line: closerIndex + 1, text: closer } }),
     },
   };
+}
+
+function isCloser(line: string): boolean {
+  return CLOSERS.has(line) || LONG_CLOSER.test(line);
 }
 
 function stripIndent(line: string, indent: number): string {

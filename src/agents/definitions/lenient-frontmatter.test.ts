@@ -39,6 +39,34 @@ describe('parseFrontmatterLeniently', () => {
     expect(result.fields.description).toBe(description);
   });
 
+  it('keeps example dialogue at column 0 in a description of several lines, and says so', () => {
+    const text = [
+      'description: Use it for tests. Examples: a',
+      '<example>',
+      'user: "write tests"',
+      'assistant: "on it"',
+      '</example>',
+      'model: sonnet',
+      'category: testing',
+    ].join('\n');
+    const result = parseFrontmatterLeniently(text, 2);
+    expect(result.fields).toEqual({
+      description:
+        'Use it for tests. Examples: a <example> user: "write tests" assistant: "on it" </example>',
+      model: 'sonnet',
+      category: 'testing',
+    });
+    expect(result.fixes.map((fix) => fix.line)).toEqual([4, 2]);
+    expect(result.fixes[0]?.message).toMatch(/^kept 2 lines 4, 5 in `description`/);
+  });
+
+  it('does not take column-0 lines into a `|` description, which YAML ends there', () => {
+    const text = ['description: |', '  one', '  two', 'user: x: y'].join('\n');
+    const result = parseFrontmatterLeniently(text, 2);
+    expect(result.fields.description).toBe('one\ntwo\n');
+    expect(Object.keys(result.fields)).toEqual(['description', 'user']);
+  });
+
   it('treats commented-out fields as comments', () => {
     const text = [
       'tools: Read',

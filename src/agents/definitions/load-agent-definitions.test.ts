@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/config-error.js';
+import { aliasFanOutDefinition } from '../../testing/hostile-definitions.js';
 import {
   type LoadAgentDefinitionsOptions,
   loadAgentDefinitions,
@@ -49,6 +50,18 @@ describe('loadAgentDefinitions', () => {
     const { definitions, entries } = await ws.load({ builtins: false });
     expect([...definitions.keys()].sort()).toEqual(['a', 'b', 'c', 'd']);
     expect(entries.every((entry) => entry.source.kind === 'project')).toBe(true);
+  });
+
+  it('loads every other definition when one file cannot be read as YAML', async () => {
+    const ws = await workspace();
+    const bomb = await ws.write('project/.claude/agents/bomb.md', aliasFanOutDefinition());
+    await ws.write('project/.claude/agents/fine.md', agent('fine'));
+    const { definitions, entries } = await ws.load({ builtins: false });
+    expect([...definitions.keys()]).toEqual(['fine']);
+    expect(entries.find((entry) => entry.source.path === bomb)).toMatchObject({
+      status: 'error',
+      error: { line: 5, message: expect.stringContaining('Excessive alias count') },
+    });
   });
 
   it('skips README.md and files that are not Markdown', async () => {
@@ -245,7 +258,8 @@ describe('loadAgentDefinitions', () => {
         'DoozieSoftware__everything-opencode/agents/code-reviewer.md, which wins',
       );
     }
-    const openCoders = entries.filter((entry) => entry.name === 'OpenCoder');
+    // `name: OpenCoder` in both: names are lower case.
+    const openCoders = entries.filter((entry) => entry.name === 'opencoder');
     expect(openCoders.map((entry) => entry.status).sort()).toEqual(['ok', 'overridden']);
   });
 });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { aliasFanOutDefinition } from '../../testing/hostile-definitions.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import { loadAgentFile } from './load-agent-file.js';
 
@@ -136,7 +137,8 @@ describe('loadAgentFile on real files', () => {
       'darrenhinde__OpenAgentsControl/.opencode/agent/core/openagent.md',
     );
     expect(entry.status).toBe('ok');
-    expect(entry.name).toBe('OpenAgent');
+    expect(entry.name).toBe('openagent');
+    expect(messages(entry.notes)).toContain('read the name "OpenAgent" as "openagent"');
     expect(entry.definition!.extra).toMatchObject({
       id: 'openagent',
       category: 'core',
@@ -218,15 +220,43 @@ describe('loadAgentFile on real files', () => {
     });
   });
 
-  it('keeps an opencode nested permission map in extra as written', async () => {
+  it('honours an opencode `permission` block: asks before every Bash command, lets `task` start only the agents it allows', async () => {
     const entry = await loadFixture(
       'joaocaetanoramos__opencode-agents-library/src/agents/teams/saas/saas-build.md',
     );
     expect(entry.name).toBe('saas-build');
-    expect(entry.definition!.extra.permission).toMatchObject({
-      bash: { '*': 'ask' },
-      task: { '*': 'deny', architect: 'allow' },
-    });
+    expect(entry.definition!.extra).not.toHaveProperty('permission');
+    expect(entry.definition!.permissionRules).toEqual([
+      { behavior: 'ask', rule: 'Bash', field: 'permission.bash' },
+      {
+        behavior: 'deny',
+        rule: 'Agent',
+        except: [
+          'Agent(requirements-analyzer)',
+          'Agent(architect)',
+          'Agent(code-generator)',
+          'Agent(test-generator)',
+          'Agent(sdd-compliance)',
+        ],
+        field: 'permission.task',
+      },
+      { behavior: 'ask', rule: 'Agent(code-generator)', field: 'permission.task' },
+      { behavior: 'ask', rule: 'Agent(test-generator)', field: 'permission.task' },
+      { behavior: 'ask', rule: 'Agent(sdd-compliance)', field: 'permission.task' },
+      { behavior: 'deny', rule: 'Agent(code-reviewer)', field: 'permission.task' },
+      { behavior: 'deny', rule: 'Agent(docs-writer)', field: 'permission.task' },
+    ]);
+  });
+
+  it('switches off the tools an opencode `permission` block denies outright', async () => {
+    const entry = await loadFixture(
+      'uplift-labs__opencode-agents-and-skills/.opencode/agents/qwen-local-worker.md',
+    );
+    expect(entry.definition!.disallowedTools).toEqual(
+      expect.arrayContaining(['Bash', 'Edit', 'Write', 'Agent', 'WebFetch']),
+    );
+    expect(entry.definition!.disallowedTools).not.toContain('Read');
+    expect(messages(entry.notes)).toContain('opencode `permission`: switches off');
   });
 
   it('records where the definition came from', async () => {
@@ -365,5 +395,169 @@ describe('loadAgentFile on hand-written files', () => {
     expect(entry.warnings).toEqual([
       { line: 4, message: expect.stringContaining('`prompt` in the frontmatter is ignored') },
     ]);
+  });
+});
+
+describe('loadAgentFile on hostile and broken files: an error entry naming file:line, never a throw', () => {
+  it('refuses a YAML alias fan-out (3 anchors × 30 references), naming the line of the first alias', async () => {
+    const entry = await loadText(aliasFanOutDefinition());
+    expect(entry).toMatchObject({ name: 'agent', status: 'error', error: { line: 5 } });
+    expect(entry.error?.message).toMatch(
+      /cannot be expanded \(Excessive alias count.*\): write the values out/,
+    );
+  });
+
+  it('refuses an alias used inside its own anchor', async () => {
+    const entry = await loadText('---\ndescription: d\ntools: &t [Read, *t]\n---\nbody');
+    expect(entry).toMatchObject({ status: 'error', error: { line: 3 } });
+    expect(entry.error?.message).toContain('used inside its own anchor');
+  });
+
+  it('keeps keys such as `constructor` and `__proto__` as unknown keys', async () => {
+    const entry = await loadText(
+      '---\ndescription: d\nconstructor: 1\n__proto__: { tools: [] }\ntoString: x\n---\nbody',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.tools).toBeUndefined();
+    expect(Object.keys(entry.definition!.extra).sort()).toEqual([
+      '__proto__',
+      'constructor',
+      'toString',
+    ]);
+    expect(entry.warnings[0]).toMatchObject({ line: 3 });
+  });
+});
+
+describe('agent names', () => {
+  const withName = (name: string) => loadText(`---\nname: ${name}\ndescription: d\n---\nbody`);
+
+  it.each([
+    ['../x', 'holds "/"'],
+    ['a/b', 'holds "/"'],
+    ['/abs', 'holds "/"'],
+    ['"a\\0b"', 'holds "\\u{0}"'],
+    ['"two\\nlines"', 'holds "\\u{a}"'],
+    ['"\u202Eevil"', 'holds "\\u{202e}"'],
+    ['-flag', 'starts with "-"'],
+    ['x'.repeat(65), 'is 65 characters long'],
+  ])('refuses `name: %s`, naming the line and the fix', async (name, why) => {
+    const entry = await withName(name);
+    expect(entry.status).toBe('error');
+    expect(entry.error?.line).toBe(2);
+    expect(entry.error?.message).toContain(`is not a valid agent name (it ${why})`);
+    expect(entry.error?.message).toMatch(
+      /write it as `name: [a-z0-9][a-z0-9._-]*`.*1 to 64 letters/,
+    );
+    for (const raw of ['\u0000', '\n', '\u202e']) expect(entry.error?.message).not.toContain(raw);
+  });
+
+  it('writes a name in lower case with `-` for spaces, with a note', async () => {
+    const entry = await withName('Context Retriever');
+    expect(entry.name).toBe('context-retriever');
+    expect(messages(entry.notes)).toContain(
+      'read the name "Context Retriever" as "context-retriever"',
+    );
+  });
+
+  it('refuses a file whose name cannot be an agent name when the frontmatter has none', async () => {
+    const entry = await loadText('---\ndescription: d\n---\nbody', 'my+agent.md');
+    expect(entry.status).toBe('error');
+    expect(entry.error?.message).toContain(
+      'the file name: "my+agent" is not a valid agent name (it holds "+"); add `name: my-agent` to the frontmatter',
+    );
+  });
+});
+
+describe('size limits', () => {
+  it('cuts a description or prompt over 64 KiB, with a warning that says so', async () => {
+    const entry = await loadText(
+      `---\nname: big\ndescription: ${'d'.repeat(70_000)}\n---\n${'é'.repeat(40_000)}`,
+    );
+    expect(entry.status).toBe('ok');
+    expect(Buffer.byteLength(entry.definition!.description)).toBe(65_536);
+    expect(Buffer.byteLength(entry.definition!.prompt)).toBe(65_536);
+    expect(entry.definition!.prompt).toMatch(/^é+$/);
+    expect(entry.warnings).toEqual([
+      {
+        line: 3,
+        message: expect.stringMatching(
+          /^`description` is 70,000 bytes; only its first 64 KiB are used/,
+        ),
+      },
+      { message: expect.stringMatching(/^`prompt` is 80,000 bytes; only its first 64 KiB/) },
+    ]);
+  });
+});
+
+describe('descriptions with example dialogue', () => {
+  it('keeps `user:` and `assistant:` lines under a description of several lines in it', async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'name: test-writer',
+        'description: Use this agent after writing code. Examples:',
+        '<example>',
+        'Context: The user has just written a function.',
+        'user: "I wrote a parser"',
+        'assistant: "I will use the test-writer agent"',
+        '</example>',
+        'tools: Read, Write',
+        '---',
+        'You write tests.',
+      ].join('\n'),
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.description).toBe(
+      'Use this agent after writing code. Examples: <example> Context: The user has just written a function. user: "I wrote a parser" assistant: "I will use the test-writer agent" </example>',
+    );
+    expect(entry.definition!.tools).toEqual(['Read', 'Write']);
+    expect(entry.definition!.extra).toEqual({});
+    expect(messages(entry.warnings)).toContain('kept 3 lines 5, 6, 7 in `description`');
+  });
+
+  it('says where a one-line description was cut when the next line starts an unknown key', async () => {
+    const entry = await loadText(
+      '---\nname: helper\ndescription: Use this agent when asked.\nuser: "help me"\n---\nbody',
+    );
+    expect(entry.definition!.description).toBe('Use this agent when asked.');
+    expect(entry.warnings).toContainEqual({
+      line: 4,
+      message: expect.stringMatching(/^`description` \(line 3\) ends where line 4 starts `user:`/),
+    });
+  });
+});
+
+describe('diagnostics', () => {
+  it('reads CR-only line endings as line endings', async () => {
+    const entry = await loadText(
+      '---\rname: old-mac\rdescription: d\rmaxTurns: 3\r---\rbody\rmore',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition).toMatchObject({ name: 'old-mac', maxTurns: 3, prompt: 'body\nmore' });
+  });
+
+  it('finds a closing line of many dashes and reports it at its own line', async () => {
+    const entry = await loadText('---\nname: a\ndescription: d\n----------\nbody');
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.prompt).toBe('body');
+    expect(entry.warnings).toEqual([
+      { line: 4, message: 'the frontmatter is closed by `----------`; write exactly `---`' },
+    ]);
+  });
+
+  it('puts a missing description at the frontmatter’s first line', async () => {
+    const entry = await loadText('\n---\nname: lost\n---\nYou are lost.');
+    expect(entry.error).toEqual({
+      line: 2,
+      message: expect.stringMatching(/^`description` is missing/),
+    });
+  });
+
+  it('does not warn about dropping a tool the opencode tools map switched off', async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\ntools:\n  webfetch: false\n  bash: false\n---\nbody',
+    );
+    expect(entry.definition!.disallowedTools).toEqual(['Bash']);
+    expect(entry.warnings).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentSource, AgentSourceKind } from './agent-definition.js';
-import type { AgentLoadEntry } from './agent-load-entry.js';
+import type { AgentDiagnostic, AgentLoadEntry } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { readFrontmatterFields } from './frontmatter-fields.js';
@@ -19,16 +19,21 @@ export async function loadAgentFile(options: LoadAgentFileOptions): Promise<Agen
   try {
     text = await readFile(options.path, 'utf8');
   } catch (error) {
-    return {
-      name: nameFromPath(options.path),
-      source: { kind: options.kind, path: options.path },
-      status: 'error',
-      error: { message: `cannot read the file: ${(error as Error).message}` },
-      warnings: [],
-      notes: [],
-    };
+    return errorEntry(options, { message: `cannot read the file: ${(error as Error).message}` });
   }
   return parseAgentFile({ ...options, text });
+}
+
+/** The error entry of a file that cannot be used. */
+function errorEntry(options: LoadAgentFileOptions, error: AgentDiagnostic): AgentLoadEntry {
+  return {
+    name: nameFromPath(options.path),
+    source: { kind: options.kind, path: options.path },
+    status: 'error',
+    error,
+    warnings: [],
+    notes: [],
+  };
 }
 
 export interface ParseAgentFileOptions extends LoadAgentFileOptions {
@@ -40,8 +45,23 @@ function nameFromPath(filePath: string): string {
   return path.basename(filePath).replace(/\.md$/i, '');
 }
 
-/** Reads a definition from text already in memory; `path` names the file in diagnostics. */
+/**
+ * Reads a definition from text already in memory; `path` names the file in diagnostics. Never
+ * throws: whatever the text, the result is an entry, and one bad file never stops the others.
+ */
 export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
+  try {
+    return parseAgentText(options);
+  } catch (error) {
+    // Every problem a file can have is meant to be found above; this is the net under that.
+    const reason = error instanceof Error ? error.message : String(error);
+    return errorEntry(options, {
+      message: `warren could not read this file (${reason.split('\n', 1)[0]}); please report it, with the file, as a warren bug`,
+    });
+  }
+}
+
+function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
   const source: AgentSource = { kind: options.kind, path: options.path };
   const fallbackName = nameFromPath(options.path);
   const split = splitFrontmatter(options.text);
@@ -58,11 +78,18 @@ export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
   }
 
   const { parts } = split;
-  const { fields, lines, repairs } = readFrontmatterFields(
+  const { fields, lines, repairs, error } = readFrontmatterFields(
     parts.frontmatter,
     parts.frontmatterLine,
   );
+  if (error) return errorEntry(options, error);
   const warnings = [...repairs];
+  if (parts.oddCloser) {
+    warnings.push({
+      line: parts.oddCloser.line,
+      message: `the frontmatter is closed by \`${parts.oddCloser.text}\`; write exactly \`---\``,
+    });
+  }
   if (parts.fixed) {
     warnings.unshift({
       line: parts.frontmatterLine - 1,
@@ -86,7 +113,8 @@ export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
     origin: 'file',
     fallbackName,
     source,
-    lineOf: (key) => lines[key],
+    lineOf: (key) => (Object.hasOwn(lines, key) ? lines[key] : undefined),
+    missingFieldLine: parts.frontmatterLine - 1,
   });
   const diagnostics = {
     warnings: [...warnings, ...built.warnings],

@@ -73,7 +73,8 @@ export function normalizeTools(options: NormalizeToolsOptions): NormalizedTools 
 
   const denied = [
     ...canonicalize('disallowedTools', deny.entries ?? [], options.dropUnknown, result),
-    ...canonicalize('tools', allow.opencodeDenied, options.dropUnknown, result),
+    // Switching off a tool warren lacks (`webfetch: false`) asks for nothing: no warning.
+    ...canonicalize('tools', allow.opencodeDenied, options.dropUnknown, result, { quiet: true }),
   ];
   if (denied.length > 0) result.disallowedTools = unique(denied.flatMap(splitAgentRule));
   if (allow.entries === undefined) return result;
@@ -152,6 +153,7 @@ function canonicalize(
   entries: string[],
   dropUnknown: boolean,
   result: NormalizedTools,
+  options: { quiet?: boolean } = {},
 ): string[] {
   const kept: string[] = [];
   const dropped: string[] = [];
@@ -176,7 +178,7 @@ function canonicalize(
   if (renamed.length > 0) {
     result.notes.push({ field, message: `read ${unique(renamed).join(', ')}` });
   }
-  if (dropped.length > 0) {
+  if (dropped.length > 0 && !options.quiet) {
     result.warnings.push({
       field,
       message: `dropped ${dropped.map((d) => `\`${d}\``).join(', ')}: warren has no such tool (it has ${WARREN_TOOL_NAMES.join(', ')} and mcp__<server>__<tool>)`,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type MockLlmServer, startMockLlmServer } from './mock-llm-server.js';
+import { type MockLlmServer, startMockLlmServer } from './server.js';
 
 let server: MockLlmServer;
 beforeEach(async () => {

@@ -1,4 +1,5 @@
-// Test fixture: the built `warren` command run as a real process, its output collected.
+// The built `warren` command run as a real process for tests, its output collected: how the
+// CLI tests see warren, as a person at a terminal would.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,0 +1,80 @@
+// Which frontmatter keys mean what: warren's own fields, the names other tools give them, the
+// Claude Code and opencode fields warren keeps without using, and the metadata keys real files carry.
+import { type AgentFieldName, agentFieldSchemas } from './agent-definition.js';
+
+/** Keys other tools use for a warren field. opencode's `steps` caps agentic iterations. */
+const FIELD_ALIASES: Readonly<Record<string, AgentFieldName>> = {
+  steps: 'maxTurns',
+  maxSteps: 'maxTurns',
+};
+
+/** Fields of Claude Code and opencode that warren understands but does not use. */
+const FOREIGN_FIELDS: ReadonlySet<string> = new Set([
+  'effort',
+  'initialPrompt',
+  'mode',
+  'temperature',
+  'top_p',
+  'hidden',
+  'disable',
+  'variant',
+]);
+
+/**
+ * Keys that are no field of any tool, yet real files carry them (the shared corpus has these
+ * 19, in 195 files). They are kept in `extra`; the lenient parser needs to know they are keys.
+ */
+const METADATA_KEYS: ReadonlySet<string> = new Set([
+  'category',
+  'version',
+  'id',
+  'type',
+  'author',
+  'tags',
+  'permissions',
+  'model_family',
+  'recommended_models',
+  'tested_with',
+  'last_tested',
+  'maintainer',
+  'status',
+  'dependencies',
+  'team_leader',
+  'deprecatedIn',
+  'replacedBy',
+  'run_mode',
+]);
+
+/** Likely mistakes among unknown keys, and what was probably meant. */
+export const UNKNOWN_FIELD_HINTS: Readonly<Record<string, string>> = {
+  permissions: 'opencode reads `permission`, not `permissions`',
+};
+
+const BY_LOOSE_NAME = new Map(
+  Object.keys(agentFieldSchemas).map((field) => [looseName(field), field as AgentFieldName]),
+);
+
+/** The warren field a key means, and whether it had to be read as another name to get there. */
+export function fieldForKey(key: string): { field: AgentFieldName; renamed: boolean } | undefined {
+  if (Object.hasOwn(agentFieldSchemas, key)) {
+    return { field: key as AgentFieldName, renamed: false };
+  }
+  const field =
+    (Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key] : undefined) ??
+    BY_LOOSE_NAME.get(looseName(key));
+  return field === undefined ? undefined : { field, renamed: true };
+}
+
+export function isForeignField(key: string): boolean {
+  return FOREIGN_FIELDS.has(key);
+}
+
+/** Whether a key is one that definition files use: a field of any dialect, or known metadata. */
+export function isKnownKey(key: string): boolean {
+  return fieldForKey(key) !== undefined || FOREIGN_FIELDS.has(key) || METADATA_KEYS.has(key);
+}
+
+/** `max_turns`, `MaxTurns` and `max-turns` all mean `maxTurns`. */
+function looseName(key: string): string {
+  return key.toLowerCase().replace(/[-_]/g, '');
+}

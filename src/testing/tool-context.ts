@@ -1,0 +1,54 @@
+// Calling a tool directly in a test: a ToolContext with fresh state, a scratch directory to work
+// in, and readers for what a tool returns.
+
+import { beforeEach } from 'vitest';
+import type { ToolContext, ToolOutput } from '../core/tool.js';
+import { FileStateCache } from '../tools/file-state.js';
+import { useTempDir } from './temp-dir.js';
+
+/**
+ * A context for calling a tool directly: fresh file state, a live signal, no-op progress, the
+ * main agent. `allowedDirs` defaults to `[cwd]`.
+ */
+export function testToolContext(overrides: Partial<ToolContext> = {}): ToolContext {
+  const cwd = overrides.cwd ?? process.cwd();
+  return {
+    toolCallId: 'test-call',
+    signal: new AbortController().signal,
+    cwd,
+    allowedDirs: [cwd],
+    fileState: new FileStateCache(),
+    agent: { agentId: 'main', parentId: null, depth: 0, agentType: 'main', path: 'main' },
+    progress: () => {},
+    ...overrides,
+  };
+}
+
+/**
+ * For every test: a fresh temp dir (`dir()`) and a tool context working in it (`ctx()`), with
+ * file state that starts empty, so no test sees what another one read.
+ */
+export function useToolSandbox(): { dir: () => string; ctx: () => ToolContext } {
+  const dir = useTempDir();
+  let ctx: ToolContext | undefined;
+  beforeEach(() => {
+    ctx = testToolContext({ cwd: dir() });
+  });
+  return {
+    dir,
+    ctx: () => {
+      if (ctx === undefined) throw new Error('useToolSandbox(): the context exists only in a test');
+      return ctx;
+    },
+  };
+}
+
+/** The text of a tool result, error or not. */
+export function outputText(result: ToolOutput): string {
+  return typeof result === 'string' ? result : result.output;
+}
+
+/** Whether a tool result is flagged as an error for the model. */
+export function isErrorOutput(result: ToolOutput): boolean {
+  return typeof result !== 'string' && result.isError === true;
+}
