@@ -32,7 +32,6 @@ import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
-import { resumeTasks } from './tasks/resume-tasks.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
@@ -214,15 +213,17 @@ function mainLoop(
     });
     const budget = main.budget;
     // Restarted tasks must count before the main agent first waits: the loop starts once the
-    // model and the restarts are ready.
-    const resumed = Promise.resolve(model).then((resolved) =>
-      resumeTasks({
-        tasks: background,
-        spawner: spawn,
-        main: mainView({ ...main, agentId }, resolved, budget, background.signal),
-        history: options.messages ?? [],
-        warn: options.resumeTasks?.warn,
-      }),
+    // model and the restarts are ready. The module loads only to resume: other runs never pay
+    // for it at start-up.
+    const resumed = Promise.all([model, import('./tasks/resume-tasks.js')]).then(
+      ([resolved, { resumeTasks }]) =>
+        resumeTasks({
+          tasks: background,
+          spawner: spawn,
+          main: mainView({ ...main, agentId }, resolved, budget, background.signal),
+          history: options.messages ?? [],
+          warn: options.resumeTasks?.warn,
+        }),
     );
     model = Promise.all([model, resumed]).then(([resolved]) => resolved);
   }
