@@ -12,6 +12,7 @@ import { createPermissionPolicy } from './permissions/create-permission-policy.j
 import { parseRuleList } from './permissions/permission-rule.js';
 import { type QueryOptions, query } from './query.js';
 import { everythingServer } from './testing/mcp-servers.js';
+import { isAlive } from './testing/process-liveness.js';
 import { makeTempDir } from './testing/temp-dir.js';
 
 async function run(turns: ScriptTurn[], options: Partial<QueryOptions>) {
@@ -27,15 +28,6 @@ async function run(turns: ScriptTurn[], options: Partial<QueryOptions>) {
     .filter((event): event is AgentEventOf<'tool_end'> => event.type === 'tool_end')
     .map((event) => [event.toolName, event.output]);
   return { model, events, outputs };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function shouter(): McpServer {

@@ -14,6 +14,7 @@ import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
 import { everythingServer } from '../testing/mcp-servers.js';
+import { isAlive } from '../testing/process-liveness.js';
 import { echoTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { loadAgentDefinitions } from './definitions/load-agent-definitions.js';
@@ -36,15 +37,6 @@ const snapshotTool = defineTool({
     return 'noted';
   },
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function run(turns: ScriptTurn[], options: Partial<QueryOptions> = {}) {
   const model = scriptedModel(turns);

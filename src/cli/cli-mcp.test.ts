@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CliRun, runWarren, WARREN_BIN } from '../testing/cli-process.js';
 import { everythingServer } from '../testing/mcp-servers.js';
+import { isAlive, isGoneWithin } from '../testing/process-liveness.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 let home: string;
@@ -42,15 +43,6 @@ async function scriptCalling(tool: string, input: object, extraTurns = ''): Prom
     ].join('\n'),
   );
   return script;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('warren -p with MCP servers', () => {
@@ -255,6 +247,6 @@ describe('SIGTERM during a run', () => {
     child.kill('SIGTERM');
     await exited;
     expect(stderr).not.toContain('internal error');
-    expect(isAlive(pid)).toBe(false);
+    expect(await isGoneWithin(pid)).toBe(true);
   });
 });

@@ -61,6 +61,14 @@ interface ToolFields<Input> {
   isReadOnly:
     | boolean
     | ((input: Input, scope: Pick<ToolContext, 'cwd' | 'allowedDirs'>) => boolean);
+  /**
+   * Why a call `isReadOnly` turns down is not read-only, for the message that denies it
+   * (`it reads link, which is /etc/passwd, outside the allowed directories`).
+   */
+  notReadOnlyReason?(
+    input: Input,
+    scope: Pick<ToolContext, 'cwd' | 'allowedDirs'>,
+  ): string | undefined;
   /** May run at the same time as other calls of the same assistant message. */
   isConcurrencySafe: boolean;
   /** Longest a call may run before it is aborted and reported as timed out. */

@@ -16,6 +16,7 @@ import {
   serveEverythingHttp,
   serveEverythingSse,
 } from '../testing/mcp-servers.js';
+import { isAlive } from '../testing/process-liveness.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { isErrorOutput, outputText, testToolContext } from '../testing/tool-context.js';
 import { McpConnection } from './mcp-connection.js';
@@ -53,15 +54,6 @@ function toolNamed(connection: McpConnection, name: string): Tool {
 
 const call = (tool: Tool, input: unknown, signal = new AbortController().signal) =>
   (tool as Extract<Tool, { spawnsAgents?: false }>).call(input, testToolContext({ signal }));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;

@@ -1,8 +1,12 @@
+import { mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { PermissionDecision, PermissionRequest } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
+import { useOutsideSandbox } from '../testing/outside-sandbox.js';
+import { makeTempDir } from '../testing/temp-dir.js';
+import { bashTool } from '../tools/bash.js';
 import {
   type CanUseTool,
   createPermissionPolicy,
@@ -306,6 +310,130 @@ describe('acceptEdits mode', () => {
   });
 });
 
+describe('protected paths: what warren and other agent tools read on their next run', () => {
+  const acceptEdits = policyWith({ mode: 'acceptEdits' });
+
+  it.each([
+    '.claude/agents/evil.md',
+    '.claude/settings.json',
+    '.claude/settings.local.json',
+    '.claude/commands/deploy.md',
+    '.claude/hooks/pre.sh',
+    '.opencode/agent/evil.md',
+    '.opencode/agents/evil.md',
+    'opencode.json',
+    '.codex/config.toml',
+    '.gemini/settings.json',
+    '.mcp.json',
+    'AGENTS.md',
+    'CLAUDE.md',
+    'WARREN.md',
+    'packages/app/CLAUDE.md',
+    '.warren/agents/evil.md',
+    '.Claude/agents/evil.md',
+    'src/../.claude/agents/evil.md',
+    '/work/project/.mcp.json',
+  ])('acceptEdits asks before writing %s', async (target) => {
+    expect(await behavior(acceptEdits, file(write, target))).toBe('deny');
+    expect(await behavior(acceptEdits, file(edit, target))).toBe('deny');
+  });
+
+  it('acceptEdits still writes files beside them without asking', async () => {
+    for (const target of ['src/a.ts', 'claude.txt', 'docs/agents-guide.md', '.claudeignore']) {
+      expect(await behavior(acceptEdits, file(write, target))).toBe('allow');
+    }
+  });
+
+  it('says why the write was not granted and which rule would allow it', async () => {
+    expect(messageOf(await decide(acceptEdits, file(write, '.claude/agents/evil.md')))).toBe(
+      'Permission to use Write(.claude/agents/evil.md) was not granted: .claude is protected, since it holds Claude Code\'s agents, settings, commands and hooks, read on the next run; only a rule that names it allows the call without asking. To allow it, rerun with --allowed-tools "Write(.claude/agents/evil.md)" (or a broader rule such as "Write(.claude/agents/**)"), or --permission-mode bypassPermissions.',
+    );
+  });
+
+  it('is not written through by an allow rule that does not name it', async () => {
+    for (const allowFlag of ['Write Edit', 'Write(*) Edit(*)', 'Write(**) Edit(**)']) {
+      const policy = policyWith({ mode: 'acceptEdits', allowFlag });
+      expect(await behavior(policy, file(write, '.claude/agents/evil.md'))).toBe('deny');
+      expect(await behavior(policy, file(edit, 'AGENTS.md'))).toBe('deny');
+      expect(await behavior(policy, file(write, 'src/a.ts'))).toBe('allow');
+    }
+  });
+
+  it('is written by an allow rule that names it, and in bypassPermissions mode', async () => {
+    const naming = policyWith({ allowFlag: 'Write(.claude/agents/**) Edit(./AGENTS.md)' });
+    expect(await behavior(naming, file(write, '.claude/agents/helper.md'))).toBe('allow');
+    expect(await behavior(naming, file(edit, 'AGENTS.md'))).toBe('allow');
+    const bypass = policyWith({ mode: 'bypassPermissions' });
+    expect(await behavior(bypass, file(write, '.claude/agents/helper.md'))).toBe('allow');
+  });
+
+  it('is not written through by a remembered decision that does not name it', async () => {
+    const policy = policyWith({});
+    policy.store.remember('Write(**)');
+    expect(await behavior(policy, file(write, '.mcp.json'))).toBe('deny');
+    policy.store.remember('Write(./.mcp.json)');
+    expect(await behavior(policy, file(write, '.mcp.json'))).toBe('allow');
+  });
+
+  it('is protected through a symlink that leads into it', async () => {
+    const project = await makeTempDir();
+    await mkdir(path.join(project, '.claude', 'agents'), { recursive: true });
+    await mkdir(path.join(project, 'docs'));
+    await symlink('../.claude', path.join(project, 'docs', 'notes'));
+    await symlink('.claude/settings.json', path.join(project, 'settings-link.json'));
+    const policy = createPermissionPolicy({ mode: 'acceptEdits' });
+    const at = (filePath: string) => ({ ...request(write, { file_path: filePath }), cwd: project });
+    expect((await policy.decide(at('docs/notes/agents/evil.md'))).behavior).toBe('deny');
+    expect((await policy.decide(at('settings-link.json'))).behavior).toBe('deny');
+    expect((await policy.decide(at('docs/readme.md'))).behavior).toBe('allow');
+    await rm(project, { recursive: true, force: true });
+  });
+
+  it('lets an agent that works inside .warren/worktrees/ write its own files', async () => {
+    const worktree = '/work/project/.warren/worktrees/agent-1';
+    const policy = createPermissionPolicy({ mode: 'acceptEdits' });
+    const call = { ...request(write, { file_path: 'src/a.ts' }), cwd: worktree };
+    expect((await policy.decide(call)).behavior).toBe('allow');
+    const nested = { ...request(write, { file_path: '.claude/x.md' }), cwd: worktree };
+    expect((await policy.decide(nested)).behavior).toBe('deny');
+  });
+
+  it("protects warren's home wherever WARREN_HOME puts it", async () => {
+    const home = await makeTempDir();
+    vi.stubEnv('WARREN_HOME', home);
+    try {
+      const policy = createPermissionPolicy({ mode: 'acceptEdits', additionalDirs: [home] });
+      const at = (filePath: string) => ({ ...request(write, { file_path: filePath }), cwd: home });
+      expect((await policy.decide(at('trusted-projects.json'))).behavior).toBe('deny');
+      const naming = createPermissionPolicy({
+        mode: 'acceptEdits',
+        allow: parseRuleList(`Write(/${home}/**)`, '--allowed-tools'),
+      });
+      expect((await naming.decide(at('settings.json'))).behavior).toBe('allow');
+    } finally {
+      vi.unstubAllEnvs();
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('is not written silently by a Bash command an allow rule would otherwise let through', async () => {
+    const policy = policyWith({ mode: 'acceptEdits', allowFlag: 'Bash(echo:*) Bash(cp:*)' });
+    for (const command of [
+      'echo x > .claude/agents/evil.md',
+      'echo x > .cl""aude/agents/evil.md',
+      "echo x >> '.mcp.json'",
+      'cp evil.md .claude/agents/',
+      'cp evil.md AGENTS.md',
+      'cp evil.md .warren/settings.json',
+    ]) {
+      expect(await behavior(policy, sh(command))).toBe('deny');
+    }
+    expect(await behavior(policy, sh('echo x > notes.txt'))).toBe('allow');
+    const naming = policyWith({ allowFlag: 'Bash(cp evil.md .claude/agents/)' });
+    expect(await behavior(naming, sh('cp evil.md .claude/agents/'))).toBe('allow');
+  });
+});
+
 describe('plan mode', () => {
   it('allows read-only calls and denies the rest without asking', async () => {
     const { asked, canUseTool } = person({ behavior: 'allow' });
@@ -480,5 +608,33 @@ describe('derived sub-agent policies', () => {
     expect(await behavior(planner.derive({ mode: 'bypassPermissions' }), file(edit, 'a.ts'))).toBe(
       'deny',
     );
+  });
+});
+
+describe('the Bash tool under the default mode of print mode', () => {
+  const sandbox = useOutsideSandbox();
+
+  it('denies a read through a symlink that leads out, saying why and which rule allows it', async () => {
+    const policy = createPermissionPolicy({ mode: 'default' });
+    const { project, outside } = sandbox();
+    const decision = await policy.decide({
+      ...request(bashTool, { command: 'cat link_file' }),
+      cwd: project,
+      allowedDirs: [project],
+    });
+    expect(messageOf(decision)).toBe(
+      `Permission to use Bash(cat link_file) was not granted: it is not read-only, because it reads link_file, which is ${outside}/canary.txt, outside the allowed directories (${project}). To allow it, rerun with --allowed-tools "Bash(cat link_file)" (or a prefix rule such as "Bash(cat:*)"), or --permission-mode bypassPermissions.`,
+    );
+  });
+
+  it('allows a read inside the project without asking', async () => {
+    const policy = createPermissionPolicy({ mode: 'default' });
+    const { project } = sandbox();
+    const decision = await policy.decide({
+      ...request(bashTool, { command: 'cat a.js | head -n 1' }),
+      cwd: project,
+      allowedDirs: [project],
+    });
+    expect(decision.behavior).toBe('allow');
   });
 });

@@ -21,6 +21,12 @@ import {
   type SuggestedRules,
   suggestRules,
 } from './permission-rule.js';
+import {
+  namesProtected,
+  type ProtectedPath,
+  protectedInCommand,
+  protectedWrite,
+} from './protected-paths.js';
 
 /** From the strictest to the most permissive; a sub-agent never moves right of its parent. */
 export const PERMISSION_MODES = [
@@ -98,12 +104,6 @@ export interface RulePermissionPolicy extends PermissionPolicy {
    */
   derive(options: DerivePolicyOptions): RulePermissionPolicy;
 }
-
-/**
- * Folders acceptEdits still asks about: a change there could widen the agent's own permissions
- * (`.warren/settings.json`) or run code later (`.git/hooks`).
- */
-const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.warren']);
 
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit']);
 
@@ -183,32 +183,69 @@ async function decide(
       `${call} was denied by the rule "${denying.text}" from ${denying.source}; to allow it, remove that rule.`,
     );
   }
-  if (isAllowedByRules(policy.allow, target)) return ALLOW;
+  // A protected path is written without asking only by a rule that names it, or in bypass mode.
+  const guarded = await protectedTarget(policy, target);
+  const naming = (rule: PermissionRule) =>
+    guarded === undefined || namesProtected(rule.specifier, guarded);
+  if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
   const asking = findAskingRule(policy.ask, target);
   if (policy.mode === 'bypassPermissions') return ALLOW;
+  const why = readOnly ? '' : notReadOnlyReason(request, target);
   if (policy.mode === 'plan' && !readOnly) {
     return deny(
-      `${call} was not run: the agent is in plan mode and must not change anything. Use read-only tools to research, then present the plan.`,
-      `${call} was not run: the agent is in plan mode, which allows only read-only calls; to let it change things, run it in another --permission-mode (or without \`permissionMode: plan\` in its definition).`,
+      `${call} was not run: the agent is in plan mode and must not change anything${why}. Use read-only tools to research, then present the plan.`,
+      `${call} was not run: the agent is in plan mode, which allows only read-only calls${why}; to let it change things, run it in another --permission-mode (or without \`permissionMode: plan\` in its definition).`,
     );
   }
-  if (asking) return ask(policy, request, target, asking);
+  if (asking) return ask(policy, request, target, { rule: asking, why: '', guarded });
   if (readOnly) return ALLOW;
-  if (policy.mode === 'acceptEdits' && isAcceptableEdit(policy, target)) return ALLOW;
-  return ask(policy, request, target);
+  if (policy.mode === 'acceptEdits' && !guarded && isAcceptableEdit(policy, target)) return ALLOW;
+  return ask(policy, request, target, { why, guarded });
 }
 
-/** @param rule the ask rule that sent the call here, when one did */
+/** Why a call needs asking, for the message that denies it when nobody can be asked. */
+interface Unsettled {
+  /** The ask rule that sent the call to a person, when one did. */
+  rule?: PermissionRule;
+  /** `: it is not read-only, because …`, or empty. */
+  why: string;
+  /** The protected path it would change: only a remembered rule that names it counts. */
+  guarded: ProtectedPath | undefined;
+}
+
+/** The protected path a Write, an Edit or a Bash command would change, if any. */
+async function protectedTarget(
+  policy: PolicyState,
+  target: PermissionTarget,
+): Promise<ProtectedPath | undefined> {
+  if (target.subject === undefined) return undefined;
+  if (target.toolName === 'Bash') return protectedInCommand(target.subject);
+  if (!EDIT_TOOLS.has(target.toolName)) return undefined;
+  return protectedWrite(target.subject, target.cwd, [target.cwd, ...policy.additionalDirs]);
+}
+
+/** `: it is not read-only, because …`, when the tool can say why; else nothing. */
+function notReadOnlyReason(request: PermissionRequest, target: PermissionTarget): string {
+  const reason = request.tool.notReadOnlyReason?.(request.input, {
+    cwd: target.cwd,
+    allowedDirs: request.allowedDirs,
+  });
+  return reason === undefined ? '' : `: it is not read-only, because ${reason}`;
+}
+
 async function ask(
   policy: PolicyState,
   request: PermissionRequest,
   target: PermissionTarget,
-  rule?: PermissionRule,
+  unsettled: Unsettled,
 ): Promise<PermissionDecision> {
-  if (policy.store.allows(target)) return ALLOW;
+  const { guarded } = unsettled;
+  const naming = (rule: PermissionRule) =>
+    guarded === undefined || namesProtected(rule.specifier, guarded);
+  if (policy.store.allows(target, naming)) return ALLOW;
   const suggestions = suggestRules(target);
-  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions, rule));
+  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions, unsettled));
   const call = describeCall(target);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
   const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
@@ -220,41 +257,42 @@ async function ask(
   return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
 }
 
-/**
- * What print mode says instead of asking: the exact flag that would have allowed the call.
- * @param rule the ask rule that sent the call to a person, when one did
- */
+/** What print mode says instead of asking: why, and the exact flag that would have allowed the call. */
 function notGrantedMessage(
   policy: PolicyState,
   target: PermissionTarget,
   suggestions: SuggestedRules,
-  rule: PermissionRule | undefined,
+  { rule, why, guarded }: Unsettled,
 ): string {
   const { exact, broader } = suggestions;
   const kind = target.toolName === 'Bash' ? 'a prefix rule' : 'a broader rule';
   const alternative = broader ? ` (or ${kind} such as ${shellQuote(broader)})` : '';
-  // acceptEdits lets no call through that an ask rule covers.
+  // acceptEdits lets no call through that an ask rule covers, nor a protected path.
   const acceptEditsHelps =
-    rule === undefined && policy.mode !== 'acceptEdits' && isAcceptableEdit(policy, target);
+    rule === undefined &&
+    guarded === undefined &&
+    policy.mode !== 'acceptEdits' &&
+    isAcceptableEdit(policy, target);
   const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
-  const why = rule
+  const because = rule
     ? `: the rule "${rule.text}" from ${rule.source} says to ask first, and no one can be asked here`
-    : '';
+    : guarded
+      ? `: ${guarded.name} is protected, since it holds ${guarded.holds}, read on the next run; only a rule that names it allows the call without asking`
+      : why;
   return (
-    `Permission to use ${describeCall(target)} was not granted${why}. ` +
+    `Permission to use ${describeCall(target)} was not granted${because}. ` +
     `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
   );
 }
 
-/** A Write or Edit inside cwd or an additional folder, outside `.git` and `.warren`. */
+/** A Write or Edit inside cwd or an additional folder (protected paths are checked before). */
 function isAcceptableEdit(policy: PolicyState, target: PermissionTarget): boolean {
   if (!EDIT_TOOLS.has(target.toolName) || target.subject === undefined) return false;
   const file = path.resolve(target.cwd, target.subject);
   return [target.cwd, ...policy.additionalDirs].some((dir) => {
     const relative = path.relative(path.resolve(target.cwd, dir), file);
-    const segments = relative.split(path.sep);
-    if (relative === '' || segments[0] === '..' || path.isAbsolute(relative)) return false;
-    return !segments.some((segment) => PROTECTED_FOLDERS.has(segment));
+    const first = relative.split(path.sep)[0];
+    return relative !== '' && first !== '..' && !path.isAbsolute(relative);
   });
 }
 

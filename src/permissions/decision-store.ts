@@ -25,9 +25,15 @@ export class DecisionStore {
     return parsed;
   }
 
-  /** Whether a remembered rule allows the call, with the same matching as allow rules. */
-  allows(target: PermissionTarget): boolean {
-    return isAllowedByRules(this.#rules, target);
+  /**
+   * Whether a remembered rule allows the call, with the same matching as allow rules; only the
+   * rules `usable` accepts count (a protected path needs a rule that names it).
+   */
+  allows(
+    target: PermissionTarget,
+    usable: (rule: PermissionRule) => boolean = () => true,
+  ): boolean {
+    return isAllowedByRules(this.#rules.filter(usable), target);
   }
 
   /** The remembered rules, oldest first, for reports. */

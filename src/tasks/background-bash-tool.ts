@@ -38,6 +38,7 @@ export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bas
     ].join('\n'),
     inputSchema,
     isReadOnly: (input, scope) => isReadOnly(input, scope),
+    notReadOnlyReason: (input, scope) => base.notReadOnlyReason?.(input, scope),
     isConcurrencySafe: false,
     timeoutMs: bashTool.timeoutMs,
     permissionSubject: (input) => input.command,

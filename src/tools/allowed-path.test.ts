@@ -31,6 +31,16 @@ describe('resolveAllowedPath', () => {
     expect(result).toEqual({ ok: true, path: path.join(project, 'new/deeper/file.txt') });
   });
 
+  it.each(['/proc/self/environ', '/proc/1/cmdline', '/dev/stdin'])(
+    'refuses %s even when / is allowed: process state holds the environment',
+    async (file) => {
+      const result = await resolveAllowedPath(file, { cwd: project, allowedDirs: ['/'] });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.message).toContain('process, system or device file');
+    },
+  );
+
   it('refuses a path outside the allowed directories and names them', async () => {
     const result = await resolveAllowedPath(path.join(outside, 'secret.txt'), scope());
     expect(result.ok).toBe(false);

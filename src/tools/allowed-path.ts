@@ -5,6 +5,7 @@ import { readlink, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../core/tool.js';
+import { isSystemPath } from './physical-path.js';
 
 export type AllowedPath =
   | {
@@ -46,6 +47,12 @@ export async function resolveAllowedPath(filePath: string, scope: PathScope): Pr
   if (real === undefined) {
     return { ok: false, message: `${requested} is part of a symlink loop.` };
   }
+  if (isSystemPath(real)) {
+    return {
+      ok: false,
+      message: `${requested} is a process, system or device file (${real}), which can hold secrets such as the environment. File tools do not open those.`,
+    };
+  }
   const allowed = await Promise.all(scope.allowedDirs.map((dir) => realDir(dir)));
   if (allowed.some((dir) => isInside(real, dir))) return { ok: true, path: real };
   const via = real === requested ? '' : ` (it resolves through a symlink to ${real})`;
@@ -66,6 +73,14 @@ export async function resolveToolPath(filePath: string, scope: PathScope): Promi
 /** The real path of a directory, or the path itself when it does not exist (yet). */
 export async function realDir(dir: string): Promise<string> {
   return (await canonicalPath(path.resolve(dir), 0)) ?? path.resolve(dir);
+}
+
+/**
+ * Where writing the absolute path `absPath` would land: symlinks resolved, dangling ones
+ * followed, a missing tail kept. Undefined for a symlink loop.
+ */
+export function canonicalLocation(absPath: string): Promise<string | undefined> {
+  return canonicalPath(path.resolve(absPath), 0);
 }
 
 /** How tools show a path to the model: relative to cwd when inside it, absolute otherwise. */

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isReadOnlyCall } from '../core/tool.js';
-import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
+import { useOutsideSandbox } from '../testing/outside-sandbox.js';
+import {
+  isErrorOutput,
+  outputText,
+  testToolContext,
+  useToolSandbox,
+} from '../testing/tool-context.js';
 import { bashTool, readOnlyBashTool } from './bash.js';
 
 const { dir, ctx } = useToolSandbox();
@@ -175,5 +181,29 @@ describe('read-only Bash', () => {
   it('is presented to the model as Bash', () => {
     expect(readOnlyBashTool.name).toBe('Bash');
     expect(readOnlyBashTool.isReadOnly).toBe(true);
+  });
+});
+
+describe('read-only Bash, as explore and plan children get it', () => {
+  const sandbox = useOutsideSandbox();
+  const run = async (command: string) =>
+    readOnlyBashTool.call({ command }, testToolContext({ cwd: sandbox().project }));
+
+  it.each([
+    'cat link_file',
+    'grep -R CANARY .',
+    'cat {../outside/canary.txt,a.js}',
+    'cat < ../outside/canary.txt',
+    'jq -n env',
+    'env',
+  ])('refuses %s, says why, and shows nothing of the outside', async (command) => {
+    const result = await run(command);
+    expect(isErrorOutput(result)).toBe(true);
+    expect(outputText(result)).toMatch(/^Refused: this agent may only run read-only commands/);
+    expect(outputText(result)).not.toContain(sandbox().secret);
+  });
+
+  it('runs a read-only command inside the project', async () => {
+    expect(await run('cat a.js && grep -r CANARY . || echo none')).toBe('console.log("a");\nnone');
   });
 });

@@ -43,6 +43,10 @@ export const bashTool = defineTool({
   description: ['Runs a bash command and returns its output.', '', ...BASH_USAGE].join('\n'),
   inputSchema: bashInputSchema,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
+  notReadOnlyReason: (input, scope) => {
+    const verdict = checkReadOnlyCommand(input.command, scope);
+    return verdict.readOnly ? undefined : verdict.reason;
+  },
   isConcurrencySafe: false,
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
   timeoutMs: MAX_TIMEOUT_MS + 2 * KILL_GRACE_MS + 5_000,
@@ -56,7 +60,7 @@ export const readOnlyBashTool = defineTool({
   description: [
     'Runs a read-only bash command and returns its output.',
     '',
-    '- Only commands that change nothing are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Output redirection to files, command substitution and unknown programs are refused.',
+    '- Only commands that change nothing and read only inside the allowed directories are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Refused: output redirection to files, command substitution, $VARIABLES, braces, ~, unknown programs, environment readers (env, printenv), paths or symlinks leading outside, and link-following walks (grep -R, find -L) over trees with links leading outside. Quote literal braces and dollar signs.',
     ...BASH_USAGE,
   ].join('\n'),
   inputSchema: bashInputSchema,
@@ -68,7 +72,7 @@ export const readOnlyBashTool = defineTool({
     const verdict = checkReadOnlyCommand(input.command, ctx);
     if (!verdict.readOnly) {
       return {
-        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command.`,
+        output: `Refused: this agent may only run read-only commands, and this one is not: ${verdict.reason}. Use Read, Glob or Grep, or a read-only command inside the allowed directories; a command like this one needs an agent with the full Bash tool and permission to run it.`,
         isError: true,
       };
     }

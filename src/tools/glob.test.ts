@@ -1,8 +1,14 @@
 import { mkdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useOutsideSandbox } from '../testing/outside-sandbox.js';
 import { makeTempDir } from '../testing/temp-dir.js';
-import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
+import {
+  isErrorOutput,
+  outputText,
+  testToolContext,
+  useToolSandbox,
+} from '../testing/tool-context.js';
 import { globTool } from './glob.js';
 
 const { dir, ctx } = useToolSandbox();
@@ -107,5 +113,29 @@ describe('Glob', () => {
     expect(globTool.isConcurrencySafe).toBe(true);
     expect(globTool.permissionSubject?.({ pattern: '*' }, { cwd: dir() })).toBe('.');
     expect(globTool.permissionSubject?.({ pattern: '*', path: 'src' }, { cwd: dir() })).toBe('src');
+  });
+});
+
+describe('Glob and symlinks that lead out', () => {
+  const sandbox = useOutsideSandbox();
+  const globIn = async (pattern: string) =>
+    outputText(await globTool.call({ pattern }, testToolContext({ cwd: sandbox().project })));
+
+  it.each(['link_dir/*', 'link_dir/**', 'link_*/*', '*/canary.txt', '**/canary.txt'])(
+    'does not list the outside through a symlinked directory the pattern names: %s',
+    async (pattern) => {
+      expect(await globIn(pattern)).not.toContain('link_dir/canary.txt');
+    },
+  );
+
+  it('says that it left out matches whose real location is outside', async () => {
+    expect(await globIn('link_dir/*')).toBe(
+      'No files found matching "link_dir/*" in the working directory. (1 match was left out: its real location is outside the allowed directories.)',
+    );
+  });
+
+  it('lists no symlink to a file outside', async () => {
+    const result = await globIn('**/*');
+    expect(result.split('\n').sort()).toEqual(['a.js', 'notes.txt', 'sub/b.txt']);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { defineTool, toolError } from '../core/tool.js';
-import { displayPath, isInside, realDir, resolveToolPath, statIfExists } from './allowed-path.js';
+import { displayPath, resolveAllowedPath, resolveToolPath, statIfExists } from './allowed-path.js';
 import { searchesUnderPath } from './file-tool-kinds.js';
 import { skippedDirs, sortByMtimeNewestFirst, walkFiles } from './file-walk.js';
 
@@ -47,24 +47,34 @@ export const globTool = defineTool({
       return toolError(`path must be a directory, but ${shownBase} is a file.`);
     }
 
-    const allowed = await Promise.all(ctx.allowedDirs.map((dir) => realDir(dir)));
     const matches = await walkFiles(pattern, {
       cwd: target.path,
       skip: skippedDirs(pattern),
       signal: ctx.signal,
     });
-    const inside = matches.filter((file) => allowed.some((dir) => isInside(file, dir)));
+    // A pattern that names a symlinked directory (`link/*`) walks through it: keep only what
+    // really lies inside the allowed directories.
+    const real = await Promise.all(matches.map((file) => resolveAllowedPath(file, ctx)));
+    const inside = matches.filter((_, index) => real[index]?.ok === true);
+    const leftOut = leftOutNote(matches.length - inside.length);
     if (inside.length === 0) {
       const where = shownBase === '.' ? 'the working directory' : shownBase;
-      return `No files found matching "${input.pattern}" in ${where}.`;
+      return `No files found matching "${input.pattern}" in ${where}.${leftOut}`;
     }
 
     const newestFirst = await sortByMtimeNewestFirst(inside);
     const listed = newestFirst.slice(0, MAX_RESULTS).map((file) => displayPath(file, realCwd));
-    if (newestFirst.length <= MAX_RESULTS) return listed.join('\n');
-    return `${listed.join('\n')}\n\n(Showing the ${MAX_RESULTS} most recently modified of ${newestFirst.length} matching files. Use a more specific pattern or path to see the others.)`;
+    if (newestFirst.length <= MAX_RESULTS)
+      return listed.join('\n') + (leftOut && `\n\n${leftOut.trim()}`);
+    return `${listed.join('\n')}\n\n(Showing the ${MAX_RESULTS} most recently modified of ${newestFirst.length} matching files. Use a more specific pattern or path to see the others.)${leftOut}`;
   },
 });
+
+function leftOutNote(count: number): string {
+  if (count === 0) return '';
+  const what = count === 1 ? '1 match was' : `${count} matches were`;
+  return ` (${what} left out: ${count === 1 ? 'its' : 'their'} real location is outside the allowed directories.)`;
+}
 
 /** An absolute pattern brings its own base directory: "/repo/src/**\/*.ts" searches /repo/src. */
 function splitPattern(pattern: string, basePath: string): { base: string; pattern: string } {

@@ -1,7 +1,13 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
+import { useOutsideSandbox } from '../testing/outside-sandbox.js';
+import {
+  isErrorOutput,
+  outputText,
+  testToolContext,
+  useToolSandbox,
+} from '../testing/tool-context.js';
 import { type GrepEngineName, makeGrepTool } from './grep.js';
 import { ripgrepAvailable } from './grep-ripgrep.js';
 
@@ -189,3 +195,37 @@ describe('Grep engines', () => {
     ).toBe('src');
   });
 });
+
+describe.each(engines)(
+  'Grep with the $engine engine and symlinks that lead out',
+  ({ engine, skip }) => {
+    const sandbox = useOutsideSandbox();
+    const grep = makeGrepTool(engine);
+    const run = async (input: Parameters<typeof grep.call>[0]) =>
+      outputText(await grep.call(input, testToolContext({ cwd: sandbox().project })));
+
+    it.skipIf(skip)('does not follow them while searching the tree', async () => {
+      for (const output_mode of ['content', 'files_with_matches', 'count'] as const) {
+        const result = await run({ pattern: 'CANARY', output_mode });
+        expect(result).not.toContain(sandbox().secret);
+        expect(result).toContain('No matches');
+      }
+    });
+
+    it.skipIf(skip)('does not follow them when the glob names them', async () => {
+      for (const glob of ['link_dir/**', 'link_file', '**/deep_link', 'link_*']) {
+        expect(await run({ pattern: 'CANARY', glob, output_mode: 'content' })).toContain(
+          'No matches',
+        );
+      }
+    });
+
+    it.skipIf(skip)('refuses them as the search path', async () => {
+      for (const searchPath of ['link_dir', 'link_file', 'sub/deep_link', 'link_dir/canary.txt']) {
+        expect(await run({ pattern: 'CANARY', path: searchPath })).toContain(
+          'outside the allowed directories',
+        );
+      }
+    });
+  },
+);
