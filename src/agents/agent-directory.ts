@@ -14,6 +14,8 @@ export interface AgentEntry extends AgentRef {
   path: string;
   status: AgentStatus | 'running';
   background: boolean;
+  /** Its model ended its turn and it waits for its own background work (not a stall). */
+  waiting: boolean;
   /** The task of its current (or last) background run. */
   taskId: string | null;
   lastActivityAt: number;
@@ -75,6 +77,11 @@ export class AgentDirectory {
     entry.lastActivityAt = Date.now();
     for (const wake of this.#ended.get(result.agentId) ?? []) wake();
     this.#ended.delete(result.agentId);
+  }
+
+  waiting(agentId: string, waiting: boolean): void {
+    const entry = this.#agents.get(agentId);
+    if (entry) entry.waiting = waiting;
   }
 
   /** Resolves once the agent's current run has ended (at once if it is not running). */
@@ -140,13 +147,17 @@ export class AgentDirectory {
   }
 
   #put(
-    fields: Omit<AgentEntry, 'status' | 'lastActivityAt' | 'messages' | 'background' | 'taskId'> &
+    fields: Omit<
+      AgentEntry,
+      'status' | 'lastActivityAt' | 'messages' | 'background' | 'taskId' | 'waiting'
+    > &
       Partial<Pick<AgentEntry, 'background' | 'taskId'>>,
   ): AgentEntry {
     const entry: AgentEntry = {
       background: false,
       taskId: null,
       ...fields,
+      waiting: false,
       status: 'running',
       lastActivityAt: Date.now(),
       messages: fields.options?.messages ?? [],

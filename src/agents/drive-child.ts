@@ -29,11 +29,11 @@ export async function driveChild(
   sink: ChildSink,
 ): Promise<ChildEnding> {
   const { agentId } = child.options;
-  const watchdog = new StallWatchdog(agentId, runtime.stallTimeoutMs);
+  const entry = runtime.directory.started(child.options, child);
+  const watchdog = new StallWatchdog(agentId, runtime.stallTimeoutMs, () => entry.waiting);
   const signal = child.options.signal
     ? AbortSignal.any([child.options.signal, watchdog.signal])
     : watchdog.signal;
-  const entry = runtime.directory.started(child.options, child);
   let partial = '';
   let result: RunResult | undefined;
   try {

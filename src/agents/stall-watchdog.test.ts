@@ -82,6 +82,34 @@ describe('the stall watchdog', () => {
     expect(childResult(events)).toMatchObject({ status: 'completed', result: 'finished slowly' });
   });
 
+  it('does not count waiting for its own background children as a stall', async () => {
+    const { events } = await run([
+      {
+        match: { prompt: 'MAIN' },
+        toolCalls: [{ name: 'Agent', input: { description: 'x', prompt: 'OWNER' } }],
+      },
+      {
+        match: { prompt: 'OWNER' },
+        toolCalls: [
+          {
+            name: 'Agent',
+            input: { description: 'y', prompt: 'GRANDCHILD', run_in_background: true },
+          },
+        ],
+      },
+      // The grandchild is busy in a slow tool (not a stall) for longer than the stall timeout.
+      { match: { prompt: 'GRANDCHILD' }, toolCalls: [{ name: 'Slow', input: {} }] },
+      { match: { lastToolResult: 'slow result' }, text: 'grandchild done' },
+      { match: { lastToolResult: '"task_id"' }, text: 'owner waits' },
+      { match: { prompt: '<task-notification>' }, text: 'owner done with the grandchild' },
+      { match: { lastToolResult: 'owner done' }, text: 'ok' },
+    ]);
+    expect(childResult(events)).toMatchObject({
+      status: 'completed',
+      result: 'owner done with the grandchild',
+    });
+  });
+
   it('stops a background child too; the notification says it stalled', async () => {
     const { result } = await run([
       {

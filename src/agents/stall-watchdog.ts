@@ -16,10 +16,13 @@ export class StallWatchdog {
   /** Tool calls of the child in flight: they are bounded by their own timeouts. */
   #toolsRunning = 0;
   #timer: NodeJS.Timeout | undefined;
+  /** True while the agent waits for its own background work on purpose. */
+  readonly #waiting: () => boolean;
 
-  constructor(agentId: string, timeoutMs: number) {
+  constructor(agentId: string, timeoutMs: number, waiting: () => boolean = () => false) {
     this.#agentId = agentId;
     this.#timeoutMs = timeoutMs;
+    this.#waiting = waiting;
     this.signal = this.#controller.signal;
     if (Number.isFinite(timeoutMs)) this.#arm(timeoutMs);
   }
@@ -46,8 +49,9 @@ export class StallWatchdog {
 
   #check(): void {
     const idle = Date.now() - this.#lastActivity;
-    if (this.#toolsRunning > 0 || idle < this.#timeoutMs) {
-      this.#arm(Math.max(1, this.#timeoutMs - (this.#toolsRunning > 0 ? 0 : idle)));
+    const busy = this.#toolsRunning > 0 || this.#waiting();
+    if (busy || idle < this.#timeoutMs) {
+      this.#arm(Math.max(1, this.#timeoutMs - (busy ? 0 : idle)));
       return;
     }
     this.#controller.abort(

@@ -109,13 +109,23 @@ export async function createSubagentContext(
   };
 }
 
-/** A child's inbox; while it waits for its own background work, its slot is lent to that work. */
+/**
+ * A child's inbox. While it waits for its own background work, its slot is lent to that work,
+ * and its stall watchdog knows it is waiting on purpose, not stalled.
+ */
 export function childInbox(
   runtime: SubagentRuntime,
   ref: { agentId: string; parentId: string; depth: number },
 ): Inbox | undefined {
   return runtime.background?.inboxFor(ref, {
-    lend: (signal, work) => runtime.slots.lendWhile(ref.agentId, signal, work),
+    lend: async (signal, work) => {
+      runtime.directory.waiting(ref.agentId, true);
+      try {
+        return await runtime.slots.lendWhile(ref.agentId, signal, work);
+      } finally {
+        runtime.directory.waiting(ref.agentId, false);
+      }
+    },
   });
 }
 
