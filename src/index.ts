@@ -13,6 +13,7 @@ export {
   loadAgentDefinitions,
   resolveAgentDefinitions,
 } from './agents/definitions/load-agent-definitions.js';
+export type { OutputSchemaInput } from './agents/definitions/output-schema.js';
 export { AgentStop } from './core/agent-stop.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
@@ -27,6 +28,14 @@ export type {
   TaskEnding,
   TaskEventFields,
 } from './core/events.js';
+export type {
+  HandoffVerdict,
+  HookAgent,
+  HookEvent,
+  HookEventName,
+  HookOutcome,
+  HookRunner,
+} from './core/hook-runner.js';
 export type { Inbox, InboxDelivery, InboxOptions, InboxState } from './core/inbox.js';
 export type { InheritedOptions, RetryOptions } from './core/inherited-options.js';
 export type {
@@ -39,6 +48,7 @@ export type {
   ToolResultPart,
   UserMessage,
 } from './core/messages.js';
+export type { OutputCheck, OutputSchema } from './core/output-schema.js';
 export type {
   PermissionDecision,
   PermissionMode,
@@ -65,6 +75,31 @@ export {
   type ToolOutput,
 } from './core/tool.js';
 export { addUsage, emptyUsage, type Usage } from './core/usage.js';
+export {
+  type HandoffCheck,
+  type HandoffInput,
+  neutraliseHandoff,
+} from './hooks/handoff-check.js';
+export type {
+  HookInput,
+  NotificationInput,
+  PostToolUseFailureInput,
+  PostToolUseInput,
+  PreToolUseInput,
+  SessionEndInput,
+  SessionStartInput,
+  StopInput,
+  SubagentStartInput,
+  SubagentStopInput,
+  UserPromptSubmitInput,
+} from './hooks/hook-input.js';
+export type { HookJsonOutput } from './hooks/hook-output.js';
+export type {
+  CommandHook,
+  HookCallback,
+  HookMatcher,
+  HookSettings,
+} from './hooks/hook-settings.js';
 export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';
 export { isMcpTool, type McpTool } from './mcp/mcp-tool.js';
 export type {
@@ -94,6 +129,7 @@ export {
   type QueryParams,
   type QueryTasks,
   query,
+  type StructuredOutputOf,
 } from './query.js';
 export { loadSession, readTranscript } from './session/read-transcript.js';
 export { TranscriptWriter } from './session/transcript-writer.js';

@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, AgentEventOf } from './core/events.js';
-import { liveGroups } from './mcp/process-groups.js';
+import { liveGroups } from './core/process-group.js';
 import { scriptedModel } from './model/scripted-model.js';
 import type { ScriptTurn } from './model/scripted-script.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';

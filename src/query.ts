@@ -1,9 +1,11 @@
-// query(): the agent loop with sub-agents, background tasks and MCP wired in. It adds the Agent
-// tool (and a definition's delegate_to_<name> tools, and the task tools) to the main agent;
-// every sub-agent then runs agentLoop() again, in the foreground or in the background. The
-// session's MCP servers start before the main agent and stop after it.
+// query(): the agent loop with sub-agents, background tasks, MCP and hooks wired in. It adds the
+// Agent tool (and a definition's delegate_to_<name> tools, and the task tools) to the main
+// agent; every sub-agent then runs agentLoop() again, in the foreground or in the background.
+// The session's MCP servers start before the main agent and stop after it; its SessionStart and
+// SessionEnd hooks run around all that.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
+import type { z } from 'zod';
 import {
   type AgentMcpSettings,
   startAgentServers,
@@ -15,13 +17,20 @@ import type {
   AgentDefinitionInput,
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
+import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
 import { withEnvironment } from './agents/environment-prompt.js';
+import {
+  runInSession,
+  type SessionHookSources,
+  sessionHooksOf,
+} from './agents/session-hooks-run.js';
 import { SpawnTools } from './agents/spawn-tools.js';
 import type { ParentView } from './agents/subagent-context.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
 import { Budget } from './core/budget.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
+import type { HookRunner } from './core/hook-runner.js';
 import { inheritedOptions } from './core/inherited-options.js';
 import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
@@ -38,8 +47,9 @@ import { builtinTools } from './tools/builtin-tools.js';
 import { FileStateCache } from './tools/file-state.js';
 
 export interface QueryOptions
-  extends Omit<AgentLoopOptions, 'model' | 'inbox' | 'interrupt'>,
-    Omit<SubagentSettings, 'definitions'> {
+  extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
+    Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
+    SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;
   /**
@@ -74,6 +84,16 @@ export interface QueryOptions
   /** How long one MCP tool call may take. Default: `MCP_TOOL_TIMEOUT`, else 10 minutes. */
   mcpToolTimeoutMs?: number;
   /**
+   * Hooks for every agent of the run, in Claude Code's settings shape; each entry of `hooks` is
+   * a callback (`async (input, toolUseId, { signal }) => ({ … })`) or a command. See docs/hooks.md.
+   */
+  hooks?: SessionHookSources['hooks'];
+  /**
+   * The main agent must finish with a value this schema accepts (zod, or JSON Schema of an
+   * object); the result's `structuredOutput` holds it, typed for a zod schema.
+   */
+  outputSchema?: OutputSchemaInput;
+  /**
    * The run's task manager, e.g. one with a task store in the session folder (print mode);
    * default one with an in-memory store.
    */
@@ -103,7 +123,7 @@ export type QueryTasks = Pick<
  * handles: `interrupt()` ends the main agent's current turn, leaving background tasks running;
  * `tasks` lists, waits for and stops them.
  */
-export type Query = AsyncGenerator<AgentEvent, RunResult> & {
+export type Query<Result extends RunResult = RunResult> = AsyncGenerator<AgentEvent, Result> & {
   interrupt(): void;
   readonly tasks: QueryTasks;
 };
@@ -124,9 +144,15 @@ interface RunSide {
  * notifications, unless `waitForBackground: false`. Tools default to the built-ins: Read,
  * Write, Edit, Glob, Grep, Bash. Permissions default to the `default` mode with no way to ask:
  * read-only calls run, others are denied with a message; pass `permissions` (with
- * `canUseTool`, or another mode) to allow more. Unusable options (a broken definition) make
- * the first `next()` reject.
+ * `canUseTool`, or another mode) to allow more. `hooks` run for every agent of the tree
+ * (docs/hooks.md); with an `outputSchema` (or an `agent` whose definition has one) the result's
+ * `structuredOutput` is typed by a zod schema. Unusable options (a broken definition) make the
+ * first `next()` reject.
  */
+export function query<const Options extends QueryOptions>(params: {
+  prompt: string;
+  options: Options;
+}): Query<RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
 export function query({ prompt, options }: QueryParams): Query {
   const interrupter = new Interrupter();
   const manager =
@@ -153,7 +179,14 @@ function start(
 ): AsyncGenerator<AgentEvent, RunResult> {
   const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
   const mcp = mcpSettings(options);
-  const runtime = new SubagentRuntime({ ...options, definitions, mcp });
+  const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+  const session = sessionHooksOf(options, agentId, definitions.values());
+  const runtime = new SubagentRuntime({
+    ...options,
+    definitions,
+    mcp,
+    sessionHooks: session?.hooks,
+  });
   const background = new BackgroundTasks(manager, runtime, { outputDir: options.taskOutputDir });
   runtime.background = background;
   const spawn = new SpawnTools(runtime);
@@ -167,18 +200,33 @@ function start(
   const tools = (options.tools ?? builtinTools()).map((tool) =>
     background.withBackgroundBash(tool),
   );
-  const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
-  const main = { ...options, model, permissions, tools, agentId };
+  const main = { ...options, agentId, model, permissions, tools };
   const side: RunSide = { background, spawn, interrupter, options };
   const servers = serverSpecsOf(options.mcpServers ?? {});
   const mainDefinition =
     options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-  // Without servers, the loop's own generator, not a wrapper: every event of the tree
-  // passes through here.
-  const run =
+  // Without servers or hooks, the loop's own generator, not a wrapper: every event of the
+  // tree passes through here.
+  const begin = (hooks: HookRunner | undefined) =>
     servers.length > 0 || mainDefinition?.mcpServers?.length
-      ? runWithMcpServers(prompt, main, side, servers)
-      : mainLoop(prompt, mainAgentOptions(main, spawn), side);
+      ? runWithMcpServers(prompt, main, side, servers, hooks)
+      : mainLoop(prompt, mainAgentOptions(main, spawn, hooks), side);
+  const run = session
+    ? runInSession(
+        session,
+        {
+          ref: { agentId, parentId: null, depth: 0 },
+          agentType: mainDefinition?.name ?? options.agentType ?? 'main',
+          path: options.agentPath ?? 'main',
+          cwd: options.cwd ?? process.cwd(),
+          model,
+          resumed: (options.messages?.length ?? 0) > 0,
+          signal: options.signal,
+          definition: mainDefinition,
+        },
+        begin,
+      )
+    : begin(undefined);
   if (!options.tracerProvider) return run;
   return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
 }
@@ -291,6 +339,7 @@ async function* runWithMcpServers(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   side: RunSide,
   specs: readonly McpServerSpec[],
+  hooks: HookRunner | undefined,
 ): AsyncGenerator<AgentEvent, RunResult> {
   const { spawn } = side;
   const { mcp } = spawn.runtime;
@@ -306,7 +355,7 @@ async function* runWithMcpServers(
   try {
     session = await startMcpServers(specs, { ...mcp, cwd, signal });
     const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
-    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn);
+    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn, hooks);
     const definition =
       options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
     if (definition?.mcpServers?.length) {
@@ -331,12 +380,28 @@ async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
 }
 
+/** The structured value's type: a zod schema's output (of the query's or its agent's schema). */
+export type StructuredOutputOf<Options> = Options extends { outputSchema: infer Schema }
+  ? OutputOf<Schema>
+  : Options extends { agent: infer Name extends string; agents: infer Agents }
+    ? Name extends keyof Agents
+      ? Agents[Name] extends { outputSchema: infer Schema }
+        ? OutputOf<Schema>
+        : unknown
+      : unknown
+    : unknown;
+
+type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
+
+/** @param hooks the main agent's hook runner (the options' `hooks` are settings, not one) */
 function mainAgentOptions(
   options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
   spawn: SpawnTools,
+  hooks: HookRunner | undefined,
 ): AgentLoopOptions & { tools: Tool[] } {
   const tools = options.tools ?? builtinTools();
   const cwd = options.cwd ?? process.cwd();
+  const outputSchema = options.outputSchema && compileOutputSchema(options.outputSchema);
   if (options.agent === undefined) {
     const spawnTools = spawn.spawnTools({
       depth: 0,
@@ -344,7 +409,7 @@ function mainAgentOptions(
       parentTools: 'root',
       mayUseAgent: true,
     });
-    return { ...options, cwd, tools: [...tools, ...spawnTools] };
+    return { ...options, cwd, tools: [...tools, ...spawnTools], hooks, outputSchema };
   }
   const definition = spawn.runtime.findDefinition(options.agent);
   if (!definition) {
@@ -378,5 +443,8 @@ function mainAgentOptions(
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,
     agentType: definition.name,
     description: options.description ?? definition.description,
+    hooks,
+    outputSchema:
+      outputSchema ?? (definition.outputSchema && compileOutputSchema(definition.outputSchema)),
   };
 }

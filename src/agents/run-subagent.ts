@@ -1,19 +1,22 @@
 // Runs one sub-agent for an Agent or delegate call: take a slot, run the loop again with the
-// child's context, pass its events up, and hand the parent only the final text. A background
-// child is handed to the run's background work instead, and the call returns at once.
+// child's context, pass its events up, and hand the parent only its checked final text (or end
+// the whole run, for a failure that must not be recovered from). A background child is handed
+// to the run's background work instead, and the call returns at once.
 
+import type { RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
+import { neutraliseHandoff } from '../hooks/handoff-check.js';
 import { messageOf } from '../model/retry-policy.js';
 import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
 import { childTools } from './child-tools.js';
-import { type ChildEnding, driveChild } from './drive-child.js';
+import { driveChild } from './drive-child.js';
+import { handOff } from './hand-off.js';
 import {
   createSubagentContext,
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
 } from './subagent-context.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
 
 export interface SpawnRequest extends SubagentRequest {
   /** Unique among live agents; SendMessage can address the agent by it. */
@@ -59,8 +62,17 @@ export async function runSubagent(
       );
       // The parent is being cancelled too: let its loop see that, not a child failure.
       ctx.run.cancelSignal.throwIfAborted();
-      if (ending.result.fatal) throw new FatalToolError(`${type} agent: ${ending.result.error}`);
-      return outputFor(ending, runtime);
+      const ended = ending.result;
+      if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
+      if (request.definition.onFailure === 'fatal' && failed(ended)) {
+        throw new FatalToolError(
+          `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
+        );
+      }
+      const handed = await handOff(ended, runtime, ctx.signal);
+      const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
+      for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
+      return withPartial(handed.output, ending.partial);
     } finally {
       // However the child ended (done, failed, cancelled, out of budget): its servers stop now.
       await servers?.close();
@@ -152,37 +164,14 @@ export function launchedOutput(taskId: string, agentId: string, status: string):
   return `${json}\nThe agent runs in the background.${when} You will be notified with its result when it finishes; do not guess or invent its result before then. Go on with other work, or end your turn to wait.`;
 }
 
-/** What the parent model reads: the child's final text, cut to size, with a note if it stopped early. */
-export function outputFor({ result, partial }: ChildEnding, runtime: SubagentRuntime): ToolOutput {
-  const type = result.agentType;
-  const text = truncateResult(result.result, runtime, result.agentId);
-  switch (result.status) {
-    case 'completed':
-      return text || `(The ${type} agent finished without a final message.)`;
-    case 'max_turns':
-    case 'budget':
-      return `${text}\n\n[Note: the ${type} agent was stopped early: ${result.error} The text above is the report it gave then.]`;
-    default: {
-      const what =
-        result.status === 'cancelled'
-          ? 'was cancelled'
-          : result.status === 'stalled'
-            ? 'stalled'
-            : 'failed';
-      const last = text ? `\n\nIts last message:\n${text}` : '';
-      const cut = partial ? `\n\nWhat it was writing when it stopped:\n${partial}` : '';
-      return toolError(
-        `The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}${cut}`,
-      );
-    }
-  }
+/** A stopped child's output, with what it was still writing (escaped like its other text). */
+export function withPartial(output: ToolOutput, partial: string): ToolOutput {
+  if (!partial || typeof output === 'string') return output;
+  const cut = `\n\nWhat it was writing when it stopped:\n${neutraliseHandoff(partial).text}`;
+  return { ...output, output: `${output.output}${cut}` };
 }
 
-/** A child's text cut to `resultMaxChars`, naming the transcript where the whole text is. */
-export function truncateResult(text: string, runtime: SubagentRuntime, agentId: string): string {
-  const max = runtime.resultMaxChars;
-  if (text.length <= max) return text;
-  const transcript = runtime.transcriptPathFor(agentId);
-  const where = transcript ? `the transcript ${transcript}` : `the transcript of agent ${agentId}`;
-  return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where}.]`;
+/** Not completed, and not because its parent is being cancelled. */
+export function failed(result: RunResult): boolean {
+  return result.status !== 'completed' && result.status !== 'cancelled';
 }

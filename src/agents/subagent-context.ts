@@ -1,6 +1,7 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
 // fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd, and its model or its own.
+// state, the shared permission decisions, the parent's cwd, its model or its own, and the
+// session's hooks with its definition's own (never its parent's), and its output schema.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Inbox } from '../core/inbox.js';
@@ -8,8 +9,10 @@ import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
+import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
+import { compileOutputSchema } from './definitions/output-schema.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
@@ -106,6 +109,8 @@ export async function createSubagentContext(
     description: request.description,
     background,
     inbox: childInbox(runtime, ref),
+    hooks: agentHookRunner(runtime.sessionHooks, definition, { subagent: true }),
+    outputSchema: definition.outputSchema && compileOutputSchema(definition.outputSchema),
   };
 }
 

@@ -1,6 +1,8 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
 // and how wide the tree may grow, and what children share (resolved models, prompts).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { HandoffCheck } from '../hooks/handoff-check.js';
+import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
 import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
@@ -39,6 +41,10 @@ export interface SubagentSettings {
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
    */
   mcp?: AgentMcpSettings;
+  /** The session's hooks; each child runs them with its definition's own. */
+  sessionHooks?: SessionHooks;
+  /** Judges a child's output before it reaches its parent (after the built-in escaping). */
+  handoffCheck?: HandoffCheck;
 }
 
 export class SubagentRuntime {
@@ -55,6 +61,8 @@ export class SubagentRuntime {
   background: BackgroundPort | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
+  readonly sessionHooks: SessionHooks | undefined;
+  readonly handoffCheck: HandoffCheck | undefined;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #prompts = new Map<string, string>();
@@ -69,6 +77,8 @@ export class SubagentRuntime {
     this.stallTimeoutMs = settings.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
     this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
+    this.sessionHooks = settings.sessionHooks;
+    this.handoffCheck = settings.handoffCheck;
   }
 
   /** A definition's prompt with the environment; one string per definition and cwd, shared. */

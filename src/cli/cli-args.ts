@@ -28,6 +28,8 @@ export interface PrintArgs {
   mcpConfigs: string[];
   trustProject: boolean;
   agent: string | undefined;
+  /** A settings file read after the user's and the project's (permissions and hooks). */
+  settings: string | undefined;
   cwd: string | undefined;
   sessionDir: string | undefined;
   resume: string | undefined;
@@ -114,6 +116,7 @@ const OPTIONS = {
   'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
   agent: { type: 'string' },
+  settings: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
@@ -206,6 +209,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     mcpConfigs: values['mcp-config'] ?? [],
     trustProject: values['trust-project'] === true,
     agent: values.agent,
+    settings: values.settings,
     cwd: values.cwd,
     sessionDir: values['session-dir'],
     resume: values.resume,
@@ -360,6 +364,8 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --settings <file>                 a settings file (permissions, hooks) read after
+                                    ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
                                     without a trust record

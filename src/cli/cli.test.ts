@@ -103,6 +103,7 @@ describe('warren -p', () => {
           subtree_cost_usd: null,
           duration_ms: expect.any(Number),
           worktree: null,
+          structured_output: null,
           transcript: join(sessions, `${result.session_id}.jsonl`),
         },
       ],

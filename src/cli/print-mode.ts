@@ -12,6 +12,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Tool } from '../core/tool.js';
+import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
 import { mcpTrust } from '../mcp/trust-store.js';
@@ -21,7 +22,7 @@ import { modelName } from '../model/pricing.js';
 import { checkReachable, type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
-import { loadPermissionSettings } from '../permissions/settings-file.js';
+import { loadSettings } from '../permissions/settings-file.js';
 import { query } from '../query.js';
 import {
   defaultSessionDir,
@@ -67,11 +68,16 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const trust = mcpTrust({ trustProject: args.trustProject });
   const [{ definitions, entries }, settings, mcp, prices] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    loadPermissionSettings({ projectDir: cwd, homeDir: homedir() }),
+    loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
     loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
     loadPriceTable(),
   ]);
   reportUnusableDefinitions(entries, io);
+  const settingsHooks = settings.hooks.map((section) => {
+    const checked = compileHookSettings(section.value, { where: section.where, callbacks: false });
+    for (const warning of checked.warnings) io.stderr(`warren: warning: ${warning}\n`);
+    return checked.hooks;
+  });
   const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
   const mainDefinition = agentName ? definitions.get(agentName) : undefined;
   if (args.agent && !mainDefinition) {
@@ -170,6 +176,8 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
               },
             }
           : {}),
+        settingsHooks,
+        sessionId,
         mcpServers: Object.fromEntries(
           mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
         ),

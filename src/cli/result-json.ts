@@ -38,6 +38,7 @@ export function agentJson(agent: AgentSummary) {
     subtree_cost_usd: agent.subtreeCostUsd,
     duration_ms: agent.durationMs,
     worktree: agent.worktree,
+    structured_output: agent.structuredOutput,
     transcript: agent.transcript,
   };
 }

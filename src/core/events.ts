@@ -1,5 +1,6 @@
 // The closed union of what a run reports, in the order it happens. Every surface (library,
 // CLI output formats, transcripts, later the terminal UI) is a reader of this one stream.
+import type { HandoffVerdict } from './hook-runner.js';
 import type { AssistantMessage, Message } from './messages.js';
 import type { TaskKind, TaskProgress, TaskStatus } from './tasks.js';
 import type { Usage } from './usage.js';
@@ -28,8 +29,15 @@ export interface RunResult extends AgentRef {
   subtype: ResultSubtype;
   status: AgentStatus;
   isError: boolean;
-  /** The final assistant text (after a grace turn, what the agent reported then). */
+  /**
+   * The final assistant text (after a grace turn, what the agent reported then); for an agent
+   * with an output schema, its structured output as JSON text.
+   */
   result: string;
+  /** The value an agent with an output schema finished with, checked against the schema. */
+  structuredOutput?: unknown;
+  /** What the agent's SubagentStop hooks said about handing its output on (flag or block). */
+  handoff?: HandoffVerdict;
   /** Why the run did not succeed, for people; absent on success. */
   error?: string;
   /** A FatalToolError ended the run; it ends every ancestor too instead of becoming a result. */

@@ -33,6 +33,14 @@ export interface PermissionRequest {
    */
   agent: AgentRef & { agentType: string; path?: string; background?: boolean };
   signal: AbortSignal;
+  /**
+   * What the call's PreToolUse hooks answered (a hook's deny never gets here): `allow` skips
+   * the mode and asking, though deny rules still refuse; `ask` makes a person decide even where
+   * allow rules, the mode or a remembered answer would let the call run.
+   */
+  hookDecision?: { behavior: 'allow' | 'ask'; reason: string };
+  /** Called just before a person is asked, so they can be told (Notification hooks). */
+  onAsk?(message: string): void;
 }
 
 export type PermissionDecision =
@@ -44,6 +52,11 @@ export type PermissionDecision =
       /** The denial as people read it, with what would allow the call; `message` when absent. */
       notice?: string;
     };
+
+/** Why a call a PreToolUse hook wants a person to confirm was refused: nobody to ask. */
+export function nobodyToAsk(call: string, reason: string): string {
+  return `${call} was not run: a PreToolUse hook asks for a person to confirm it (${reason}), and there is no one to ask in this run.`;
+}
 
 export interface PermissionPolicy {
   /** Contract: must not throw; a failure to decide is a deny with a message. */

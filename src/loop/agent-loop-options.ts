@@ -1,11 +1,13 @@
 // What a run of the loop is given: the model, tools, conversation, limits, identity in the tree,
-// and how it meets the work beside it (inbox, interrupt). agent-loop.ts reads these.
+// hooks, and how it meets the work beside it (inbox, interrupt). agent-loop.ts reads these.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Budget } from '../core/budget.js';
 import type { FileState } from '../core/file-state.js';
+import type { HookRunner } from '../core/hook-runner.js';
 import type { InboxOptions } from '../core/inbox.js';
 import type { InheritedOptions } from '../core/inherited-options.js';
 import type { Message } from '../core/messages.js';
+import type { OutputSchema } from '../core/output-schema.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
 
@@ -43,6 +45,13 @@ export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
   /** `main` for the top agent; a definition's name for a sub-agent. */
   agentType?: string;
   description?: string;
+  /**
+   * The agent's hooks: around its prompt, each tool call and its stop. Not inherited: whoever
+   * starts a sub-agent gives it its own (hooks/ builds them).
+   */
+  hooks?: HookRunner;
+  /** The agent must finish by calling `StructuredOutput` with a value this schema accepts. */
+  outputSchema?: OutputSchema;
   /**
    * Ends the current turn when its signal aborts (the model call and the tools in flight stop)
    * without cancelling the agent: background tasks keep running. The source replaces the

@@ -2,8 +2,7 @@
 // ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { AgentStop } from '../core/agent-stop.js';
-import { Budget, type BudgetKind, describeBudget } from '../core/budget.js';
+import { Budget } from '../core/budget.js';
 import type {
   AgentEvent,
   AgentRef,
@@ -11,6 +10,7 @@ import type {
   ResultSubtype,
   RunResult,
 } from '../core/events.js';
+import type { HandoffVerdict } from '../core/hook-runner.js';
 import { inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
 import type { RunContext } from '../core/run-context.js';
@@ -23,8 +23,12 @@ import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
+import { awaitInbox, deliverInbox } from './inbox-steps.js';
+import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
+import { StructuredOutput } from './structured-output.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 
@@ -38,8 +42,6 @@ const GRACE_TIME_MS = 60_000;
 const WIND_DOWN_MS = 2 * GRACE_TIME_MS;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
-type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
-
 /** The signals of the current turn; rebuilt only after an interrupt. */
 interface TurnSignals {
   /** The interrupt signal this turn follows, if the agent can be interrupted. */
@@ -50,7 +52,6 @@ interface TurnSignals {
   readonly signal: AbortSignal;
 }
 
-const INTERRUPTED: Stop = { status: 'cancelled', reason: 'The turn was interrupted.' };
 const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
 
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
@@ -61,6 +62,7 @@ interface RunState {
   readonly headers: Record<string, string>;
   readonly agentType: string;
   readonly description: string;
+  readonly cwd: string;
   readonly options: AgentLoopOptions;
   readonly model: LanguageModelV4;
   readonly modelName: string;
@@ -79,6 +81,12 @@ interface RunState {
   readonly firstOwnMessage: number;
   readonly usage: Usage;
   readonly started: number;
+  /** Present when the agent must finish with a structured value. */
+  readonly output: StructuredOutput | undefined;
+  /** What the model is offered: the agent's tools, and StructuredOutput when it has a schema. */
+  readonly tools: readonly Tool[];
+  stopHookContinuations: number;
+  handoff?: HandoffVerdict;
   costUsd: number | null;
   numTurns: number;
   toolCalls: number;
@@ -97,8 +105,7 @@ export async function* agentLoop({
   options,
 }: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
   const run = startRun(options, await options.model);
-  const cwd = options.cwd ?? process.cwd();
-  const tools = options.tools ?? [];
+  const { tools, cwd } = run;
   yield event(run, {
     type: 'run_start',
     agentType: run.agentType,
@@ -114,11 +121,11 @@ export async function* agentLoop({
   if (run.messages.length === 0 && options.systemPrompt) {
     yield append(run, { role: 'system', content: options.systemPrompt });
   }
-  yield append(run, { role: 'user', content: prompt });
 
   const environment: ToolCallEnvironment = {
     tools: new Map(tools.map((tool) => [tool.name, tool])),
     permissions: options.permissions,
+    hooks: options.hooks,
     context: {
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
@@ -130,19 +137,21 @@ export async function* agentLoop({
         background: options.background === true,
       },
     },
-    run: runContext(run, tools),
+    // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone.
+    run: runContext(run, options.tools ?? []),
     signal: new AbortFanOut(run.signal),
     hardStop: new AbortFanOut(run.hardStop),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     record: options.onEvent ?? ignore,
-    passOn: () => passOn(run),
+    passOn: () => options.inbox?.passOn() ?? NOTHING,
   };
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
-    yield* runTurns(run, environment);
-    if (run.stop && !NO_GRACE.has(run.stop.status) && options.graceTurn !== false) {
-      yield* graceTurn(run, run.stop);
+    const admitted = yield* admitPrompt(run, prompt);
+    if (admitted !== undefined) {
+      yield append(run, { role: 'user', content: admitted });
+      yield* runToTheEnd(run, environment);
     }
   } finally {
     run.deadline?.clear();
@@ -173,6 +182,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const cancel = followSignal(options.signal);
   const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
   const messages = [...(options.messages ?? [])];
+  const output = options.outputSchema && new StructuredOutput(options.outputSchema);
   const signal = either(cancel.signal, deadline?.expired);
   const ref: AgentRef = {
     agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
@@ -190,6 +200,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     },
     agentType: options.agentType ?? 'main',
     description: options.description ?? '',
+    cwd: options.cwd ?? process.cwd(),
     options,
     model,
     modelName: name,
@@ -208,6 +219,9 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     numTurns: 0,
     toolCalls: 0,
     fatal: false,
+    output,
+    tools: output ? [...(options.tools ?? []), output.tool] : (options.tools ?? []),
+    stopHookContinuations: 0,
   };
 }
 
@@ -230,21 +244,80 @@ function runContext(run: RunState, tools: readonly Tool[]): RunContext {
   };
 }
 
+// The prompt as its hooks admit it (with their context), or undefined when one refused it.
+async function* admitPrompt(
+  run: RunState,
+  prompt: string,
+): AsyncGenerator<AgentEvent, string | undefined> {
+  if (!run.options.hooks) return prompt;
+  const admitted = await promptHooks(run.options.hooks, lifecycleFacts(run), prompt);
+  for (const message of admitted.warnings) yield event(run, { type: 'warning', message });
+  run.failure = admitted.refused;
+  return admitted.prompt;
+}
+
+// Turns until the agent ends for good: each time it would end, its output schema and its stop
+// hooks may send it back to work.
+async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
+  for (;;) {
+    yield* runTurns(run, env);
+    if (run.stop && !NO_GRACE.has(run.stop.status) && run.options.graceTurn !== false) {
+      yield* graceTurn(run, run.stop);
+    }
+    const goOn = yield* finishRun(run);
+    if (goOn === undefined) return;
+    yield append(run, { role: 'user', content: goOn });
+  }
+}
+
+// The agent would end: hold it to its output schema, then ask its stop hooks. Returns the
+// instruction it goes on with, if any.
+async function* finishRun(run: RunState): AsyncGenerator<AgentEvent, string | undefined> {
+  if (run.output && statusOf(run) === 'completed') {
+    const reminder = run.output.reminder();
+    if (reminder !== undefined) return reminder;
+    run.failure = run.output.failure;
+  }
+  const status = statusOf(run);
+  if (!run.options.hooks || status === 'cancelled') return undefined;
+  const stopped = await stopHooks(run.options.hooks, lifecycleFacts(run), {
+    lastAssistantMessage: lastReplyText(run),
+    status,
+    error: run.failure ?? run.stop?.reason,
+    continuations: run.stopHookContinuations,
+  });
+  for (const message of stopped.warnings) yield event(run, { type: 'warning', message });
+  run.handoff = stopped.handoff;
+  if (stopped.fatal !== undefined) {
+    run.fatal = true;
+    run.failure = stopped.fatal;
+  }
+  if (stopped.goOn !== undefined) run.stopHookContinuations++;
+  return stopped.goOn;
+}
+
+function lifecycleFacts({ ref, agentType, path, cwd, cancel }: RunState): LifecycleFacts {
+  return { agent: { ...ref, agentType, path }, cwd, signal: cancel.signal };
+}
+
 // Turns until the model stops with nothing left to wait for, or a limit stops it.
 async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
+  const { inbox } = run.options;
+  const join = (message: Message) => append(run, message);
   for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
-    for (const delivered of deliver(run)) yield delivered;
+    for (const delivered of deliverInbox(inbox, join)) yield delivered;
     const turnOver = yield* takeTurn(run, env);
     if (run.stop || run.failure) return;
-    if (turnOver && !(yield* awaitInbox(run))) {
+    const waiting = run.options.waitForBackground !== false;
+    if (turnOver && !(yield* awaitInbox(waiting ? inbox : undefined, run.hardStop))) {
       if (run.turn.interrupt?.aborted) run.stop = INTERRUPTED;
       return;
     }
   }
 }
 
-// One model call and the tools it asked for. True when the model ended its turn, or the turn
-// was interrupted; a failure ends the run as a stop or a failure.
+// One model call and the tools it asked for. True when the model ended its turn (or its
+// structured output is in), or the turn was interrupted; a failure ends the run.
 async function* takeTurn(
   run: RunState,
   env: ToolCallEnvironment,
@@ -262,7 +335,7 @@ async function* takeTurn(
       if (batch.fatal && !interrupted()) throw batch.fatal;
     }
     yield event(run, { type: 'turn_end', turn: run.numTurns, message });
-    if (!interrupted()) return calls.length === 0;
+    if (!interrupted()) return calls.length === 0 || run.output?.settled === true;
   } catch (error) {
     if (!interrupted()) {
       run.stop = stopFromError(run, error);
@@ -288,42 +361,12 @@ function beginTurn(run: RunState, env: ToolCallEnvironment): void {
   env.hardStop = new AbortFanOut(either(run.hardStop, interrupt));
 }
 
-/**
- * What arrived from background work joins the conversation before the model is asked again.
- * Returns the events to yield (a plain list: no generator hop on every turn).
- */
-function deliver(run: RunState): readonly AgentEvent[] {
-  const passed = passOn(run);
-  const delivery = run.options.inbox?.take();
-  if (!delivery) return passed;
-  const message = append(run, delivery.message);
-  // In the conversation and recorded (onEvent): a restart neither loses nor repeats it.
-  delivery.delivered();
-  return [...passed, message];
-}
-
-// The model ended its turn: while background tasks the agent started run, wait for what they
-// send. True to go on (something arrived, or a limit needs checking); false to end.
-async function* awaitInbox(run: RunState): AsyncGenerator<AgentEvent, boolean> {
-  const { inbox, waitForBackground } = run.options;
-  if (!inbox || waitForBackground === false) return false;
-  for (;;) {
-    // Children still wind down (grace turns) after the deadline; waiting ends a while later.
-    const state = await inbox.wait(run.hardStop);
-    for (const passed of inbox.passOn()) yield passed;
-    if (state === 'idle') return false;
-    if (state !== 'events') return true;
-  }
-}
-
-function passOn(run: RunState): readonly AgentEvent[] {
-  return run.options.inbox?.passOn() ?? NOTHING;
-}
-
 // One more model call without tools, so an agent cut off by a limit can say what it has.
 async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
   // What background work reported by now goes into the final report.
-  for (const delivered of deliver(run)) yield delivered;
+  for (const delivered of deliverInbox(run.options.inbox, (m) => append(run, m))) {
+    yield delivered;
+  }
   yield append(run, {
     role: 'user',
     content:
@@ -360,7 +403,7 @@ async function* callModel(
   const turns = modelTurn({
     model: run.model,
     messages: run.messages,
-    tools: options.tools ?? [],
+    tools: run.tools,
     toolChoice: call.toolChoice,
     stream: options.stream ?? true,
     signal: call.signal,
@@ -372,7 +415,7 @@ async function* callModel(
   let step = await turns.next();
   while (!step.done) {
     yield event(run, step.value);
-    for (const passed of passOn(run)) yield passed;
+    for (const passed of options.inbox?.passOn() ?? NOTHING) yield passed;
     step = await turns.next();
   }
   const turn = step.value;
@@ -391,52 +434,30 @@ async function* callModel(
   return turn;
 }
 
-/** Why the run must stop now, if it must; checked before every model call. */
-function limitReached(run: RunState): Stop | undefined {
-  if (run.cancel.signal.aborted) return cancelled(run);
-  const kind = run.deadline?.expired.aborted ? 'time' : run.budget.exhausted();
-  if (kind) return budgetStop(kind);
-  const { maxTurns } = run.options;
-  if (maxTurns !== undefined && run.numTurns >= maxTurns) {
-    return { status: 'max_turns', reason: `Reached the maximum of ${maxTurns} turns.` };
-  }
-  return undefined;
+function statusOf(run: RunState): AgentStatus {
+  return run.failure ? 'failed' : (run.stop?.status ?? 'completed');
 }
 
-/** A thrown error that is really a limit (cancel, time budget) becomes a stop, not a failure. */
-function stopFromError(run: RunState, error: unknown): Stop | undefined {
-  if (run.cancel.signal.aborted) return cancelled(run);
-  if (run.deadline?.expired.aborted) return budgetStop('time');
-  const kind = run.budget.exhausted();
-  if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
-  return undefined;
-}
-
-/** A stop aimed at this agent (TaskStop, the stall watchdog) says why; any other is a cancel. */
-function cancelled(run: RunState): Stop {
-  const reason: unknown = run.cancel.signal.reason;
-  if (AgentStop.isInstance(reason) && reason.agentId === run.ref.agentId) {
-    return { status: reason.status, reason: reason.message };
-  }
-  return { status: 'cancelled', reason: 'The run was cancelled.' };
-}
-
-function budgetStop(kind: BudgetKind): Stop {
-  return { status: 'budget', reason: `The ${describeBudget(kind)} is used up.` };
-}
-
-function resultOf(run: RunState): RunResult {
-  const status: AgentStatus = run.failure ? 'failed' : (run.stop?.status ?? 'completed');
+/** The agent's last reply in this run; a resumed conversation's old replies are not its own. */
+function lastReplyText(run: RunState): string {
   const lastReply = run.messages
     .slice(run.firstOwnMessage)
     .findLast((message) => message.role === 'assistant');
+  return lastReply ? textOf(lastReply) : '';
+}
+
+function resultOf(run: RunState): RunResult {
+  const status = statusOf(run);
   const error = run.failure ?? run.stop?.reason;
+  const structured = run.output?.recorded;
   return {
     ...run.ref,
     subtype: SUBTYPES[status],
     status,
     isError: status !== 'completed',
-    result: lastReply ? textOf(lastReply) : '',
+    result: structured ? JSON.stringify(structured.value) : lastReplyText(run),
+    ...(structured ? { structuredOutput: structured.value } : {}),
+    ...(run.handoff ? { handoff: run.handoff } : {}),
     ...(error ? { error } : {}),
     ...(run.fatal ? { fatal: true } : {}),
     agentType: run.agentType,
@@ -458,9 +479,6 @@ const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
   budget: 'error_budget',
   stalled: 'error_during_execution',
 };
-
-/** Endings without a grace turn: nobody is waiting for a report, or the model does not answer. */
-const NO_GRACE: ReadonlySet<AgentStatus> = new Set(['cancelled', 'stalled']);
 
 const NOTHING: readonly AgentEvent[] = [];
 

@@ -1,9 +1,11 @@
 // One tool call, from the model's raw arguments to the result the model reads back. Every
 // failure the model could fix (unknown tool, bad JSON, schema, denial, throw, timeout) ends
 // here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
+import type { z } from 'zod';
 import type { AgentEvent, AgentRef } from '../core/events.js';
+import type { HookRunner } from '../core/hook-runner.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
-import type { PermissionPolicy } from '../core/permission-policy.js';
+import { nobodyToAsk, type PermissionPolicy } from '../core/permission-policy.js';
 import type { RunContext } from '../core/run-context.js';
 import {
   FatalToolError,
@@ -13,6 +15,7 @@ import {
   toolError,
 } from '../core/tool.js';
 import type { AbortFanOut } from './stop-signals.js';
+import { afterToolCall, beforeToolCall, notifyOnAsk } from './tool-call-hooks.js';
 
 /** How long a tool that was told to stop may take to do so before the loop leaves it. */
 const SETTLE_MS = 1000;
@@ -20,6 +23,8 @@ const SETTLE_MS = 1000;
 export interface ToolCallEnvironment {
   tools: ReadonlyMap<string, Tool>;
   permissions: PermissionPolicy | undefined;
+  /** The agent's hooks: PreToolUse before the permission decision is used, PostToolUse after. */
+  hooks: HookRunner | undefined;
   /** What every call of this agent shares; the per-call fields are added here. */
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
   /** The calling run, for tools that start agents. */
@@ -88,14 +93,23 @@ async function runTool(
   }
   const parsed = tool.inputSchema.safeParse(call.input);
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`)
-      .join('; ');
     return toolError(
-      `Invalid arguments for ${tool.name}: ${problems}. Fix them and call it again.`,
+      `Invalid arguments for ${tool.name}: ${problemsOf(parsed.error)}. Fix them and call it again.`,
     );
   }
   let input = parsed.data;
+  const facts = { toolName: tool.name, toolUseId: call.toolCallId, input };
+  const before = await beforeToolCall(env, facts, own);
+  if (before.refused) return before.refused;
+  if (before.updatedInput) {
+    const updated = tool.inputSchema.safeParse(before.updatedInput);
+    if (!updated.success) {
+      return toolError(
+        `A PreToolUse hook replaced the input of ${tool.name} with one that does not fit its schema (${problemsOf(updated.error)}), so it was not run.`,
+      );
+    }
+    input = updated.data;
+  }
   if (env.permissions) {
     const decision = await env.permissions.decide({
       tool,
@@ -104,13 +118,25 @@ async function runTool(
       allowedDirs: env.context.allowedDirs,
       agent: env.context.agent,
       signal: env.signal.signal,
+      hookDecision: before.hookDecision,
+      onAsk: notifyOnAsk(env, own),
     });
     if (decision.behavior === 'deny') {
       return { ...toolError(decision.message), denial: decision.notice ?? decision.message };
     }
     if (decision.input !== undefined) input = decision.input;
+  } else if (before.hookDecision?.behavior === 'ask') {
+    const refusal = nobodyToAsk(tool.name, before.hookDecision.reason);
+    return { ...toolError(refusal), denial: refusal };
   }
-  return callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
+  const result = await callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
+  return afterToolCall(env, { ...facts, input }, result, own);
+}
+
+function problemsOf(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`)
+    .join('; ');
 }
 
 async function callWithTimeout(

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { releaseGroup, signalGroup, trackGroup } from './process-groups.js';
+import { releaseGroup, signalGroup, trackGroup } from '../core/process-group.js';
 
 /** After input ends, how long a server may take to exit by itself (MCP's stdio shutdown). */
 const EXIT_GRACE_MS = 500;

@@ -545,6 +545,39 @@ describe('asking', () => {
   });
 });
 
+describe("a PreToolUse hook's answer", () => {
+  const withHook = (call: Call, behavior: 'allow' | 'ask', onAsk?: (message: string) => void) => ({
+    ...request(call[0], call[1]),
+    hookDecision: { behavior, reason: 'the hook said so' },
+    onAsk,
+  });
+
+  it('allow skips the mode and asking, but never a deny rule', async () => {
+    const policy = policyWith({ mode: 'plan', denyFlag: 'Bash(rm:*)' });
+    expect((await policy.decide(withHook(sh('make build'), 'allow'))).behavior).toBe('allow');
+    expect((await policy.decide(withHook(sh('rm -rf /'), 'allow'))).behavior).toBe('deny');
+  });
+
+  it('ask puts a person in front of a call the mode or a rule would allow, and says so first', async () => {
+    const { asked, canUseTool } = person({ behavior: 'deny', message: 'not now' });
+    const notes: string[] = [];
+    const policy = policyWith({ mode: 'bypassPermissions', allowFlag: 'Read', canUseTool });
+    const decision = await policy.decide(withHook(file(read, 'a.ts'), 'ask', (m) => notes.push(m)));
+    expect(messageOf(decision)).toBe('not now');
+    expect(asked.map((prompt) => prompt.call)).toEqual(['Read(a.ts)']);
+    expect(notes).toEqual(['warren needs your permission to use Read(a.ts)']);
+  });
+
+  it('ask with nobody to ask is a deny that gives the reason', async () => {
+    const decision = await policyWith({ mode: 'bypassPermissions' }).decide(
+      withHook(sh('ls'), 'ask'),
+    );
+    expect(messageOf(decision)).toBe(
+      'Bash(ls) was not run: a PreToolUse hook asks for a person to confirm it (the hook said so), and there is no one to ask in this run.',
+    );
+  });
+});
+
 describe('derived sub-agent policies', () => {
   it('share one store: a decision remembered anywhere in the tree holds everywhere', async () => {
     const { asked, canUseTool } = person({ behavior: 'allow', remember: 'Bash(npm test:*)' });

@@ -3,12 +3,13 @@
 // says how to allow).
 // Also how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
-import type {
-  PermissionDecision,
-  PermissionMode,
-  PermissionPolicy,
-  PermissionRequest,
-  PermissionRule,
+import {
+  nobodyToAsk,
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionPolicy,
+  type PermissionRequest,
+  type PermissionRule,
 } from '../core/permission-policy.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
@@ -185,6 +186,10 @@ async function decide(
   }
   // A protected path is written without asking only by a rule that names it, or in bypass mode.
   const guarded = await protectedTarget(policy, target);
+  // A hook's answer comes after the deny rules and before everything that could allow the call.
+  if (request.hookDecision?.behavior === 'allow') return ALLOW;
+  if (request.hookDecision?.behavior === 'ask')
+    return ask(policy, request, target, { why: '', guarded });
   const naming = (rule: PermissionRule) =>
     guarded === undefined || namesProtected(rule.specifier, guarded);
   if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;
@@ -234,6 +239,10 @@ function notReadOnlyReason(request: PermissionRequest, target: PermissionTarget)
   return reason === undefined ? '' : `: it is not read-only, because ${reason}`;
 }
 
+/**
+ * Asks the person (canUseTool), unless a remembered answer already allows the call; with nobody
+ * to ask, denies with how to allow it.
+ */
 async function ask(
   policy: PolicyState,
   request: PermissionRequest,
@@ -243,10 +252,16 @@ async function ask(
   const { guarded } = unsettled;
   const naming = (rule: PermissionRule) =>
     guarded === undefined || namesProtected(rule.specifier, guarded);
-  if (policy.store.allows(target, naming)) return ALLOW;
+  // A hook that asks wants a person now: a remembered answer does not stand in for one.
+  const hook = request.hookDecision?.behavior === 'ask' ? request.hookDecision : undefined;
+  if (!hook && policy.store.allows(target, naming)) return ALLOW;
   const suggestions = suggestRules(target);
-  if (!policy.canUseTool) return deny(notGrantedMessage(policy, target, suggestions, unsettled));
   const call = describeCall(target);
+  if (!policy.canUseTool) {
+    if (hook) return deny(nobodyToAsk(call, hook.reason));
+    return deny(notGrantedMessage(policy, target, suggestions, unsettled));
+  }
+  request.onAsk?.(`warren needs your permission to use ${call}`);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
   const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
   if (answer === undefined) {

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConfigError } from '../core/config-error.js';
 import { configErrorOf } from '../testing/caught-errors.js';
 import { useTempDir } from '../testing/temp-dir.js';
-import { loadPermissionSettings } from './settings-file.js';
+import { loadSettings } from './settings-file.js';
 
 const root = useTempDir('warren-settings-');
 let projectDir: string;
@@ -23,15 +23,16 @@ async function writeSettings(dir: string, text: string): Promise<string> {
 }
 
 function loadError(): Promise<ConfigError> {
-  return configErrorOf(loadPermissionSettings({ projectDir, homeDir }));
+  return configErrorOf(loadSettings({ projectDir, homeDir }));
 }
 
-describe('loadPermissionSettings', () => {
+describe('loadSettings', () => {
   it('finds no rules and no mode when there is no settings file', async () => {
-    expect(await loadPermissionSettings({ projectDir, homeDir })).toEqual({
+    expect(await loadSettings({ projectDir, homeDir })).toEqual({
       allow: [],
       deny: [],
       defaultMode: undefined,
+      hooks: [],
     });
   });
 
@@ -49,7 +50,7 @@ describe('loadPermissionSettings', () => {
 }
 `,
     );
-    const settings = await loadPermissionSettings({ projectDir });
+    const settings = await loadSettings({ projectDir });
     expect(settings.defaultMode).toBe('acceptEdits');
     expect(settings.allow).toEqual([
       { text: 'Read', toolName: 'Read', source: `${file}:3:15 permissions.allow[0]` },
@@ -72,7 +73,7 @@ describe('loadPermissionSettings', () => {
       projectDir,
       '{ "permissions": { "allow": ["Edit"], "defaultMode": "default" } }',
     );
-    const settings = await loadPermissionSettings({ projectDir, homeDir });
+    const settings = await loadSettings({ projectDir, homeDir });
     expect(settings.allow.map((rule) => rule.text)).toEqual(['Read', 'Edit']);
     expect(settings.deny.map((rule) => rule.text)).toEqual(['Edit(.env)']);
     expect(settings.defaultMode).toBe('default');
@@ -81,19 +82,50 @@ describe('loadPermissionSettings', () => {
   it("keeps the user's default mode when the project sets none", async () => {
     await writeSettings(homeDir, '{ "permissions": { "defaultMode": "plan" } }');
     await writeSettings(projectDir, '{ "permissions": {} }');
-    expect((await loadPermissionSettings({ projectDir, homeDir })).defaultMode).toBe('plan');
+    expect((await loadSettings({ projectDir, homeDir })).defaultMode).toBe('plan');
   });
 
   it('reads the home folder only when asked to', async () => {
     await writeSettings(homeDir, '{ "permissions": { "allow": ["Bash"] } }');
-    expect((await loadPermissionSettings({ projectDir })).allow).toEqual([]);
+    expect((await loadSettings({ projectDir })).allow).toEqual([]);
   });
 
   it('ignores other top-level settings and an empty file', async () => {
     await writeSettings(homeDir, '\n');
     await writeSettings(projectDir, '{ "hooks": {}, "permissions": { "allow": ["Read"] } }');
-    const settings = await loadPermissionSettings({ projectDir, homeDir });
+    const settings = await loadSettings({ projectDir, homeDir });
     expect(settings.allow.map((rule) => rule.text)).toEqual(['Read']);
+  });
+
+  it("hands on each file's hooks as written, the user's first, with their places named", async () => {
+    await writeSettings(homeDir, '{ "hooks": { "Stop": [] } }');
+    const file = await writeSettings(
+      projectDir,
+      '{\n  "hooks": {\n    "PreToolUse": [{ "hooks": [] }]\n  }\n}',
+    );
+    const extra = path.join(root(), 'extra.json');
+    await writeFile(
+      extra,
+      '{ "hooks": { "SessionEnd": [] }, "permissions": { "defaultMode": "plan" } }',
+    );
+    const settings = await loadSettings({ projectDir, homeDir, settingsFile: extra });
+    expect(settings.hooks.map((section) => section.value)).toEqual([
+      { Stop: [] },
+      { PreToolUse: [{ hooks: [] }] },
+      { SessionEnd: [] },
+    ]);
+    expect(settings.hooks[1]!.where(['PreToolUse', 0, 'hooks'])).toBe(
+      `${file}:3:22 hooks.PreToolUse[0].hooks`,
+    );
+    expect(settings.defaultMode).toBe('plan');
+  });
+
+  it('requires the file --settings names', async () => {
+    const missing = path.join(root(), 'nope.json');
+    const error = await configErrorOf(loadSettings({ projectDir, settingsFile: missing }));
+    expect(error.message).toBe(
+      `--settings ${missing}: no such file (give the path of a settings file)`,
+    );
   });
 
   it('names the file, line and column of invalid JSON and how to fix it', async () => {

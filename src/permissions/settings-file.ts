@@ -1,5 +1,7 @@
-// Permission rules and the default mode from `.warren/settings.json` (project, and optionally the
-// user's): read, validated, parsed, with errors that name the file, line, column and field.
+// The settings files (`~/.warren/settings.json`, the project's `.warren/settings.json`,
+// `--settings <file>`): read and validated, with errors that name the file, line, column and
+// field. Permission rules and the default mode are parsed here; each file's `hooks` section is
+// handed on as written, with a way to name its places (hooks/ checks it).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
@@ -12,18 +14,29 @@ import { parsePermissionRule } from './permission-rule.js';
 /** Where a settings file sits, relative to the project folder or the home folder. */
 export const SETTINGS_FILE = path.join('.warren', 'settings.json');
 
-export interface PermissionSettings {
-  /** The user's rules first, then the project's; each labelled with its file and field. */
+export interface Settings {
+  /** The user's rules first, then the project's, then `--settings`'; each labelled with its file and field. */
   allow: PermissionRule[];
   deny: PermissionRule[];
-  /** The project's `defaultMode`, else the user's; undefined when neither sets one. */
+  /** The last file's `defaultMode` that sets one; undefined when none does. */
   defaultMode: PermissionMode | undefined;
+  /** Each file's `hooks`, in the same order: all of them run. */
+  hooks: HooksSection[];
 }
 
-export interface LoadPermissionSettingsOptions {
+/** One file's `hooks` as written. */
+export interface HooksSection {
+  value: unknown;
+  /** `file:line:column hooks.PreToolUse[0]` for a path under `hooks`. */
+  where(path: readonly (string | number)[]): string;
+}
+
+export interface LoadSettingsOptions {
   projectDir: string;
   /** Also read `<homeDir>/.warren/settings.json`; the project's file takes precedence. */
   homeDir?: string;
+  /** A file named on the command line (`--settings`): it must exist, and takes precedence. */
+  settingsFile?: string;
 }
 
 const SHAPE =
@@ -38,6 +51,7 @@ const settingsSchema = z.looseObject({
       defaultMode: z.enum(PERMISSION_MODES).optional(),
     })
     .optional(),
+  hooks: z.unknown().optional(),
 });
 
 /**
@@ -45,23 +59,28 @@ const settingsSchema = z.looseObject({
  * @throws ConfigError naming `file:line:column` and the field for invalid JSON, a wrong field or
  * a rule that does not parse.
  */
-export async function loadPermissionSettings(
-  options: LoadPermissionSettingsOptions,
-): Promise<PermissionSettings> {
-  const dirs = [options.homeDir, options.projectDir].filter((dir) => dir !== undefined);
-  const settings: PermissionSettings = { allow: [], deny: [], defaultMode: undefined };
-  for (const dir of dirs) {
-    const file = await readSettingsFile(path.join(dir, SETTINGS_FILE));
-    if (!file) continue;
-    settings.allow.push(...file.allow);
-    settings.deny.push(...file.deny);
-    settings.defaultMode = file.defaultMode ?? settings.defaultMode;
+export async function loadSettings(options: LoadSettingsOptions): Promise<Settings> {
+  const files = [options.homeDir, options.projectDir]
+    .filter((dir) => dir !== undefined)
+    .map((dir) => path.join(dir, SETTINGS_FILE));
+  if (options.settingsFile !== undefined) files.push(options.settingsFile);
+  const settings: Settings = { allow: [], deny: [], defaultMode: undefined, hooks: [] };
+  for (const file of files) {
+    const read = await readSettingsFile(file, { required: file === options.settingsFile });
+    if (!read) continue;
+    settings.allow.push(...read.allow);
+    settings.deny.push(...read.deny);
+    settings.defaultMode = read.defaultMode ?? settings.defaultMode;
+    settings.hooks.push(...read.hooks);
   }
   return settings;
 }
 
-async function readSettingsFile(file: string): Promise<PermissionSettings | undefined> {
-  const text = await readText(file);
+async function readSettingsFile(
+  file: string,
+  { required }: { required: boolean },
+): Promise<Settings | undefined> {
+  const text = await readText(file, required);
   if (text === undefined || text.trim() === '') return undefined;
   const { value, tree } = parseJson(text, file);
   const parsed = settingsSchema.safeParse(value);
@@ -72,14 +91,29 @@ async function readSettingsFile(file: string): Promise<PermissionSettings | unde
       const where = locate({ file, text, tree }, ['permissions', field, i]);
       return parsePermissionRule(rule, `${where} permissions.${field}[${i}]`);
     });
-  return { allow: rules(allow, 'allow'), deny: rules(deny, 'deny'), defaultMode };
+  const hooks = parsed.data.hooks;
+  const where = (fieldPath: readonly (string | number)[]) =>
+    `${locate({ file, text, tree }, ['hooks', ...fieldPath])} ${formatFieldPath(['hooks', ...fieldPath])}`;
+  return {
+    allow: rules(allow, 'allow'),
+    deny: rules(deny, 'deny'),
+    defaultMode,
+    hooks: hooks === undefined ? [] : [{ value: hooks, where }],
+  };
 }
 
-async function readText(file: string): Promise<string | undefined> {
+async function readText(file: string, required: boolean): Promise<string | undefined> {
   try {
     return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!required) return undefined;
+      throw new ConfigError(
+        `--settings ${file}`,
+        'no such file',
+        'give the path of a settings file',
+      );
+    }
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(
       file,

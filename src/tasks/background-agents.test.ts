@@ -244,7 +244,9 @@ describe('lifetimes', () => {
     expect(run.tasks.list()[0]).toMatchObject({
       status: 'completed',
       agentStatus: 'budget',
-      result: 'CHILD-PARTIAL report',
+      result: expect.stringMatching(
+        /^CHILD-PARTIAL report\n\n\[Note: the general-purpose agent was stopped early/,
+      ),
     });
     const [notification] = notifications(result.messages);
     expect(notification?.content).toContain('<agent-status>budget</agent-status>');

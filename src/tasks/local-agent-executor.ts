@@ -3,6 +3,8 @@
 // slot, reports progress from its events, and ends in an outcome the manager delivers.
 import type { BackgroundChild } from '../agents/background-port.js';
 import { type ChildEnding, driveChild } from '../agents/drive-child.js';
+import { handOff } from '../agents/hand-off.js';
+import { withPartial } from '../agents/run-subagent.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentStatus } from '../core/events.js';
 import { textOf } from '../core/messages.js';
@@ -119,7 +121,21 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
         },
       );
       run.status = TASK_STATUS[ending.result.status];
-      return outcomeOf(ending, runtime.transcriptPathFor(agentId) ?? null);
+      // What the owner reads passes the handoff check, as a foreground child's result does.
+      const handed = await handOff(
+        ending.result,
+        runtime,
+        runtime.background?.signal ?? control.signal,
+      );
+      const { parentId, depth } = ending.result;
+      for (const message of handed.warnings) {
+        const warning = { agentId, parentId, depth, type: 'warning' as const, message };
+        child.options.onEvent?.(warning);
+        control.emit(warning);
+      }
+      const output = withPartial(handed.output, ending.partial);
+      const text = typeof output === 'string' ? output : output.output;
+      return outcomeOf(ending, text, runtime.transcriptPathFor(agentId) ?? null);
     } finally {
       await child.servers?.close();
       runtime.slots.release(agentId);
@@ -136,13 +152,10 @@ const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
   cancelled: 'cancelled',
 };
 
-function outcomeOf({ result, partial }: ChildEnding, transcript: string | null): TaskOutcome {
+/** `text` is what the owner reads: checked, cut to size, with a note when it stopped early. */
+function outcomeOf({ result }: ChildEnding, text: string, transcript: string | null): TaskOutcome {
   const status = TASK_STATUS[result.status];
   const stoppedEarly = result.status === 'max_turns' || result.status === 'budget';
-  const text =
-    partial && status !== 'completed'
-      ? `${result.result}${result.result ? '\n\n' : ''}${partial}`
-      : result.result;
   return {
     status,
     result: text,

@@ -4,8 +4,11 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
-import { signalGroup, stopProcessGroup } from '../tools/bash.js';
+
+/** Between SIGTERM and SIGKILL: time for a command to clean up after itself. */
+const KILL_GRACE_MS = 2_000;
 
 export interface BashTaskSpec {
   command: string;
@@ -56,7 +59,7 @@ export class LocalBashExecutor implements TaskExecutor<BashTaskSpec> {
     const run = this.#runs.get(taskId);
     if (!run?.pid || run.stoppedBy) return;
     run.stoppedBy = 'stop';
-    stopProcessGroup(run.pid);
+    stopGroup(run.pid, KILL_GRACE_MS);
   }
 
   result(taskId: string): Promise<TaskOutcome> {
@@ -93,6 +96,8 @@ export class LocalBashExecutor implements TaskExecutor<BashTaskSpec> {
       closeSync(fd);
     }
     run.pid = child.pid;
+    // Killed if warren exits first, whatever the reason: nothing a run started outlives it.
+    if (child.pid !== undefined) trackGroup(child.pid);
     control.running({ pid: child.pid });
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | Error>(
       (resolve) => {
@@ -103,14 +108,17 @@ export class LocalBashExecutor implements TaskExecutor<BashTaskSpec> {
     const timer = setTimeout(() => {
       if (run.pid === undefined || run.stoppedBy) return;
       run.stoppedBy = 'timeout';
-      stopProcessGroup(run.pid);
+      stopGroup(run.pid, KILL_GRACE_MS);
     }, spec.timeoutMs);
     const onStop = () => this.stop(taskId);
     control.signal.addEventListener('abort', onStop, { once: true });
     try {
       const ending = await ended;
       // Whatever the command left running in its group goes with it.
-      if (run.pid !== undefined) signalGroup(run.pid, 'SIGKILL');
+      if (run.pid !== undefined) {
+        signalGroup(run.pid, 'SIGKILL');
+        releaseGroup(run.pid);
+      }
       return outcomeOf(ending, run, tail(outputPath));
     } finally {
       clearTimeout(timer);

@@ -13,10 +13,10 @@ import {
 } from '../agents/subagent-context.js';
 import type { AgentRef } from '../core/events.js';
 import type { Message, ToolCallPart, ToolMessage } from '../core/messages.js';
+import { signalGroup } from '../core/process-group.js';
 import type { TaskOutcome, TaskRecord } from '../core/tasks.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { INTERRUPTED_TOOL_OUTPUT, readTranscript } from '../session/read-transcript.js';
-import { signalGroup } from '../tools/bash.js';
 import type { BackgroundTasks } from './background-tasks.js';
 import { notifiedTaskIds } from './task-notification.js';
 

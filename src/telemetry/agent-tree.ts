@@ -21,6 +21,8 @@ export interface AgentSummary {
   costUsd: number | null;
   durationMs: number;
   worktree: string | null;
+  /** The value an agent with an output schema finished with; null otherwise. */
+  structuredOutput: unknown;
   transcript: string | null;
   startedAt: number;
   /** This agent and all its descendants. */
@@ -79,6 +81,7 @@ export class AgentTree {
         costUsd: null,
         durationMs: 0,
         worktree: null,
+        structuredOutput: null,
         transcript: this.#transcriptOf(event.agentId),
         startedAt: at,
         subtreeUsage: emptyUsage(),
@@ -105,6 +108,7 @@ export class AgentTree {
         event.costUsd === null || (earlier && earlier.costUsd === null)
           ? null
           : (earlier?.costUsd ?? 0) + event.costUsd;
+      agent.structuredOutput = event.structuredOutput ?? null;
     }
   }
 

@@ -3,9 +3,9 @@
 import type { AgentEvent, AgentEventOf, AgentEventType, RunResult } from '../core/events.js';
 
 /** Drains the run, keeping each event; the result is the generator's return value. */
-export async function runToEnd(
-  run: AsyncGenerator<AgentEvent, RunResult>,
-): Promise<{ events: AgentEvent[]; result: RunResult }> {
+export async function runToEnd<Result extends RunResult>(
+  run: AsyncGenerator<AgentEvent, Result>,
+): Promise<{ events: AgentEvent[]; result: Result }> {
   const events: AgentEvent[] = [];
   let step = await run.next();
   while (!step.done) {

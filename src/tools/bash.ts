@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
+import { stopGroup } from '../core/process-group.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
@@ -112,7 +113,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   const stop = (reason: 'timeout' | 'cancel') => {
     if (stoppedBy !== undefined || child.pid === undefined) return;
     stoppedBy = reason;
-    stopProcessGroup(child.pid);
+    stopGroup(child.pid, KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = () => stop('cancel');
@@ -130,7 +131,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     let stoppedBackground = false;
     if (!(await settlesWithin(closed, PIPE_GRACE_MS)) && child.pid !== undefined) {
       stoppedBackground = stoppedBy === undefined;
-      stopProcessGroup(child.pid);
+      stopGroup(child.pid, KILL_GRACE_MS);
       if (!(await settlesWithin(closed, 2 * KILL_GRACE_MS))) {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -172,20 +173,6 @@ function failureOf({ ending, stoppedBy, timeoutMs }: EndingSummary): string | un
   if (ending.signal !== null) return `Command was killed by ${ending.signal}.`;
   if (ending.code !== 0) return `Exit code ${ending.code}`;
   return undefined;
-}
-
-/** SIGTERM to every process of the group, SIGKILL to whatever is left after a grace period. */
-export function stopProcessGroup(pid: number): void {
-  signalGroup(pid, 'SIGTERM');
-  setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
-}
-
-export function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone, which is what we wanted.
-  }
 }
 
 async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {

@@ -2,6 +2,8 @@
 // `agents` option) and the normalised AgentDefinition every other layer reads.
 import { z } from 'zod';
 import type { PermissionMode } from '../../core/permission-policy.js';
+import type { HookSettings } from '../../hooks/hook-settings.js';
+import { type OutputSchemaInput, outputSchemaProblem } from './output-schema.js';
 
 /** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
 export const agentSourceSchema = z.object({
@@ -38,6 +40,23 @@ const nameListSchema = z
   .describe('a comma-separated string or a list of names');
 
 const mcpServerRefSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+/** Checked in full by buildAgentDefinition, which names each bad entry. */
+const hooksSchema = z
+  .custom<HookSettings>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  )
+  .describe('a map of hook event to a list of matchers, as in settings.json');
+
+const outputSchemaSchema = z
+  .custom<OutputSchemaInput>()
+  .superRefine((value, ctx) => {
+    const problem = outputSchemaProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('a JSON Schema of an object (or, in code, a zod object schema)');
+
+const onFailureSchema = z.enum(['recoverable', 'fatal']).describe('`recoverable` or `fatal`');
 
 /**
  * opencode's `permission`: `allow`/`ask`/`deny` for every tool, or per tool (`edit: deny`), or per
@@ -95,7 +114,9 @@ export const agentFieldSchemas = {
   isolation: z.literal('worktree').describe('`worktree`'),
   agents: nameListSchema,
   color: z.string().describe('a colour name'),
-  hooks: z.record(z.string(), z.unknown()).describe('a map of hook event to hook list'),
+  hooks: hooksSchema,
+  outputSchema: outputSchemaSchema,
+  onFailure: onFailureSchema,
   skills: nameListSchema,
   memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
   forkContext: z.boolean().describe('true or false'),
@@ -128,6 +149,8 @@ export const agentDefinitionInputSchema = z.looseObject({
   agents: agentFieldSchemas.agents.optional(),
   color: agentFieldSchemas.color.optional(),
   hooks: agentFieldSchemas.hooks.optional(),
+  outputSchema: agentFieldSchemas.outputSchema.optional(),
+  onFailure: agentFieldSchemas.onFailure.optional(),
   skills: agentFieldSchemas.skills.optional(),
   memory: agentFieldSchemas.memory.optional(),
   forkContext: agentFieldSchemas.forkContext.optional(),
@@ -169,7 +192,12 @@ export const agentDefinitionSchema = z.object({
   /** Delegation targets: each becomes a `delegate_to_<name>` tool. */
   agents: z.array(z.string()).optional(),
   color: z.string().optional(),
-  hooks: z.record(z.string(), z.unknown()).optional(),
+  /** Hooks active only while this agent runs; in a sub-agent, `Stop` means its SubagentStop. */
+  hooks: hooksSchema.optional(),
+  /** The agent must finish with a value this schema accepts (see docs/hooks.md). */
+  outputSchema: z.custom<OutputSchemaInput>().optional(),
+  /** `fatal`: any failure of this agent ends the whole run instead of becoming a result. */
+  onFailure: onFailureSchema.optional(),
   skills: z.array(z.string()).optional(),
   memory: z.enum(['user', 'project', 'local']).optional(),
   /** Start from the parent's conversation instead of a fresh one. */

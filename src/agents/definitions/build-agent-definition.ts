@@ -2,6 +2,7 @@
 // AgentDefinition: validates each field on its own, maps other dialects' names, and reports
 // what it changed. Files are lenient (a bad field is dropped with a warning); SDK input is strict.
 import type { z } from 'zod';
+import { checkHookSettings, formatHookPath } from '../../hooks/hook-settings.js';
 import { normalizeModel } from '../../model/model-alias.js';
 import {
   type AgentDefinition,
@@ -43,11 +44,22 @@ export type BuiltAgentDefinition = {
   | { definition?: undefined; error: AgentDiagnostic }
 );
 
+/**
+ * Fields a parent or the run relies on: dropping a bad one would quietly change what the agent
+ * does (no schema, a recoverable failure, a guard gone), so it makes the definition unusable.
+ */
+const GUARDING_FIELDS: ReadonlySet<AgentFieldName> = new Set([
+  'outputSchema',
+  'onFailure',
+  'hooks',
+]);
+
 export function buildAgentDefinition(options: BuildAgentDefinitionOptions): BuiltAgentDefinition {
   const state = new BuildState(options);
   const values = state.validateFields(state.sortFields());
 
   const name = state.resolveName(values.name);
+  const hooks = values.hooks === undefined ? undefined : state.hooks(values.hooks, name);
   state.require('description', 'add `description: <when the parent should use this agent>`');
   state.require('prompt', 'add the system prompt');
   if (values.description === undefined || values.prompt === undefined || state.errors.length > 0) {
@@ -91,7 +103,9 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     isolation: values.isolation,
     agents: values.agents === undefined ? undefined : nameList(values.agents),
     color: values.color,
-    hooks: values.hooks,
+    hooks,
+    outputSchema: values.outputSchema,
+    onFailure: values.onFailure,
     skills: values.skills === undefined ? undefined : nameList(values.skills),
     memory: values.memory,
     forkContext: values.forkContext,
@@ -185,8 +199,10 @@ class BuildState {
         values[field] = parsed.data;
         continue;
       }
-      const problem = `\`${key}\` must be ${agentFieldSchemas[field].description} (got ${preview(value)})`;
-      if (this.options.origin === 'sdk' || required) {
+      const [issue] = parsed.error.issues;
+      const why = issue?.code === 'custom' ? `: ${issue.message}` : '';
+      const problem = `\`${key}\` must be ${agentFieldSchemas[field].description} (got ${preview(value)})${why}`;
+      if (this.options.origin === 'sdk' || required || GUARDING_FIELDS.has(field)) {
         this.fail(key, problem);
       } else if (field === 'tools' || field === 'disallowedTools') {
         // Ignoring a tool list would grant every tool; an unreadable one grants none instead.
@@ -265,6 +281,19 @@ class BuildState {
       );
     }
     return cut;
+  }
+
+  /** Hooks whose every entry is usable; a bad one makes the definition unusable. */
+  hooks<T extends object>(value: T, name: string): T {
+    const checked = checkHookSettings(value, {
+      label: (path) => `agent ${name}: hooks.${formatHookPath(path)}`,
+      callbacks: this.options.origin === 'sdk',
+    });
+    const at = (path: readonly (string | number)[]) =>
+      path.length === 0 ? '`hooks`' : `\`hooks.${formatHookPath(path)}\``;
+    for (const { path, message } of checked.errors) this.fail('hooks', `${at(path)} ${message}`);
+    for (const { path, message } of checked.warnings) this.warn('hooks', `${at(path)}: ${message}`);
+    return value;
   }
 
   model(value: string): string {

@@ -290,6 +290,8 @@ describe('loadAgentFile on hand-written files', () => {
         'agents: helper, reviewer',
         'color: blue',
         'hooks: { SubagentStop: [] }',
+        'outputSchema: { type: object, properties: { ok: { type: boolean } } }',
+        'onFailure: fatal',
         'skills: [testing]',
         'memory: local',
         'forkContext: true',
@@ -316,12 +318,51 @@ describe('loadAgentFile on hand-written files', () => {
       agents: ['helper', 'reviewer'],
       color: 'blue',
       hooks: { SubagentStop: [] },
+      outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+      onFailure: 'fatal',
       skills: ['testing'],
       memory: 'local',
       forkContext: true,
       extra: {},
       source: { kind: 'project', path: expect.stringMatching(/agent\.md$/) },
     });
+  });
+
+  it('refuses a file whose hooks, outputSchema or onFailure cannot be used, naming each problem', async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'name: guarded',
+        'description: d',
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: "("',
+        '      hooks: [{ type: command, command: ./guard.sh }]',
+        'outputSchema: { type: array }',
+        'onFailure: sometimes',
+        '---',
+        'body',
+      ].join('\n'),
+    );
+    expect(entry.status).toBe('error');
+    expect(entry.error?.line).toBe(8);
+    expect(entry.error?.message.split('; ')).toEqual([
+      expect.stringMatching(
+        /^`outputSchema` must be a JSON Schema of an object .*: the schema must describe an object/,
+      ),
+      expect.stringMatching(/^`onFailure` must be `recoverable` or `fatal` \(got "sometimes"\)$/),
+      expect.stringMatching(/^`hooks.PreToolUse\[0\].matcher` is not a valid regular expression/),
+    ]);
+  });
+
+  it('loads hooks with Claude Code events warren does not fire, and says which are ignored', async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\nhooks:\n  PreCompact: [{ hooks: [{ type: command, command: x }] }]\n---\nbody',
+    );
+    expect(entry.status).toBe('ok');
+    expect(messages(entry.warnings)).toBe(
+      '`hooks.PreCompact`: PreCompact is a Claude Code event warren does not fire; its hooks are ignored',
+    );
   });
 
   it('drops a field with a bad value and names the field, the line and what it must be', async () => {

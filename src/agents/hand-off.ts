@@ -1,0 +1,104 @@
+// Where a finished child's output becomes its parent's tool result: the handoff check (the
+// built-in escaping, the library's `handoffCheck`, the verdict of its SubagentStop hooks), its
+// structured value as JSON text, the cut to size, and a note when it stopped early or failed.
+import type { RunResult } from '../core/events.js';
+import { type ToolOutput, toolError } from '../core/tool.js';
+import { neutraliseHandoff, runHandoffCheck } from '../hooks/handoff-check.js';
+import { strictestHandoff } from '../hooks/merge-outcomes.js';
+import type { SubagentRuntime } from './subagent-runtime.js';
+
+export interface HandedOff {
+  /** What the parent model reads. */
+  output: ToolOutput;
+  /** For people: the output was withheld or flagged. */
+  warnings: string[];
+}
+
+export async function handOff(
+  result: RunResult,
+  runtime: SubagentRuntime,
+  signal: AbortSignal,
+): Promise<HandedOff> {
+  const type = result.agentType;
+  const neutral = neutraliseHandoff(result.result);
+  const check = runtime.handoffCheck;
+  const verdict = strictestHandoff([
+    result.handoff,
+    check &&
+      (await runHandoffCheck(
+        check,
+        {
+          agentId: result.agentId,
+          parentId: result.parentId,
+          agentType: type,
+          depth: result.depth,
+          text: result.result,
+          ...(result.structuredOutput === undefined
+            ? {}
+            : { structuredOutput: result.structuredOutput }),
+          escaped: neutral.found,
+        },
+        signal,
+      )),
+  ]);
+  const reason = verdict?.reason ?? 'no reason given';
+  if (verdict?.decision === 'block') {
+    return {
+      output: toolError(
+        `The ${type} agent's output was withheld by the handoff check: ${reason}. Its transcript keeps it for a person to review.`,
+      ),
+      warnings: [
+        `the handoff check withheld the output of ${type} agent ${result.agentId}: ${reason}`,
+      ],
+    };
+  }
+  // A structured value is passed whole: cut short, it would no longer be the JSON it claims.
+  const text =
+    result.structuredOutput === undefined
+      ? truncate(neutral.text, runtime.resultMaxChars, () => transcriptOf(result, runtime))
+      : neutral.text;
+  if (verdict?.decision === 'flag') {
+    return {
+      output: outputFor(
+        result,
+        `[warren: the handoff check flagged this output: ${reason}. Check it before relying on it.]\n${text}`,
+      ),
+      warnings: [
+        `the handoff check flagged the output of ${type} agent ${result.agentId}: ${reason}`,
+      ],
+    };
+  }
+  return { output: outputFor(result, text), warnings: [] };
+}
+
+/** What the parent model reads: the child's text, with a note if it stopped early or failed. */
+function outputFor(result: RunResult, text: string): ToolOutput {
+  const type = result.agentType;
+  switch (result.status) {
+    case 'completed':
+      return text || `(The ${type} agent finished without a final message.)`;
+    case 'max_turns':
+    case 'budget':
+      return `${text}\n\n[Note: the ${type} agent was stopped early: ${result.error} The text above is the report it gave then.]`;
+    default: {
+      const what =
+        result.status === 'cancelled'
+          ? 'was cancelled'
+          : result.status === 'stalled'
+            ? 'stalled'
+            : 'failed';
+      const last = text ? `\n\nIts last message:\n${text}` : '';
+      return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
+    }
+  }
+}
+
+function transcriptOf(result: RunResult, runtime: SubagentRuntime): string {
+  const transcript = runtime.transcriptPathFor(result.agentId);
+  return transcript ? `the transcript ${transcript}` : `the transcript of agent ${result.agentId}`;
+}
+
+function truncate(text: string, max: number, where: () => string): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where()}.]`;
+}
