@@ -16,5 +16,7 @@ process.stdout.on('error', (error) => {
 (await import('node:module')).enableCompileCache?.();
 const { main, processIo } = await import('../dist/cli/main.js');
 const code = await main(process.argv.slice(2), processIo);
-// Let stdout drain before leaving: a JSON result piped to another program must arrive whole.
 process.exitCode = code;
+// Leave once stdout and stderr have drained (a JSON result piped to another program must arrive
+// whole), without waiting for work the run abandoned, such as a tool that ignored its stop.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

@@ -14,7 +14,7 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
-import { echoTool, throwingTool } from '../testing/stub-tools.js';
+import { deafTool, echoTool, throwingTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
 const agentCall = (prompt: string, extra: Record<string, unknown> = {}) => ({
@@ -438,6 +438,40 @@ describe('budgets across the tree', () => {
     expect(result.status).toBe('budget');
   });
 
+  it('share one wind-down window: a depth-3 tree ends within it, however slow the reports', async () => {
+    const slowReport = { match: { prompt: 'cannot call tools' }, text: 'late', delayMs: 30_000 };
+    const started = Date.now();
+    const { result, results } = await runTree(
+      [
+        { toolCalls: [agentCall('ONE task')] },
+        // Beside its child, a tool that ignores the stop: left when ONE's window closes.
+        {
+          match: { prompt: 'ONE' },
+          toolCalls: [agentCall('TWO task'), { name: 'Deaf', input: {} }],
+        },
+        { match: { prompt: 'TWO' }, toolCalls: [agentCall('THREE task')] },
+        { match: { prompt: 'THREE' }, text: 'never', delayMs: 30_000 },
+        // The deepest agent reports at once; every ancestor's report would take 30 s.
+        { match: { prompt: 'cannot call tools' }, text: 'THREE found little' },
+        slowReport,
+        slowReport,
+        slowReport,
+      ],
+      { tools: [deafTool], timeBudgetMs: 300, windDownMs: 2000 },
+    );
+    expect(Date.now() - started).toBeLessThan(300 + 2000 + 1000);
+    expect(results.map((event) => [event.depth, event.status])).toEqual([
+      [3, 'budget'],
+      [2, 'budget'],
+      [1, 'budget'],
+      [0, 'budget'],
+    ]);
+    expect(results[0]?.result).toBe('THREE found little');
+    expect(results[1]?.messages.at(-2)?.role).toBe('tool');
+    expect(JSON.stringify(results[1]?.messages)).toContain('THREE found little');
+    expect(result.error).toMatch(/time to wind down ran out/);
+  });
+
   it('count cost against the tree when the price is known', async () => {
     const priced = (model: ScriptedModel): LanguageModelV4 => ({
       specificationVersion: 'v4',
@@ -510,6 +544,29 @@ describe('cancellation', () => {
       [0, 'cancelled'],
     ]);
     expect(result.status).toBe('cancelled');
+  });
+
+  it('still gives every agent its result when their tools ignore the stop', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const { results } = await runTree(
+      [
+        { toolCalls: [agentCall('A task'), agentCall('B task'), agentCall('C task')] },
+        ...['A task', 'B task', 'C task'].map((prompt) => ({
+          match: { prompt },
+          toolCalls: [{ name: 'Deaf', input: {} }],
+        })),
+      ],
+      { tools: [deafTool], signal: controller.signal },
+    );
+    expect(results.map((event) => [event.depth, event.status])).toEqual([
+      [1, 'cancelled'],
+      [1, 'cancelled'],
+      [1, 'cancelled'],
+      [0, 'cancelled'],
+    ]);
+    expect(Date.now() - started).toBeLessThan(100 + 1000 + 1000);
   });
 });
 

@@ -20,6 +20,7 @@ export interface PrintArgs {
   timeBudgetMs: number | undefined;
   tokenBudget: number | undefined;
   stallTimeoutMs: number | undefined;
+  requestTimeoutMs: number | undefined;
   permissionMode: PermissionMode | undefined;
   allowedTools: string | undefined;
   disallowedTools: string | undefined;
@@ -109,6 +110,7 @@ const OPTIONS = {
   'time-budget': { type: 'string' },
   'token-budget': { type: 'string' },
   'stall-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
   'permission-mode': { type: 'string' },
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
@@ -191,7 +193,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     command: 'print',
     prompt: positionals[0],
     model: values.model ?? process.env.WARREN_MODEL,
-    baseUrl: values['base-url'] ?? process.env.WARREN_BASE_URL,
+    // WARREN_BASE_URL is read where the address is used, so messages name the variable.
+    baseUrl: values['base-url'],
     outputFormat: oneOf('--output-format', values['output-format'] ?? 'text', OUTPUT_FORMATS),
     maxTurns: positiveInteger('--max-turns', values['max-turns']),
     maxDepth: positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ?? 3,
@@ -199,6 +202,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
     stallTimeoutMs: positiveInteger('--stall-timeout', values['stall-timeout']),
+    requestTimeoutMs:
+      values['request-timeout'] === undefined
+        ? positiveInteger(
+            'WARREN_REQUEST_TIMEOUT_MS',
+            process.env.WARREN_REQUEST_TIMEOUT_MS || undefined,
+          )
+        : positiveInteger('--request-timeout', values['request-timeout']),
     permissionMode:
       values['permission-mode'] === undefined
         ? undefined
@@ -323,7 +333,7 @@ function positiveInteger(
     throw new ConfigError(
       flag,
       `expected ${allowZero ? 'a whole number' : 'a positive whole number'}, got "${value}"`,
-      `e.g. ${flag} ${allowZero ? 0 : 10}`,
+      `e.g. ${flag}${flag.startsWith('-') ? ' ' : '='}${allowZero ? 0 : 10}`,
     );
   }
   return number;
@@ -355,10 +365,13 @@ Flags:
   --max-turns <n>                   turn cap of the main agent
   --max-depth <n>                   deepest sub-agent level (default 3; the main agent is depth 0)
   --max-parallel <n>                sub-agents running at once (default 10)
-  --time-budget <ms>                wall-clock budget for the whole run
+  --time-budget <ms>                wall-clock budget for the whole run; the run ends at most 60 s
+                                    after it, however deep its tree
   --token-budget <n>                input+output tokens for the whole run
   --stall-timeout <ms>              stop a sub-agent with no model output and no tool activity
                                     for this long, as stalled (default 600000)
+  --request-timeout <ms>            no answer (headers or next chunk) from the model in this long:
+                                    abort, retry (default 120000; env WARREN_REQUEST_TIMEOUT_MS)
   --permission-mode default|acceptEdits|plan|bypassPermissions
   --allowed-tools <rules>           e.g. "Read,Bash(npm test:*),Edit(src/**)"
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes

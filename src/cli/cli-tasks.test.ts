@@ -215,13 +215,11 @@ turns:
       cwd: project,
       env: env(),
     });
-    const init = JSON.parse(await first.lineMatching((line) => line.includes('"subtype":"init"')));
-    await first.lineMatching(
-      (line) => line.includes('"type":"tool_result"') && line.includes('"tool_name":"Bash"'),
-    );
+    await first.waitForLine((line) => line.type === 'tool_result' && line.tool_name === 'Bash');
+    const init = first.lines[0] as { session_id: string };
     // The child's tool result is on disk and its next model call hangs: kill it there.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    first.kill('SIGKILL');
+    first.child.kill('SIGKILL');
     expect((await first.exited).code).toBe(null);
     expect(readFileSync(join(project, 'counter.txt'), 'utf8')).toBe('ran\n');
     const before = await runWarren(

@@ -1,6 +1,9 @@
 // The `warren` command: parse, dispatch, and map every outcome to an exit code. Bad input is
-// one line on stderr and exit 2, never a stack trace.
+// one line on stderr and exit 2, never a stack trace. Signals: the first stops the run cleanly,
+// a second leaves at once; either way no process a tool started outlives warren.
+import { constants } from 'node:os';
 import { ConfigError } from '../core/config-error.js';
+import { killLiveGroups } from '../core/process-group.js';
 import { HELP, parseCliArgs } from './cli-args.js';
 import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
@@ -31,7 +34,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'trust':
         return await (await import('./trust-command.js')).runTrustCommand(args, io);
       case 'print':
-        return await (await import('./print-mode.js')).runPrintMode(args, io);
+        try {
+          return await (await import('./print-mode.js')).runPrintMode(args, io);
+        } finally {
+          // The run is over: a tool process still alive (one that ignored its stop, a
+          // background job) was started by it, and must not outlive it.
+          killLiveGroups();
+        }
       case 'usage':
         return await (await import('./usage-command.js')).runUsageCommand(args, io);
       case 'report':
@@ -47,6 +56,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
 }
 
+/** Without a handler, SIGHUP (the terminal closed) would end node before tools are stopped. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -57,18 +69,20 @@ export const processIo: CliIo = {
     return text;
   },
   onInterrupt(abort) {
-    // First Ctrl-C stops the run cleanly (the result is still printed); a second one exits.
+    // The first Ctrl-C, SIGTERM or SIGHUP stops the run cleanly (the result is still printed);
+    // a second one exits at once, 128 + the signal's number, as a shell reports a signal.
     let interrupted = false;
-    const onSignal = () => {
-      if (interrupted) process.exit(130);
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (interrupted) {
+        killLiveGroups();
+        process.exit(128 + constants.signals[signal]);
+      }
       interrupted = true;
       abort();
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     return () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     };
   },
 };

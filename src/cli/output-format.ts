@@ -1,8 +1,10 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
+import { formatSeconds } from '../model/request-timeout.js';
 import { denialReport } from './denial-report.js';
 import { mainTextStream } from './main-text-stream.js';
 import { usageJson } from './result-json.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface OutputSink {
   /** Called for every event, after its transcript line is on disk. */
@@ -34,9 +36,15 @@ export function textOutput(options: OutputOptions): OutputSink {
       warningLine(event, options);
       text.event(event);
       denials.event(event);
-      if (!options.verbose) return;
-      const line = progressLine(event);
-      if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
+      if (options.verbose) {
+        const line = progressLine(event);
+        if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
+      } else if (event.type === 'retry') {
+        // A model call that fails and waits is never silent: one line per retry.
+        const wait = formatSeconds(Math.round(event.delayMs));
+        const line = `warren: ${event.error}; retry ${event.attempt} in ${wait}`;
+        options.stderr(`${terminalSafe(line)}\n`);
+      }
     },
     finish(result) {
       text.finish(result.result);

@@ -24,6 +24,7 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadSettings } from '../permissions/settings-file.js';
 import { query } from '../query.js';
+import { prepareSessionDir } from '../session/session-dir.js';
 import {
   defaultSessionDir,
   newSessionId,
@@ -113,6 +114,13 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     );
   }
 
+  prepareSessionDir({
+    sessionDir,
+    sessionId,
+    where: args.sessionDir
+      ? `--session-dir ${args.sessionDir}`
+      : `the session folder ${sessionDir}`,
+  });
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
   const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
@@ -163,6 +171,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         maxTurns: args.maxTurns,
         timeBudgetMs: args.timeBudgetMs,
         tokenBudget: args.tokenBudget,
+        requestTimeoutMs: args.requestTimeoutMs,
         signal: controller.signal,
         permissions,
         agentId: mainAgentId,

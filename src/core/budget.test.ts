@@ -36,6 +36,26 @@ describe('Budget', () => {
     expect(child.exhausted(now + 2000)).toBe('time');
   });
 
+  it('shares one wind-down window: each level ends halfway through its parent’s', () => {
+    const root = new Budget({ timeMs: 1000, windDownMs: 8000 });
+    const child = root.child({ windDownMs: 999_999 });
+    const grandchild = child.child();
+    const greatGrandchild = grandchild.child();
+    expect(root.windDownEnd() - root.deadline).toBe(8000);
+    expect(child.windDownEnd() - root.deadline).toBe(4000);
+    expect(grandchild.windDownEnd() - root.deadline).toBe(2000);
+    expect(greatGrandchild.windDownEnd() - root.deadline).toBe(1000);
+  });
+
+  it('closes the window of a child on a shorter budget of its own no later than its parent’s', () => {
+    const root = new Budget({ timeMs: 10_000, windDownMs: 8000 });
+    const short = root.child({ timeMs: 1000 });
+    expect(short.windDownEnd()).toBe(short.deadline + 8000);
+    expect(root.child({ timeMs: 9000 }).windDownEnd()).toBe(root.deadline + 4000);
+    expect(new Budget().windDownEnd()).toBe(Infinity);
+    expect(new Budget().child({ timeMs: 1000 }).windDownEnd()).toBeLessThan(Infinity);
+  });
+
   it('runs out of money only for spending with a known price', () => {
     const budget = new Budget({ costUsd: 0.5 });
     budget.spend(10, null);

@@ -1,5 +1,9 @@
 // Spending limits shared down an agent tree. A child's budget is a node under its parent's:
 // it sees min(its own limit, what every ancestor has left), and what it spends counts for all.
+// After the time budget, the tree shares one wind-down window, split so that it holds at any depth.
+
+/** How long a tree has to wind down after its time budget, unless the root says otherwise. */
+export const DEFAULT_WIND_DOWN_MS = 60_000;
 
 export interface BudgetLimits {
   /** Wall-clock time from now. */
@@ -8,6 +12,11 @@ export interface BudgetLimits {
   tokens?: number;
   /** Dollars, counted only for models whose price is known. */
   costUsd?: number;
+  /**
+   * After the time budget, how long the whole tree has to wind down (stop its tools, give its
+   * final reports). Set on the root; children share the root's. Default 60 s.
+   */
+  windDownMs?: number;
 }
 
 export type BudgetKind = 'time' | 'tokens' | 'cost';
@@ -24,6 +33,8 @@ export class Budget {
   readonly deadline: number;
   readonly tokenLimit: number;
   readonly costLimit: number;
+  /** The tree's wind-down window: the root's, whatever a child asks for. */
+  readonly windDownMs: number;
   tokensSpent = 0;
   costSpent = 0;
 
@@ -32,6 +43,7 @@ export class Budget {
     this.deadline = limits.timeMs === undefined ? Infinity : Date.now() + limits.timeMs;
     this.tokenLimit = limits.tokens ?? Infinity;
     this.costLimit = limits.costUsd ?? Infinity;
+    this.windDownMs = parent?.windDownMs ?? limits.windDownMs ?? DEFAULT_WIND_DOWN_MS;
   }
 
   child(limits: BudgetLimits = {}): Budget {
@@ -72,6 +84,21 @@ export class Budget {
       deadline = Math.min(deadline, node.deadline);
     }
     return deadline;
+  }
+
+  /**
+   * When this node's agent must have ended, its final report included: its deadline plus the
+   * window, but never later than halfway through its parent's wind-down. A parent waits for its
+   * children in the first half of its window and reports in the second, so the window of a tree
+   * of any depth closes `windDownMs` after the root's deadline (W/2 for depth 1, W/4 for depth 2…).
+   */
+  windDownEnd(): number {
+    const own = this.deadline + this.windDownMs;
+    if (!this.parent) return own;
+    const parentDeadline = this.parent.effectiveDeadline();
+    if (!Number.isFinite(parentDeadline)) return own;
+    const parentEnd = this.parent.windDownEnd();
+    return Math.min(own, parentDeadline + (parentEnd - parentDeadline) / 2);
   }
 }
 

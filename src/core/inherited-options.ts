@@ -18,10 +18,20 @@ export interface RetryOptions {
   maxRetries?: number;
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * No retry starts once this long has passed since the call's first attempt, so a server that
+   * keeps failing or never answers ends the call in bounded time. Default 5 minutes.
+   */
+  maxElapsedMs?: number;
 }
 
 export interface InheritedOptions {
   retry?: RetryOptions;
+  /**
+   * A model request with no response, or no next chunk of a streamed reply, for this long is
+   * aborted and retried. Default: 2 minutes. Infinity turns it off.
+   */
+  requestTimeoutMs?: number;
   /** Longest a tool call may run unless the tool sets its own. Default: 15 minutes. */
   toolTimeoutMs?: number;
   maxOutputTokens?: number;
@@ -50,6 +60,7 @@ export interface InheritedOptions {
 export function inheritedOptions(options: InheritedOptions): InheritedOptions {
   const {
     retry,
+    requestTimeoutMs,
     toolTimeoutMs,
     maxOutputTokens,
     providerOptions,
@@ -61,6 +72,7 @@ export function inheritedOptions(options: InheritedOptions): InheritedOptions {
   } = options;
   return {
     retry,
+    requestTimeoutMs,
     toolTimeoutMs,
     maxOutputTokens,
     providerOptions,

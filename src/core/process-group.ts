@@ -1,5 +1,6 @@
-// Child processes that run in a group of their own (spawned `detached`), so stopping one stops
-// whatever it started too; and the groups still alive, killed when this process exits.
+// Child processes that run in a group of their own (spawned `detached`): Bash commands, stdio
+// MCP servers, command hooks. Stopping one stops whatever it started too; and none outlives
+// warren: the groups still alive are killed when this process exits, and when a CLI run ends.
 const live = new Set<number>();
 let exitHooked = false;
 
@@ -29,9 +30,13 @@ export function trackGroup(pid: number): void {
   if (exitHooked) return;
   exitHooked = true;
   // Only synchronous work is possible on exit: SIGKILL, with no time left for a grace period.
-  process.on('exit', () => {
-    for (const group of live) signalGroup(group, 'SIGKILL');
-  });
+  process.on('exit', killLiveGroups);
+}
+
+/** SIGKILL to every group still tracked; synchronous, so an `exit` handler can run it. */
+export function killLiveGroups(): void {
+  for (const group of live) signalGroup(group, 'SIGKILL');
+  live.clear();
 }
 
 export function releaseGroup(pid: number): void {

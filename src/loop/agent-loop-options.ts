@@ -32,6 +32,12 @@ export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
   timeBudgetMs?: number;
   tokenBudget?: number;
   costBudgetUsd?: number;
+  /**
+   * After the time budget, how long the whole tree has to stop its tools and give its final
+   * reports: the run ends at most this long after `timeBudgetMs`, at any depth. Default 60 s.
+   * With `budget`, the budget's own window applies.
+   */
+  windDownMs?: number;
   signal?: AbortSignal;
   permissions?: PermissionPolicy;
   fileState?: FileState;

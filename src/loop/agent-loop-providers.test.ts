@@ -105,6 +105,24 @@ describe.each(PROVIDERS)('agentLoop() over $spec', (provider) => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it.each([
+    ['answers nothing', { text: 'never sent', delayMs: 60_000 }, /no answer from .* in 0\.2 s/],
+    [
+      'stops in the middle of its reply',
+      { text: 'the first words and then silence', chunkDelayMs: 60_000 },
+      // Some providers hand over the stream only once its first parts are in.
+      /(the reply from .* stopped: nothing more came for|no answer from .* in) 0\.2 s/,
+    ],
+  ])('retries a server that %s, once the request timeout is up', async (_, silent, message) => {
+    server.enqueue(silent, { text: 'answered this time' });
+    const { result, events } = await runAgainst(provider, { requestTimeoutMs: 200 });
+    expect(result).toMatchObject({ status: 'completed', result: 'answered this time' });
+    const retries = events.filter((event) => event.type === 'retry');
+    expect(retries).toEqual([expect.objectContaining({ attempt: 1 })]);
+    expect(retries[0]?.type === 'retry' && retries[0].error).toMatch(message);
+    expect(retries[0]?.type === 'retry' && retries[0].error).toContain(server.url);
+  });
+
   it('cancels the HTTP request in flight when the signal aborts', async () => {
     server.enqueue({ text: 'too slow', delayMs: 60_000 });
     const controller = new AbortController();
@@ -132,6 +150,57 @@ describe('agentLoop() over openai-compatible', () => {
     const { result, events } = await runAgainst(PROVIDERS[0]);
     expect(result).toMatchObject({ status: 'failed', subtype: 'error_during_execution' });
     expect(result.error).toMatch(/answered 401.*invalid api key.*OPENAI_COMPATIBLE_API_KEY/);
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
+  });
+});
+
+describe('a model call that keeps failing', () => {
+  it('ends within the retry time limit, naming the server that did not answer', async () => {
+    const hanging = await startMockLlmServer({ handler: () => ({ text: 'x', delayMs: 60_000 }) });
+    try {
+      const model = await resolveModel('openai-compatible:m', {
+        baseUrl: `${hanging.url}/v1`,
+        env: {},
+      });
+      const started = Date.now();
+      const { result, events } = await runToEnd(
+        agentLoop({
+          prompt: 'hello?',
+          options: {
+            model,
+            baseUrl: `${hanging.url}/v1`,
+            requestTimeoutMs: 100,
+            retry: { maxRetries: 1000, initialDelayMs: 10, maxDelayMs: 20, maxElapsedMs: 700 },
+          },
+        }),
+      );
+      expect(Date.now() - started).toBeLessThan(700 + 100 + 500);
+      expect(events.filter((event) => event.type === 'retry').length).toBeGreaterThan(2);
+      expect(result).toMatchObject({ status: 'failed' });
+      expect(result.error).toBe(
+        `--model openai-compatible:m: no answer from ${hanging.url}/v1 in 0.1 s (is the server overloaded or stuck? For a slow model, raise --request-timeout)`,
+      );
+    } finally {
+      await hanging.close();
+    }
+  });
+
+  it('stops reading a reply past the size cap, with an error that says so, and does not retry it', async () => {
+    server.enqueue({ text: Array.from({ length: 40 }, () => 'x'.repeat(1000)) });
+    const model = await resolveModel('openai-compatible:m', {
+      baseUrl: `${server.url}/v1`,
+      env: {},
+      maxResponseBytes: 20_000,
+    });
+    const { result, events } = await runToEnd(
+      agentLoop({ prompt: 'say a lot', options: { model, baseUrl: `${server.url}/v1` } }),
+    );
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(
+      new RegExp(
+        `^--model openai-compatible:m: the reply from ${server.url}/v1 was larger than 20000 bytes and was cut off there \\(`,
+      ),
+    );
     expect(events.some((event) => event.type === 'retry')).toBe(false);
   });
 });

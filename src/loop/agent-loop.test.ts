@@ -256,6 +256,31 @@ describe('agentLoop()', () => {
     });
   });
 
+  it('cuts a tool output too large for the conversation, with an error that says so', async () => {
+    const flood = defineTool({
+      name: 'Flood',
+      description: 'returns 5 MB',
+      inputSchema: z.object({}),
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      call: async () => 'x'.repeat(5_000_000),
+    });
+    const { result, events } = await run(
+      [{ toolCalls: [{ name: 'Flood', input: {} }] }, { text: 'ok' }],
+      {
+        tools: [flood],
+      },
+    );
+    const [part] = toolResults(result);
+    expect(part?.isError).toBe(true);
+    expect(part?.output.length).toBeLessThan(201_000);
+    expect(part?.output).toMatch(
+      /\[Error: the output of Flood was 5000000 characters, more than the 200000 a tool result may hold; .*Ask for less/,
+    );
+    expect(ofType(events, 'tool_end')[0]?.output).toBe(part?.output);
+    expect(result.status).toBe('completed');
+  });
+
   it('ends the agent with a failure when a tool throws FatalToolError', async () => {
     const guard = throwingTool('Guard', new FatalToolError('secret found in output'));
     const { result } = await run([{ toolCalls: [{ name: 'Guard', input: {} }] }, { text: 'x' }], {

@@ -3,28 +3,25 @@
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { Budget } from '../core/budget.js';
-import type {
-  AgentEvent,
-  AgentRef,
-  AgentStatus,
-  ResultSubtype,
-  RunResult,
-} from '../core/events.js';
+import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { HandoffVerdict } from '../core/hook-runner.js';
 import { inheritedOptions } from '../core/inherited-options.js';
-import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
+import { type AssistantMessage, type Message, toolCallsOf } from '../core/messages.js';
 import type { RunContext } from '../core/run-context.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
+import { describeModelError, describeModelFailure } from '../model/describe-model-error.js';
+import { endpointOfModel } from '../model/model-endpoint.js';
 import { type ModelTurn, modelTurn } from '../model/model-turn.js';
 import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js';
-import { describeModelError } from '../model/resolve-model.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
 import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
@@ -33,13 +30,8 @@ import { StructuredOutput } from './structured-output.js';
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
-/** How long a grace turn may take once the time budget is gone. */
+/** How long a grace turn may take; after the time budget, the agent's wind-down window also bounds it. */
 const GRACE_TIME_MS = 60_000;
-/**
- * How long running tools may take to wind down after the time budget is gone: a sub-agent
- * then has its own grace turn to finish, and its report is worth waiting for.
- */
-const WIND_DOWN_MS = 2 * GRACE_TIME_MS;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
 /** The signals of the current turn; rebuilt only after an interrupt. */
@@ -73,7 +65,7 @@ interface RunState {
   readonly deadline: Deadline | undefined;
   /** Aborts on cancel or at the deadline: what model calls and tools stop on. */
   readonly signal: AbortSignal;
-  /** Aborts on cancel or once the deadline's wind-down is over: when waiting for tools stops. */
+  /** Aborts on cancel or once the wind-down window has closed: when waiting stops. */
   readonly hardStop: AbortSignal;
   turn: TurnSignals;
   readonly messages: Message[];
@@ -140,7 +132,8 @@ export async function* agentLoop({
     // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone.
     run: runContext(run, options.tools ?? []),
     signal: new AbortFanOut(run.signal),
-    hardStop: new AbortFanOut(run.hardStop),
+    cancel: new AbortFanOut(run.cancel.signal),
+    ended: run.deadline && new AbortFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     record: options.onEvent ?? ignore,
     passOn: () => options.inbox?.passOn() ?? NOTHING,
@@ -173,14 +166,16 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
       timeMs: options.timeBudgetMs,
       tokens: options.tokenBudget,
       costUsd: options.costBudgetUsd,
+      windDownMs: options.windDownMs,
     });
   // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
   // (the deadline). Model calls and tools stop on either; children follow only the first, and
-  // end on the shared deadline by their own timer, so they still get their grace turn.
+  // end on the shared deadline by their own timer, so they still get their grace turn, inside
+  // a wind-down window that closes before their parent's (Budget.windDownEnd).
   // Each agent has its own cancel signal, tied to its caller's by one listener: a signal shared
   // by a thousand sub-agents' requests would make every listener added to it cost O(n).
   const cancel = followSignal(options.signal);
-  const deadline = startDeadline(budget.effectiveDeadline(), WIND_DOWN_MS);
+  const deadline = startDeadline(budget.effectiveDeadline(), budget.windDownEnd());
   const messages = [...(options.messages ?? [])];
   const output = options.outputSchema && new StructuredOutput(options.outputSchema);
   const signal = either(cancel.signal, deadline?.expired);
@@ -209,7 +204,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     cancel,
     deadline,
     signal,
-    hardStop: either(cancel.signal, deadline?.over),
+    hardStop: either(cancel.signal, deadline?.ended),
     turn: { interrupt: undefined, cancel: cancel.signal, signal },
     messages,
     firstOwnMessage: messages.length,
@@ -341,9 +336,7 @@ async function* takeTurn(
       run.stop = stopFromError(run, error);
       if (run.stop) return true;
       run.fatal = FatalToolError.isInstance(error);
-      run.failure =
-        describeModelError(error, { spec: run.modelName, baseUrl: run.options.baseUrl }) ??
-        messageOf(error);
+      run.failure = describeModelError(error, modelOf(run)) ?? messageOf(error);
       return true;
     }
   }
@@ -358,7 +351,7 @@ function beginTurn(run: RunState, env: ToolCallEnvironment): void {
   const cancel = either(run.cancel.signal, interrupt);
   run.turn = { interrupt, cancel, signal: either(run.signal, interrupt) };
   env.signal = new AbortFanOut(run.turn.signal);
-  env.hardStop = new AbortFanOut(either(run.hardStop, interrupt));
+  env.cancel = new AbortFanOut(cancel);
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
@@ -366,6 +359,10 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
   // What background work reported by now goes into the final report.
   for (const delivered of deliverInbox(run.options.inbox, (m) => append(run, m))) {
     yield delivered;
+  }
+  if (run.deadline?.ended.aborted) {
+    stop.reason += ' The time to wind down ran out before the final report.';
+    return;
   }
   yield append(run, {
     role: 'user',
@@ -376,7 +373,11 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
   try {
     const { message } = yield* callModel(run, {
       toolChoice: 'none',
-      signal: either(run.cancel.signal, AbortSignal.timeout(GRACE_TIME_MS)),
+      signal: AbortSignal.any([
+        run.cancel.signal,
+        AbortSignal.timeout(GRACE_TIME_MS),
+        ...(run.deadline ? [run.deadline.ended] : []),
+      ]),
       maxOutputTokens: GRACE_MAX_OUTPUT_TOKENS,
     });
     // A model may still try a call; with no turn left to answer it, only the text is kept.
@@ -387,7 +388,9 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
     yield append(run, textOnly);
     yield event(run, { type: 'turn_end', turn: run.numTurns, message: textOnly });
   } catch (error) {
-    stop.reason += ` The final report could not be produced: ${messageOf(error)}`;
+    stop.reason += run.deadline?.ended.aborted
+      ? ' The time to wind down ran out before the final report.'
+      : ` The final report could not be produced: ${messageOf(error)}`;
   }
 }
 
@@ -408,6 +411,8 @@ async function* callModel(
     stream: options.stream ?? true,
     signal: call.signal,
     retry: { ...DEFAULT_RETRY, ...options.retry },
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    describeFailure: (error) => describeModelFailure(error, modelOf(run)),
     maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
     providerOptions: options.providerOptions,
     headers: run.headers,
@@ -434,51 +439,14 @@ async function* callModel(
   return turn;
 }
 
-function statusOf(run: RunState): AgentStatus {
-  return run.failure ? 'failed' : (run.stop?.status ?? 'completed');
-}
-
-/** The agent's last reply in this run; a resumed conversation's old replies are not its own. */
-function lastReplyText(run: RunState): string {
-  const lastReply = run.messages
-    .slice(run.firstOwnMessage)
-    .findLast((message) => message.role === 'assistant');
-  return lastReply ? textOf(lastReply) : '';
-}
-
-function resultOf(run: RunState): RunResult {
-  const status = statusOf(run);
-  const error = run.failure ?? run.stop?.reason;
-  const structured = run.output?.recorded;
+/** What a model error message names: the model, and where its requests went. */
+function modelOf(run: RunState) {
   return {
-    ...run.ref,
-    subtype: SUBTYPES[status],
-    status,
-    isError: status !== 'completed',
-    result: structured ? JSON.stringify(structured.value) : lastReplyText(run),
-    ...(structured ? { structuredOutput: structured.value } : {}),
-    ...(run.handoff ? { handoff: run.handoff } : {}),
-    ...(error ? { error } : {}),
-    ...(run.fatal ? { fatal: true } : {}),
-    agentType: run.agentType,
-    description: run.description,
-    numTurns: run.numTurns,
-    toolCalls: run.toolCalls,
-    durationMs: Date.now() - run.started,
-    usage: run.usage,
-    costUsd: run.costUsd,
-    messages: run.messages,
+    spec: run.modelName,
+    baseUrl: run.options.baseUrl,
+    endpoint: endpointOfModel(run.model),
   };
 }
-
-const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
-  completed: 'success',
-  failed: 'error_during_execution',
-  cancelled: 'error_during_execution',
-  max_turns: 'error_max_turns',
-  budget: 'error_budget',
-  stalled: 'error_during_execution',
-};
 
 const NOTHING: readonly AgentEvent[] = [];
 

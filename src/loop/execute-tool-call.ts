@@ -16,9 +16,16 @@ import {
 } from '../core/tool.js';
 import type { AbortFanOut } from './stop-signals.js';
 import { afterToolCall, beforeToolCall, notifyOnAsk } from './tool-call-hooks.js';
+import { capToolOutput } from './tool-output-cap.js';
 
 /** How long a tool that was told to stop may take to do so before the loop leaves it. */
 const SETTLE_MS = 1000;
+/**
+ * The same for a tool that starts agents, once the run is cancelled. A sub-agent ends by itself
+ * within SETTLE_MS (it leaves its own tools then), and its result is worth the wait: leaving it
+ * earlier would lose its status and its last records. This only bounds one that does not end.
+ */
+const SPAWN_SETTLE_MS = 10_000;
 
 export interface ToolCallEnvironment {
   tools: ReadonlyMap<string, Tool>;
@@ -31,8 +38,10 @@ export interface ToolCallEnvironment {
   run: RunContext;
   /** Aborts on cancel, interrupt or when the time budget ends: what tools are asked to stop on. */
   signal: AbortFanOut;
-  /** Aborts on cancel or once tools had their time to wind down: when waiting for them stops. */
-  hardStop: AbortFanOut;
+  /** Aborts on cancel, or an interrupt of the turn: what tools that start agents follow. */
+  cancel: AbortFanOut;
+  /** Aborts when the agent's wind-down window closes: nothing is waited for after that. */
+  ended: AbortFanOut | undefined;
   timeoutMs: number;
   /** Records an event of this agent as it is made (the run's `onEvent`). */
   record: (event: AgentEvent) => void;
@@ -59,7 +68,7 @@ export async function executeToolCall(
     emit(event);
   };
   own({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError, denial } = await runTool(call, env, emit, own);
+  const { output, isError, denial } = capToolOutput(toolName, await runTool(call, env, emit, own));
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
   own({
     ...ref,
@@ -150,27 +159,14 @@ async function callWithTimeout(
   // Only a call that can time out needs a signal of its own; the others share the agent's.
   const call = Number.isFinite(timeoutMs) ? new AbortController() : undefined;
   let timedOut = false;
-  let settle: NodeJS.Timeout | undefined;
-  let giveUp = () => {};
-  // A tool that ignores its signal must not hold the loop: once told to stop, it has a moment
-  // to finish (a sub-agent reports its cancellation), then the loop goes on without it.
-  const abandoned = new Promise<never>((_, reject) => {
-    giveUp = () => {
-      settle ??= setTimeout(
-        () => reject(env.hardStop.signal.reason ?? call?.signal.reason),
-        SETTLE_MS,
-      );
-    };
-  });
-  abandoned.catch(() => {});
+  const leave = leaveWhenStopped(tool, env, () => call?.signal.reason);
   const unfollow = call ? env.signal.add(() => call.abort(env.signal.signal.reason)) : undefined;
-  const unwatch = env.hardStop.add(giveUp);
   const timer =
     call &&
     setTimeout(() => {
       timedOut = true;
       call.abort();
-      giveUp();
+      leave.soon();
     }, timeoutMs);
   const { agentId, parentId, depth } = env.context.agent;
   const context: ToolContext = {
@@ -184,7 +180,7 @@ async function callWithTimeout(
     ? tool.call(input, { ...context, run: env.run, emit })
     : tool.call(input, context);
   try {
-    const output = await Promise.race([calling, abandoned]);
+    const output = await Promise.race([calling, leave.abandoned]);
     return normalize(output);
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;
@@ -195,10 +191,45 @@ async function callWithTimeout(
     );
   } finally {
     clearTimeout(timer);
-    clearTimeout(settle);
     unfollow?.();
-    unwatch();
+    leave.stop();
   }
+}
+
+/**
+ * A tool that ignores its signal must not hold the loop: once told to stop (or timed out) it has
+ * a moment to finish, then the loop goes on without it (`abandoned` rejects). A plain tool is
+ * told by the stop signal. A tool that starts agents only by a cancel: at the time budget its
+ * sub-agents wind down inside their own, earlier windows. Nothing is waited for once this
+ * agent's own window has closed.
+ */
+function leaveWhenStopped(
+  tool: Tool,
+  env: ToolCallEnvironment,
+  callReason: () => unknown,
+): { abandoned: Promise<never>; soon(): void; stop(): void } {
+  const settleMs = tool.spawnsAgents ? SPAWN_SETTLE_MS : SETTLE_MS;
+  let settle: NodeJS.Timeout | undefined;
+  let reject: (reason: unknown) => void = () => {};
+  const abandoned = new Promise<never>((_, fail) => {
+    reject = fail;
+  });
+  abandoned.catch(() => {});
+  const reason = () => env.signal.signal.reason ?? callReason();
+  const soon = () => {
+    settle ??= setTimeout(() => reject(reason()), settleMs);
+  };
+  const unwatch = (tool.spawnsAgents ? env.cancel : env.signal).add(soon);
+  const unwatchEnd = env.ended?.add(() => reject(reason()));
+  return {
+    abandoned,
+    soon,
+    stop() {
+      clearTimeout(settle);
+      unwatch();
+      unwatchEnd?.();
+    },
+  };
 }
 
 function normalize(output: ToolOutput): { output: string; isError: boolean } {

@@ -1,28 +1,29 @@
 // The signals that stop an agent: its own cancel signal, following its caller's, and the time
-// budget as two more: `expired` at the deadline (stop what runs) and `over` a wind-down later
-// (stop waiting for tools that did not stop). No timers at all without a deadline.
+// budget as two more: `expired` at the deadline (stop what runs) and `ended` when the agent's
+// wind-down window closes (stop waiting for anything). No timers at all without a deadline.
 
 export interface Deadline {
   readonly expired: AbortSignal;
-  readonly over: AbortSignal;
+  readonly ended: AbortSignal;
   clear(): void;
 }
 
-export function startDeadline(at: number, windDownMs: number): Deadline | undefined {
+/** Timers for a deadline `at` and the end of its wind-down `endsAt`; none when `at` is Infinity. */
+export function startDeadline(at: number, endsAt: number): Deadline | undefined {
   if (!Number.isFinite(at)) return undefined;
   const expired = new AbortController();
-  const over = new AbortController();
+  const ended = new AbortController();
   let windDown: NodeJS.Timeout | undefined;
   const timer = setTimeout(
     () => {
       expired.abort();
-      windDown = setTimeout(() => over.abort(), windDownMs);
+      windDown = setTimeout(() => ended.abort(), Math.max(0, endsAt - Date.now()));
     },
     Math.max(0, at - Date.now()),
   );
   return {
     expired: expired.signal,
-    over: over.signal,
+    ended: ended.signal,
     clear() {
       clearTimeout(timer);
       clearTimeout(windDown);

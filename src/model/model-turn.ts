@@ -1,6 +1,6 @@
-// One model call of the loop: stream the reply (or take it whole), retry what is worth
-// retrying, and hand back the finished assistant message with its usage. Providers come in as
-// AI SDK LanguageModelV4s.
+// One model call of the loop: stream the reply (or take it whole), time out a request that
+// stops answering, retry what is worth retrying (within a bounded time), and hand back the
+// finished assistant message with its usage. Providers come in as AI SDK LanguageModelV4s.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   LanguageModelV4,
@@ -21,6 +21,7 @@ import {
 import type { Tool } from '../core/tool.js';
 import type { Usage } from '../core/usage.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+import { RequestWatchdog } from './request-timeout.js';
 import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
 
 export interface ModelTurnRequest {
@@ -33,6 +34,10 @@ export interface ModelTurnRequest {
   stream: boolean;
   signal: AbortSignal;
   retry: Required<RetryOptions>;
+  /** No response, or no next chunk, for this long: the attempt fails (and is retried). */
+  requestTimeoutMs: number;
+  /** The line a retry notice shows for a failed attempt (default: the error's message). */
+  describeFailure?: (error: unknown) => string;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
   /** Extra HTTP headers of the request, e.g. who is asking (`x-warren-agent-id`). */
@@ -55,23 +60,37 @@ export async function* modelTurn(
   request: ModelTurnRequest,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const callOptions = buildCallOptions(request);
+  const started = Date.now();
   for (let attempt = 0; ; attempt++) {
+    const watchdog = new RequestWatchdog(request.requestTimeoutMs);
+    const attemptOptions = {
+      ...callOptions,
+      abortSignal: AbortSignal.any([request.signal, watchdog.signal]),
+    };
     try {
       yield { type: 'message_start' };
       if (request.stream) {
-        const { stream } = await request.model.doStream(callOptions);
-        return yield* readStream(stream);
+        const { stream } = await watchdog.wait(request.model.doStream(attemptOptions), 'response');
+        return yield* readStream(stream, watchdog);
       }
-      const reply = fromContent(await request.model.doGenerate(callOptions));
+      const reply = fromContent(
+        await watchdog.wait(request.model.doGenerate(attemptOptions), 'response'),
+      );
       const text = textOf(reply.message);
       if (text) yield { type: 'message_delta', text };
       return reply;
-    } catch (error) {
+    } catch (thrown) {
       request.signal.throwIfAborted();
+      // Whatever the abort broke on its way out, the cause was the silence.
+      const error = watchdog.error ?? thrown;
       if (attempt >= request.retry.maxRetries || !isRetryable(error)) throw error;
       const delayMs = retryDelayMs(error, attempt, request.retry);
-      yield { type: 'retry', attempt: attempt + 1, delayMs, error: messageOf(error) };
+      if (Date.now() + delayMs - started > request.retry.maxElapsedMs) throw error;
+      const describe = request.describeFailure ?? messageOf;
+      yield { type: 'retry', attempt: attempt + 1, delayMs, error: describe(error) };
       await sleep(delayMs, undefined, { signal: request.signal });
+    } finally {
+      watchdog.stop();
     }
   }
 }
@@ -86,7 +105,6 @@ function buildCallOptions(request: ModelTurnRequest) {
     prompt,
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: tools.length > 0 ? { type: request.toolChoice } : undefined,
-    abortSignal: request.signal,
     maxOutputTokens: request.maxOutputTokens,
     providerOptions: request.providerOptions,
     headers: request.headers,
@@ -95,40 +113,57 @@ function buildCallOptions(request: ModelTurnRequest) {
 
 async function* readStream(
   stream: ReadableStream<LanguageModelV4StreamPart>,
+  watchdog: RequestWatchdog,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const content: Array<TextPart | ToolCallPart> = [];
   let text: TextPart | undefined;
   let usage: Usage | undefined;
   let finishReason = 'other';
-  for await (const part of stream) {
-    switch (part.type) {
-      case 'text-delta':
-        if (!text) {
-          text = { type: 'text', text: '' };
-          content.push(text);
-        }
-        text.text += part.delta;
-        yield { type: 'message_delta', text: part.delta };
-        break;
-      case 'text-end':
-        text = undefined;
-        break;
-      case 'tool-call':
-        content.push({
-          type: 'tool-call',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: parseToolInput(part.input),
-        });
-        break;
-      case 'error':
-        throw part.error;
-      case 'finish':
-        checkFinished(part.finishReason);
-        usage = toUsage(part.usage);
-        finishReason = part.finishReason.unified;
-        break;
+  const reader = stream.getReader();
+  // Ends a read that waits on a provider that ignores the abort signal.
+  watchdog.onFire(() => reader.cancel().catch(() => {}));
+  let finished = false;
+  try {
+    for (;;) {
+      watchdog.arm('stream');
+      const next = await reader.read();
+      watchdog.disarm();
+      if (next.done) break;
+      const part = next.value;
+      switch (part.type) {
+        case 'text-delta':
+          if (!text) {
+            text = { type: 'text', text: '' };
+            content.push(text);
+          }
+          text.text += part.delta;
+          yield { type: 'message_delta', text: part.delta };
+          break;
+        case 'text-end':
+          text = undefined;
+          break;
+        case 'tool-call':
+          content.push({
+            type: 'tool-call',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: parseToolInput(part.input),
+          });
+          break;
+        case 'error':
+          throw part.error;
+        case 'finish':
+          checkFinished(part.finishReason);
+          usage = toUsage(part.usage);
+          finishReason = part.finishReason.unified;
+          break;
+      }
     }
+    finished = true;
+  } finally {
+    // Left early (an error, an abort, a consumer that stopped): let go of the connection.
+    if (!finished) reader.cancel().catch(() => {});
+    reader.releaseLock();
   }
   // A provider whose connection drops may close the stream quietly; without `finish` the
   // reply may be missing its tail, so it is treated like a dropped connection.

@@ -1,9 +1,9 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
-import { APICallError } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configErrorOf, rejectionOf } from '../testing/caught-errors.js';
+import { configErrorOf } from '../testing/caught-errors.js';
+import { closedPort } from '../testing/closed-port.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { checkReachable, describeModelError, resolveModel } from './resolve-model.js';
+import { checkReachable, resolveModel } from './resolve-model.js';
 
 const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }];
 
@@ -12,16 +12,6 @@ beforeEach(async () => {
   server = await startMockLlmServer();
 });
 afterEach(() => server.close());
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('resolveModel', () => {
   it('resolves each provider to a model with that id and provider', async () => {
@@ -180,6 +170,17 @@ describe('resolveModel', () => {
     },
   );
 
+  it.each([
+    ['--base-url', { baseUrl: 'http://admin:hunter22@127.0.0.1:8080/v1' }],
+    ['--base-url', { baseUrl: 'admin:hunter22@127.0.0.1:8080/v1' }],
+    ['WARREN_BASE_URL', { env: { WARREN_BASE_URL: 'https://admin:hunter22@llm.test/v1' } }],
+  ])('refuses a %s with a user and password, never repeating them', async (where, options) => {
+    const error = await configErrorOf(resolveModel('openai-compatible:m', { env: {}, ...options }));
+
+    expect(error.where).toMatch(new RegExp(`^${where} .*<credentials>@`));
+    expect(error.message).not.toMatch(/admin|hunter22/);
+  });
+
   it('names the variable when an endpoint variable holds a bad URL', async () => {
     const error = await configErrorOf(
       resolveModel('openai:gpt-4.1', { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'nope' } }),
@@ -237,71 +238,5 @@ describe('checkReachable', () => {
     });
 
     expect(server.requests).toEqual([]);
-  });
-});
-
-describe('describeModelError', () => {
-  it('turns a refused connection into one line naming --base-url', async () => {
-    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
-    const model = await resolveModel('openai-compatible:m', { env: {}, baseUrl });
-    const error = await rejectionOf(model.doGenerate({ prompt }));
-
-    expect(describeModelError(error, { spec: 'openai-compatible:m', env: {}, baseUrl })).toMatch(
-      /^--base-url: http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(is the server running\?\)$/,
-    );
-  });
-
-  it('says a port that fetch blocks is one to change', async () => {
-    const baseUrl = 'http://127.0.0.1:9/v1';
-    const model = await resolveModel('openai-compatible:m', { env: {}, baseUrl });
-    const error = await rejectionOf(model.doGenerate({ prompt }));
-
-    expect(describeModelError(error, { spec: 'openai-compatible:m', env: {}, baseUrl })).toBe(
-      '--base-url: http://127.0.0.1:9/v1 is unreachable: fetch refuses this port (run the server on another port)',
-    );
-  });
-
-  it('names the key variable when the server refuses the key', async () => {
-    server.enqueue({ status: 401, errorMessage: 'invalid x-api-key' });
-    const env = { ANTHROPIC_API_KEY: 'wrong', ANTHROPIC_BASE_URL: server.url };
-    const model = await resolveModel('anthropic:claude-sonnet-4-5', { env });
-    const error = await rejectionOf(model.doGenerate({ prompt }));
-
-    expect(describeModelError(error, { spec: 'anthropic:claude-sonnet-4-5', env })).toBe(
-      `--model anthropic:claude-sonnet-4-5: ${server.url} answered 401: invalid x-api-key (check ANTHROPIC_API_KEY)`,
-    );
-  });
-
-  it('says which variables to set when an openai-compatible server wants a key', async () => {
-    server.enqueue({ status: 401, errorMessage: 'Missing bearer token' });
-    const baseUrl = `${server.url}/v1`;
-    const model = await resolveModel('openai-compatible:m', { env: {}, baseUrl });
-    const error = await rejectionOf(model.doGenerate({ prompt }));
-
-    expect(describeModelError(error, { spec: 'openai-compatible:m', env: {}, baseUrl })).toBe(
-      `--model openai-compatible:m: ${baseUrl} answered 401: Missing bearer token (set OPENAI_COMPATIBLE_API_KEY or WARREN_API_KEY)`,
-    );
-  });
-
-  it('calls a 404 an unknown model', async () => {
-    server.enqueue({ status: 404, errorMessage: 'The model `gpt-9` does not exist' });
-    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
-    const model = await resolveModel('openai:gpt-9', { env });
-    const error = await rejectionOf(model.doGenerate({ prompt }));
-
-    expect(describeModelError(error, { spec: 'openai:gpt-9', env })).toBe(
-      `--model openai:gpt-9: ${server.url}/v1 answered 404: The model \`gpt-9\` does not exist (check the model id)`,
-    );
-  });
-
-  it('leaves other failures to the caller', async () => {
-    server.enqueue({ status: 529 });
-    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
-    const model = await resolveModel('anthropic:claude-sonnet-4-5', { env });
-    const error = await rejectionOf(model.doGenerate({ prompt }));
-
-    expect(APICallError.isInstance(error)).toBe(true);
-    expect(describeModelError(error, { spec: 'anthropic:claude-sonnet-4-5', env })).toBeUndefined();
-    expect(describeModelError(new Error('boom'), { spec: 'openai:gpt-4.1' })).toBeUndefined();
   });
 });

@@ -1,11 +1,14 @@
 // Which model-call failures are worth another try, and how long to wait before it.
 import { APICallError } from '@ai-sdk/provider';
 import type { RetryOptions } from '../core/inherited-options.js';
+import { RequestTimeoutError } from './request-timeout.js';
+import { ReplyTooLargeError } from './response-size-cap.js';
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {
   maxRetries: 5,
   initialDelayMs: 500,
   maxDelayMs: 30_000,
+  maxElapsedMs: 5 * 60_000,
 };
 
 /** A server asking for a longer wait than this is not worth waiting for within one run. */
@@ -25,7 +28,9 @@ export class StreamCutError extends Error {
 }
 
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof StreamCutError) return true;
+  if (error instanceof StreamCutError || RequestTimeoutError.isInstance(error)) return true;
+  // A reply past the size cap would most likely be as large again.
+  if ([...causes(error)].some(ReplyTooLargeError.isInstance)) return false;
   // The SDK marks every network failure retryable; a server that is not there stays not there.
   if (hasCode(error, REFUSED_CODES)) return false;
   if (APICallError.isInstance(error)) {

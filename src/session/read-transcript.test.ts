@@ -203,14 +203,17 @@ describe('readTranscript', () => {
     ]);
   });
 
-  it('keeps the result of a call that ended before the kill, from its tool_end record', () => {
-    writeSession(conversation.slice(0, 3));
+  it('keeps the result of a call that finished before the kill, from its tool_end record', () => {
     const writer = new TranscriptWriter({
       sessionDir: sessionDir(),
       sessionId: 's1',
       mainAgentId: 'main',
       env: {},
     });
+    for (const message of conversation.slice(0, 3)) {
+      writer.write({ ...main, type: 'message_end', message });
+    }
+    // Read finished and was reported; Glob still ran when the process died.
     writer.write({
       ...main,
       type: 'tool_end',
@@ -242,7 +245,9 @@ describe('readTranscript', () => {
         },
       ],
     });
-    expect(warnings).toEqual([expect.stringContaining('tool call Glob (call-2) has no result')]);
+    expect(warnings).toEqual([
+      expect.stringContaining(`${path}:3: tool call Glob (call-2) has no result`),
+    ]);
   });
 
   it('drops tool results whose call was lost with a corrupt line', () => {

@@ -1,6 +1,7 @@
 // Reads a JSONL transcript back into a conversation a run can resume from. Damage a crash can
 // leave (a cut-off last line, a lost line, a tool call without its result) becomes a warning
-// and a conversation the model will still accept, never a failed resume.
+// and a conversation the model will still accept, never a failed resume. A call that finished
+// before the crash keeps its real result, from its `tool_end` record.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
@@ -91,12 +92,12 @@ const resultSchema = z.object({
 
 const envelopeSchema = z.object({ v: z.number().int(), type: z.string() });
 
-/** A finished call's result as its tool_end record keeps it (written before the batch ends). */
+/** A finished call's result; records older than this field have none and are skipped. */
 const toolEndSchema = z.object({
   toolCallId: z.string(),
   toolName: z.string(),
-  isError: z.boolean(),
   output: z.string(),
+  isError: z.boolean(),
 });
 
 /** Records a reader may meet and resume ignores: they are for people and tools reading the file. */
@@ -150,10 +151,8 @@ export function readTranscript(path: string): Transcript {
       return;
     }
     if (type === 'tool_end') {
-      // Older transcripts have no output here; the tool message then carries it alone.
-      const ended = toolEndSchema.safeParse(json);
-      if (ended.success)
-        finished.set(ended.data.toolCallId, { type: 'tool-result', ...ended.data });
+      const end = toolEndSchema.safeParse(json);
+      if (end.success) finished.set(end.data.toolCallId, { type: 'tool-result', ...end.data });
       return;
     }
     if (type === 'result') {
@@ -202,9 +201,9 @@ function recentSessionsHint(sessionDir: string): string {
 
 /**
  * Providers refuse a tool call without a result and a result without its call. A kill while a
- * tool ran leaves the first; a lost assistant line leaves the second. A call that finished
- * before the kill gets the result its tool_end record kept; the others become error results
- * telling the model the call was interrupted; orphaned results are dropped.
+ * tool ran leaves the first; a lost assistant line leaves the second. A call whose `tool` message
+ * never came keeps the result its `tool_end` recorded (`finished`); the others become error
+ * results telling the model the call was interrupted. Orphaned results are dropped.
  */
 function pairToolCalls(
   entries: Entry[],
@@ -218,8 +217,8 @@ function pairToolCalls(
   const answerPending = () => {
     if (pending.size === 0) return;
     const content: ToolResultPart[] = [...pending.values()].map((call) => {
-      const kept = finished.get(call.toolCallId);
-      if (kept) return kept;
+      const result = finished.get(call.toolCallId);
+      if (result) return result;
       warn(
         pendingLine,
         `tool call ${call.toolName} (${call.toolCallId}) has no result; resuming with an "interrupted" error result`,

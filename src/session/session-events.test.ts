@@ -55,7 +55,7 @@ describe('readSessionEvents', () => {
       type: 'tool_end',
       toolCallId: 'call_9',
       toolName: 'Glob',
-      output: 'never kept',
+      output: 'no matches',
       isError: true,
       durationMs: 3,
     });
@@ -77,7 +77,11 @@ describe('readSessionEvents', () => {
       parentToolCallId: 'call_1',
     });
     expect(session.events[2]?.event).toMatchObject({ durationMs: 12, finishReason: 'stop' });
-    expect(session.events[3]?.event).toMatchObject({ isError: true, durationMs: 3, output: '' });
+    expect(session.events[3]?.event).toMatchObject({
+      isError: true,
+      durationMs: 3,
+      output: 'no matches',
+    });
   });
 
   it('reads transcripts written before paths were recorded, and skips broken lines with a warning', () => {

@@ -122,7 +122,8 @@ function eventOf(record: Record<string, unknown>): AgentEvent | undefined {
         type: 'tool_end',
         toolCallId: String(r.toolCallId ?? ''),
         toolName: String(r.toolName ?? ''),
-        output: '',
+        // Records before the output was kept have none.
+        output: typeof r.output === 'string' ? r.output : '',
         isError: r.isError === true,
         durationMs: Number(r.durationMs ?? 0),
       };

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
@@ -82,7 +82,7 @@ describe('TranscriptWriter', () => {
     expect(existsSync(join(sessionDir(), 's1'))).toBe(false);
   });
 
-  it('keeps what resume and people need, not deltas; a tool output is kept as the call ends', () => {
+  it('keeps what resume and people need, not deltas or the conversation twice', () => {
     const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 5 };
     const events: AgentEvent[] = [
       {
@@ -148,12 +148,13 @@ describe('TranscriptWriter', () => {
       'usage',
       'result',
     ]);
+    // A result is kept the moment it is reported, before the tool message gathers its turn's.
     expect(records[1]).toMatchObject({
       toolCallId: 't1',
       toolName: 'Bash',
+      output: 'THE TOOL OUTPUT',
       isError: false,
       durationMs: 7,
-      output: 'THE TOOL OUTPUT',
     });
     expect(records[0]).toMatchObject({ path: 'main' });
     expect(records[3]).toMatchObject({ usage, durationMs: 5, finishReason: 'stop' });
@@ -188,6 +189,40 @@ describe('TranscriptWriter', () => {
     const { messages, warnings } = readTranscript(path);
     expect(messages).toEqual([{ role: 'user', content: 'after the crash' }]);
     expect(warnings).toEqual([expect.stringContaining(`${path}:1:`)]);
+  });
+
+  it("closes an agent's file when its result is written, and opens it again if it goes on", () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    const result = (ref: AgentRef): AgentEvent => ({
+      ...ref,
+      type: 'result',
+      subtype: 'success',
+      status: 'completed',
+      isError: false,
+      result: 'done',
+      agentType: 'general-purpose',
+      description: '',
+      numTurns: 1,
+      toolCalls: 0,
+      durationMs: 1,
+      usage: emptyUsage(),
+      costUsd: null,
+      messages: [],
+    });
+    for (let index = 0; index < 300; index++) {
+      const agent = { agentId: `agent-${index}`, parentId: 'main', depth: 1 };
+      writer.write(messageEnd(agent, { role: 'user', content: 'work' }));
+      writer.write(result(agent));
+    }
+    expect(openFiles() - before).toBeLessThan(5);
+
+    writer.write(messageEnd(child, { role: 'user', content: 'one more thing' }));
+    expect(recordsIn(writer.pathFor('agent-1')).map((r) => r.type)).toEqual([
+      'message',
+      'result',
+      'message',
+    ]);
   });
 
   it('refuses writes after close, so a late event is not silently lost', () => {

@@ -1,7 +1,8 @@
 // Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
 // sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
-// shown to the user survives a crash or a kill, and each tool result is fsynced as the call ends,
-// so a resume never runs a finished call again; secrets are redacted on the way.
+// shown to the user survives a crash or a kill, and a tool result is fsynced as its call ends,
+// so a resume never runs a finished call again; secrets are redacted on the way. An agent's file
+// is closed when its result is written, so a run holds open only the files of running agents.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type {
@@ -39,10 +40,10 @@ export type TranscriptRecord = RecordEnvelope &
     | EventFields<'run_start'>
     | { type: 'message'; message: Message }
     /**
-     * A call ended. Its output is here as well as in the tool message that follows the batch:
-     * a crash in the middle of a batch keeps the results of the calls that had finished.
+     * With its output, so a result reported while other calls of its turn still run is on disk
+     * before the `tool` message that gathers them all (resume reads it from here after a kill).
      */
-    | Omit<EventFields<'tool_end'>, 'denial'>
+    | EventFields<'tool_end'>
     | EventFields<'retry'>
     | EventFields<'usage'>
     | EventFields<'warning'>
@@ -92,8 +93,11 @@ export class TranscriptWriter {
     );
     const fd = this.#fileOf(event.agentId);
     writeFully(fd, Buffer.from(`${line}\n`));
-    // A tool result is on disk before the next model request can be sent.
+    // A tool result is on disk, not just in the OS, before the next model request can be sent.
     if (record.type === 'tool_end') fsyncSync(fd);
+    // Its last record: a tree of thousands of agents must not hold a descriptor for each. An
+    // agent continued later (a message to a finished agent) gets its file opened again.
+    if (record.type === 'result') this.#closeFile(event.agentId);
   }
 
   /** After `close`, `write` throws: a writer of late events checks this first. */
@@ -101,15 +105,23 @@ export class TranscriptWriter {
     return this.#closed;
   }
 
-  /** Flushes every file to disk and closes it. Safe to call twice. */
+  /**
+   * Closes every file still open, flushing the main transcript to disk. Safe to call twice.
+   * Sidechains are not flushed one by one: their lines are already in the OS, which a kill
+   * cannot take away, and a disk flush per sub-agent would make ending a big tree take seconds.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const fd of this.#files.values()) {
-      fsyncSync(fd);
-      closeSync(fd);
-    }
-    this.#files.clear();
+    for (const agentId of [...this.#files.keys()]) this.#closeFile(agentId);
+  }
+
+  #closeFile(agentId: string): void {
+    const fd = this.#files.get(agentId);
+    if (fd === undefined) return;
+    this.#files.delete(agentId);
+    if (agentId === this.mainAgentId) fsyncSync(fd);
+    closeSync(fd);
   }
 
   #fileOf(agentId: string): number {
@@ -155,8 +167,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'message_end':
       return { ...envelope, type: 'message', message: event.message };
     case 'tool_end': {
-      const { toolCallId, toolName, isError, durationMs, output } = event;
-      return { ...envelope, type: 'tool_end', toolCallId, toolName, isError, durationMs, output };
+      const { toolCallId, toolName, output, isError, durationMs } = event;
+      return { ...envelope, type: 'tool_end', toolCallId, toolName, output, isError, durationMs };
     }
     case 'retry': {
       const { attempt, delayMs, error } = event;

@@ -1,5 +1,5 @@
 // Small tools that stand in for real ones in tests of the loop and of sub-agents: one that
-// echoes, one that always fails.
+// echoes, one that always fails, one that never ends.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
 
@@ -28,3 +28,13 @@ export function throwingTool(name: string, error: Error): Tool {
     },
   });
 }
+
+/** A read-only tool that never returns and ignores its signal, like a command deaf to SIGTERM. */
+export const deafTool = defineTool({
+  name: 'Deaf',
+  description: 'never ends',
+  inputSchema: z.object({}),
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  call: () => new Promise<string>(() => {}),
+});

@@ -1,9 +1,12 @@
 // The Bash tool: runs a command in its own process group, streams its output as progress, and
-// on timeout or cancellation stops the whole group, grandchildren included.
+// on timeout or cancellation stops the whole group, grandchildren included. Groups still alive
+// when warren exits are killed then (core/process-group.ts).
 import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import { stopGroup } from '../core/process-group.js';
+import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
@@ -36,7 +39,7 @@ export const BASH_USAGE = [
   `- stdout and stderr come back together. Beyond ${MAX_OUTPUT_CHARS} characters the middle of the output is left out.`,
   '- A non-zero exit status makes the call an error; the result shows the exit code and the output.',
   '- Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.',
-  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends.',
+  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends; all are stopped when the session ends.',
 ];
 
 export const bashTool = defineTool({
@@ -95,6 +98,7 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) trackGroup(child.pid);
   const output = new HeadTailBuffer(MAX_OUTPUT_CHARS);
   const onData = (chunk: string) => {
     output.append(chunk);
@@ -114,6 +118,11 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
     if (stoppedBy !== undefined || child.pid === undefined) return;
     stoppedBy = reason;
     stopGroup(child.pid, KILL_GRACE_MS);
+    // A command that ignores the stop must not keep warren running once nothing else does:
+    // its group is killed on the way out (core/process-group.ts).
+    child.unref();
+    (child.stdout as Readable as Socket).unref();
+    (child.stderr as Readable as Socket).unref();
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = () => stop('cancel');
@@ -141,6 +150,8 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutpu
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', onAbort);
+    // A background job with its output redirected may live on; it stays tracked until exit.
+    if (child.pid !== undefined && !signalGroup(child.pid, 0)) releaseGroup(child.pid);
   }
 }
 

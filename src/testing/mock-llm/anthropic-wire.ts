@@ -62,7 +62,19 @@ export const anthropicWire: WireFormat = {
 
     if (call.textPieces.length > 0) {
       startBlock({ type: 'text', text: '' });
-      for (const piece of call.textPieces) delta({ type: 'text_delta', text: piece });
+      // One string per distinct piece: a reply repeating a piece a thousand times holds it once.
+      const textDeltas = new Map<string, string>();
+      for (const piece of call.textPieces) {
+        let event = textDeltas.get(piece);
+        if (event === undefined) {
+          event = sseEvent('content_block_delta', {
+            index,
+            delta: { type: 'text_delta', text: piece },
+          });
+          textDeltas.set(piece, event);
+        }
+        events.push(event);
+      }
       stopBlock();
     }
     for (const toolCall of call.toolCalls) {

@@ -21,6 +21,11 @@ export interface MockUsage {
 export interface MockReply {
   /** A string streams one word per chunk; an array streams exactly those pieces. */
   text?: string | string[];
+  /**
+   * Sends the text this many times over, one piece after another: a reply of hundreds of MB
+   * that costs the server one copy of each piece (stream it; a JSON body would be built whole).
+   */
+  repeat?: number;
   toolCalls?: MockToolCall[];
   /** Defaults to about one token per four bytes of request body and of output. */
   usage?: MockUsage;

@@ -67,7 +67,16 @@ export const openAiChatWire: WireFormat = {
       });
 
     const events = [chunk({ role: 'assistant', content: '', refusal: null })];
-    for (const piece of call.textPieces) events.push(chunk({ content: piece }));
+    // One string per distinct piece: a reply repeating a piece a thousand times holds it once.
+    const textChunks = new Map<string, string>();
+    for (const piece of call.textPieces) {
+      let event = textChunks.get(piece);
+      if (event === undefined) {
+        event = chunk({ content: piece });
+        textChunks.set(piece, event);
+      }
+      events.push(event);
+    }
     for (const [index, toolCall] of call.toolCalls.entries()) {
       events.push(
         chunk({

@@ -397,6 +397,20 @@ describe('broken connections', () => {
     expect(dataOf(received.join(''))).toHaveLength(2);
   });
 
+  it('streams a repeated text as fast as the client reads, counting the bytes sent', async () => {
+    const piece = 'x'.repeat(64 * 1024);
+    server.enqueue({ text: [piece], repeat: 1000 });
+    const response = await post('/v1/chat/completions', { ...chatRequest, stream: true });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let read = 0;
+    while (read < 1024 * 1024) read += (await reader.read()).value?.byteLength ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // 64 MB were scripted; the server waits for the reader instead of buffering them all.
+    expect(server.requests[0]?.responseBytes).toBeLessThan(16 * 1024 * 1024);
+    await reader.cancel();
+  });
+
   it('ends a stream cleanly but early when scripted', async () => {
     server.enqueue({ text: 'one two three four', endAfterChunks: 2 });
     const response = await post('/v1/chat/completions', { ...chatRequest, stream: true });

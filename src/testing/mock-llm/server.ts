@@ -2,6 +2,8 @@
 // APIs, byte for byte where clients look, so tests drive the real AI SDK providers over a socket.
 // This file owns routing, the scripted replies (a FIFO queue, or a handler), the request record
 // and the pacing and breaking of streams; each API's bytes are in its *-wire.ts.
+
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,6 +25,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The parsed JSON body, or the raw text when it is not JSON. */
   body: unknown;
+  /** Bytes of the response body written so far; a stream waits for its reader as it goes. */
+  responseBytes: number;
 }
 
 /** Returns the reply for a request, or undefined to take the next queued one. */
@@ -86,6 +90,7 @@ export async function startMockLlmServer(
       api,
       headers: flattenHeaders(req),
       body: parseBody(rawBody),
+      responseBytes: 0,
     };
     requests.push(request);
 
@@ -119,7 +124,7 @@ export async function startMockLlmServer(
       const body =
         reply.errorBody ??
         wire.errorBody(status, reply.errorMessage ?? defaultErrorMessage(status));
-      sendBody(res, status, body, { ...wire.idHeader(), ...reply.headers });
+      request.responseBytes = sendBody(res, status, body, { ...wire.idHeader(), ...reply.headers });
       return;
     }
 
@@ -127,7 +132,7 @@ export async function startMockLlmServer(
     const call: ResolvedCall = {
       reply,
       model: typeof body.model === 'string' ? body.model : 'mock-model',
-      textPieces: textPiecesOf(reply.text),
+      textPieces: repeated(textPiecesOf(reply.text), reply.repeat ?? 1),
       toolCalls: (reply.toolCalls ?? []).map((toolCall) => ({
         id: toolCall.id ?? nextToolCallId(wire.toolCallIdPrefix),
         name: toolCall.name,
@@ -145,10 +150,11 @@ export async function startMockLlmServer(
         dropConnection(res);
         return;
       }
-      sendBody(res, status, wire.json(call), { ...wire.idHeader(), ...reply.headers });
+      const headers = { ...wire.idHeader(), ...reply.headers };
+      request.responseBytes = sendBody(res, status, wire.json(call), headers);
       return;
     }
-    await streamEvents(res, call, wire, signal);
+    await streamEvents(res, call, wire, signal, request);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -181,6 +187,7 @@ async function streamEvents(
   call: ResolvedCall,
   wire: WireFormat,
   signal: AbortSignal,
+  request: RecordedRequest,
 ): Promise<void> {
   const { reply } = call;
   const events = wire.sseEvents(call);
@@ -214,7 +221,10 @@ async function streamEvents(
       return;
     }
     const event = events[index];
-    if (event !== undefined) res.write(event);
+    if (event === undefined) continue;
+    request.responseBytes += Buffer.byteLength(event);
+    // Wait for a slow reader rather than hold a huge reply in memory.
+    if (!res.write(event)) await once(res, 'drain', { signal }).catch(() => {});
   }
   res.end();
 }
@@ -257,9 +267,18 @@ function textPiecesOf(text: string | string[] | undefined): string[] {
   return text.match(/\s*\S+\s*|\s+/g) ?? [];
 }
 
+/** The pieces `times` over; the same strings, so a long reply holds each piece once. */
+function repeated(pieces: string[], times: number): string[] {
+  if (times === 1) return pieces;
+  return Array.from(
+    { length: pieces.length * times },
+    (_, index) => pieces[index % pieces.length]!,
+  );
+}
+
 function estimateUsage(rawBody: string, reply: MockReply): MockUsage {
   const outputChars =
-    textPiecesOf(reply.text).join('').length +
+    textPiecesOf(reply.text).reduce((sum, piece) => sum + piece.length, 0) * (reply.repeat ?? 1) +
     (reply.toolCalls ?? []).reduce(
       (sum, toolCall) => sum + toolCall.name.length + JSON.stringify(toolCall.input ?? {}).length,
       0,
@@ -318,7 +337,7 @@ function sendBody(
   status: number,
   body: unknown,
   headers: Record<string, string>,
-): void {
+): number {
   const isText = typeof body === 'string';
   const payload = isText ? body : JSON.stringify(body);
   res.writeHead(status, {
@@ -327,4 +346,5 @@ function sendBody(
     ...headers,
   });
   res.end(payload);
+  return Buffer.byteLength(payload);
 }

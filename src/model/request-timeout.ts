@@ -1,0 +1,115 @@
+// A model request that stops answering: no response within the request timeout, or no next
+// piece of a streamed reply within it. A watchdog per attempt turns that into a
+// RequestTimeoutError (retried like a dropped connection) instead of a wait of many minutes.
+
+/** How long a model request may go without an answer or a next chunk. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+export type RequestStage = 'response' | 'stream';
+
+export class RequestTimeoutError extends Error {
+  readonly isRequestTimeout = true;
+  readonly timeoutMs: number;
+  /** `response`: nothing came back; `stream`: the reply started, then stopped coming. */
+  readonly stage: RequestStage;
+
+  constructor(timeoutMs: number, stage: RequestStage) {
+    super(
+      stage === 'response'
+        ? `no answer in ${formatSeconds(timeoutMs)}`
+        : `the reply stopped: nothing more came for ${formatSeconds(timeoutMs)}`,
+    );
+    this.name = 'RequestTimeoutError';
+    this.timeoutMs = timeoutMs;
+    this.stage = stage;
+  }
+
+  static isInstance(error: unknown): error is RequestTimeoutError {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as { isRequestTimeout?: unknown }).isRequestTimeout === true
+    );
+  }
+}
+
+/**
+ * Watches one attempt of a model call. `arm` before each wait, `disarm` when something arrived:
+ * time the caller spends between waits (handing a chunk on) does not count. One timer per
+ * attempt, moved only when it fires, since a streamed reply arrives in thousands of pieces.
+ */
+export class RequestWatchdog {
+  readonly timeoutMs: number;
+  /** Set once the watchdog fired. */
+  error: RequestTimeoutError | undefined;
+  readonly #controller = new AbortController();
+  readonly #fired: Promise<never>;
+  readonly #onFire: Array<() => void> = [];
+  #reject: (error: RequestTimeoutError) => void = () => {};
+  #stage: RequestStage = 'response';
+  #due = Infinity;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs;
+    this.#fired = new Promise<never>((_, reject) => {
+      this.#reject = reject;
+    });
+    this.#fired.catch(() => {});
+  }
+
+  /** Aborts when the watchdog fires; give it to the request. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** `promise`, or a RequestTimeoutError if it takes longer than the timeout. */
+  async wait<T>(promise: PromiseLike<T>, stage: RequestStage): Promise<T> {
+    this.arm(stage);
+    try {
+      return await Promise.race([promise, this.#fired]);
+    } finally {
+      this.disarm();
+    }
+  }
+
+  arm(stage: RequestStage): void {
+    if (!Number.isFinite(this.timeoutMs) || this.error) return;
+    this.#stage = stage;
+    this.#due = Date.now() + this.timeoutMs;
+    this.#timer ??= setTimeout(this.#check, this.timeoutMs);
+  }
+
+  disarm(): void {
+    this.#due = Infinity;
+  }
+
+  /** Runs `callback` when the watchdog fires, e.g. to cancel a stream reader a read waits on. */
+  onFire(callback: () => void): void {
+    this.#onFire.push(callback);
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  readonly #check = () => {
+    this.#timer = undefined;
+    if (!Number.isFinite(this.#due)) return;
+    const left = this.#due - Date.now();
+    if (left > 0) {
+      this.#timer = setTimeout(this.#check, left);
+      return;
+    }
+    this.error = new RequestTimeoutError(this.timeoutMs, this.#stage);
+    this.#controller.abort(this.error);
+    this.#reject(this.error);
+    for (const callback of this.#onFire) callback();
+  };
+}
+
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(seconds < 10 ? 2 : 1))} s`;
+}
