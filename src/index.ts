@@ -14,6 +14,12 @@ export {
   resolveAgentDefinitions,
 } from './agents/definitions/load-agent-definitions.js';
 export type { OutputSchemaInput } from './agents/definitions/output-schema.js';
+export {
+  type AgentContext,
+  ProjectContext,
+  type ProjectContextOptions,
+} from './agents/project-context.js';
+export type { PromptSection } from './agents/prompt-section.js';
 export { AgentStop } from './core/agent-stop.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';

@@ -1,8 +1,8 @@
-// query(): the agent loop with sub-agents, background tasks, MCP and hooks wired in. It adds the
-// Agent tool (and a definition's delegate_to_<name> tools, and the task tools) to the main
-// agent; every sub-agent then runs agentLoop() again, in the foreground or in the background.
-// The session's MCP servers start before the main agent and stop after it; its SessionStart and
-// SessionEnd hooks run around all that.
+// query(): the agent loop with sub-agents, background tasks, MCP, hooks and the project's context
+// wired in. It adds the Agent tool (and a definition's delegate_to_<name> tools, the task tools,
+// and Skill when there are skills) to the main agent; every sub-agent then runs agentLoop()
+// again, in the foreground or in the background. The session's MCP servers start before the
+// main agent and stop after it; its SessionStart and SessionEnd hooks run around all that.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
 import type { z } from 'zod';
@@ -18,7 +18,8 @@ import type {
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
 import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
-import { withEnvironment } from './agents/environment-prompt.js';
+import { memoryTools } from './agents/memory/memory-tools.js';
+import type { ProjectContext } from './agents/project-context.js';
 import {
   runInSession,
   type SessionHookSources,
@@ -105,6 +106,14 @@ export interface QueryOptions
    * stopped (`--resume`), each from its sidechain transcript.
    */
   resumeTasks?: { warn?: (warning: string) => void };
+  /**
+   * Project instructions, skills and agent memory, from `ProjectContext.load({ projectDir,
+   * instructions: true, skills: true })`: they go into the prompt of every agent run as a
+   * definition (`agent` and sub-agents), and the main agent gets the Skill tool. A `systemPrompt`
+   * is used as given: add `(await context.agentContext(undefined, cwd, …)).sections` to it
+   * yourself. Default: agent memory only, in `cwd`.
+   */
+  projectContext?: ProjectContext;
 }
 
 export interface QueryParams {
@@ -197,7 +206,8 @@ function start(
       ? resolveModel(options.model, { baseUrl: options.baseUrl })
       : options.model;
   // The built-in Bash becomes the one that can run in the background.
-  const tools = (options.tools ?? builtinTools()).map((tool) =>
+  const skill = runtime.context.skillTool;
+  const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])].map((tool) =>
     background.withBackgroundBash(tool),
   );
   const main = { ...options, agentId, model, permissions, tools };
@@ -205,12 +215,12 @@ function start(
   const servers = serverSpecsOf(options.mcpServers ?? {});
   const mainDefinition =
     options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-  // Without servers or hooks, the loop's own generator, not a wrapper: every event of the
-  // tree passes through here.
+  // Without servers, a definition or hooks, the loop's own generator, not a wrapper: every
+  // event of the tree passes through here.
   const begin = (hooks: HookRunner | undefined) =>
-    servers.length > 0 || mainDefinition?.mcpServers?.length
-      ? runWithMcpServers(prompt, main, side, servers, hooks)
-      : mainLoop(prompt, mainAgentOptions(main, spawn, hooks), side);
+    servers.length > 0 || options.agent !== undefined
+      ? runWithSetup(prompt, main, side, servers, hooks)
+      : mainLoop(prompt, plainMainOptions(main, spawn, hooks), side);
   const run = session
     ? runInSession(
         session,
@@ -330,13 +340,14 @@ function mcpSettings(options: QueryOptions): AgentMcpSettings {
 }
 
 /**
- * The run with MCP servers around it: the session's start first (all at once), then the main
- * agent's own (a definition's `mcpServers`), and all stop when the run ends however it ends.
- * A server that did not start is a `warning` event right after the main agent's `run_start`.
+ * The run with what must be set up first: the session's MCP servers (all at once), then the
+ * main agent's definition (its prompt, memory and own servers). Servers stop when the run ends
+ * however it ends. Problems found on the way are `warning` events right after the main agent's
+ * `run_start`.
  */
-async function* runWithMcpServers(
+async function* runWithSetup(
   prompt: string,
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   side: RunSide,
   specs: readonly McpServerSpec[],
   hooks: HookRunner | undefined,
@@ -350,20 +361,27 @@ async function* runWithMcpServers(
     parentId: options.parentId ?? null,
     depth: options.depth ?? 0,
   };
+  const definition =
+    options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+  if (options.agent !== undefined && !definition) {
+    const names = [...spawn.runtime.definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
+  }
   let session: StartedServers | undefined;
   let own: Awaited<ReturnType<typeof startAgentServers>> | undefined;
   try {
     session = await startMcpServers(specs, { ...mcp, cwd, signal });
-    const tools: Tool[] = [...(options.tools ?? builtinTools()), ...session.tools];
-    const main = mainAgentOptions({ ...options, ...ref, cwd, tools }, spawn, hooks);
-    const definition =
-      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+    const tools: Tool[] = [...options.tools, ...session.tools];
+    const withTools = { ...options, ...ref, cwd, tools };
+    const { main, warnings } = definition
+      ? await definitionMainOptions(withTools, spawn, definition, hooks)
+      : { main: plainMainOptions(withTools, spawn, hooks), warnings: [] };
     if (definition?.mcpServers?.length) {
       own = await startAgentServers({ definition, parentTools: tools, cwd, signal, settings: mcp });
       const granted = childTools(own.tools, { ...definition, tools: undefined }).tools;
       main.tools = withAgentServerTools(main.tools ?? [], granted);
     }
-    const warnings = [...session.warnings, ...(own?.warnings ?? [])];
+    warnings.unshift(...session.warnings, ...(own?.warnings ?? []));
     const loop = mainLoop(prompt, main, side);
     const first = await loop.next();
     if (first.done) return first.value;
@@ -393,58 +411,72 @@ export type StructuredOutputOf<Options> = Options extends { outputSchema: infer 
 
 type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : unknown;
 
-/** @param hooks the main agent's hook runner (the options' `hooks` are settings, not one) */
-function mainAgentOptions(
-  options: QueryOptions & Pick<AgentLoopOptions, 'model'>,
+/**
+ * The main agent without a definition: the caller's prompt and tools, and the Agent tool.
+ * @param hooks the main agent's hook runner (the options' `hooks` are settings, not one)
+ */
+function plainMainOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
   spawn: SpawnTools,
   hooks: HookRunner | undefined,
 ): AgentLoopOptions & { tools: Tool[] } {
-  const tools = options.tools ?? builtinTools();
-  const cwd = options.cwd ?? process.cwd();
-  const outputSchema = options.outputSchema && compileOutputSchema(options.outputSchema);
-  if (options.agent === undefined) {
-    const spawnTools = spawn.spawnTools({
-      depth: 0,
-      definition: undefined,
-      parentTools: 'root',
-      mayUseAgent: true,
-    });
-    return { ...options, cwd, tools: [...tools, ...spawnTools], hooks, outputSchema };
-  }
-  const definition = spawn.runtime.findDefinition(options.agent);
-  if (!definition) {
-    const names = [...spawn.runtime.definitions.keys()].join(', ');
-    throw new ConfigError(`--agent ${options.agent}`, 'no such agent', `use one of: ${names}`);
-  }
-  const {
-    tools: mainTools,
-    denyRules,
-    askRules,
-  } = spawn.toolsFor({
+  const spawnTools = spawn.spawnTools({
     depth: 0,
-    definition,
-    parentTools: tools,
-    root: true,
+    definition: undefined,
+    parentTools: 'root',
+    mayUseAgent: true,
   });
   return {
     ...options,
-    cwd,
-    tools: mainTools,
+    cwd: options.cwd ?? process.cwd(),
+    tools: [...options.tools, ...spawnTools],
+    hooks,
+    outputSchema: options.outputSchema && compileOutputSchema(options.outputSchema),
+  };
+}
+
+/**
+ * The main agent run as a definition (`agent`): its prompt with the project's sections, its
+ * tools, memory, permission mode, turns, budgets and output schema; the caller's options win
+ * where both set one.
+ */
+async function definitionMainOptions(
+  options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[]; cwd: string },
+  spawn: SpawnTools,
+  definition: AgentDefinition,
+  hooks: HookRunner | undefined,
+): Promise<{ main: AgentLoopOptions & { tools: Tool[] }; warnings: string[] }> {
+  const { cwd } = options;
+  const granted = spawn.toolsFor({ depth: 0, definition, parentTools: options.tools, root: true });
+  const skillTool = granted.tools.some((tool) => tool.name === 'Skill');
+  const setup = await spawn.runtime.setupFor(definition, cwd, { skillTool });
+  const memoryDir = setup.memory?.dir;
+  const tools =
+    memoryDir === undefined
+      ? granted.tools
+      : [...granted.tools, ...memoryTools(granted.tools, options.tools, memoryDir)];
+  const allowedDirs = options.allowedDirs ?? [cwd];
+  const outputSchema = options.outputSchema ?? definition.outputSchema;
+  const main: AgentLoopOptions & { tools: Tool[] } = {
+    ...options,
+    tools,
+    allowedDirs: memoryDir === undefined ? allowedDirs : [...allowedDirs, memoryDir],
     permissions: options.permissions?.derive
       ? options.permissions.derive({
           mode: definition.permissionMode,
-          deny: denyRules,
-          ask: askRules,
+          deny: granted.denyRules,
+          ask: granted.askRules,
+          ...(memoryDir !== undefined && { memoryDir }),
         })
       : options.permissions,
-    systemPrompt: withEnvironment(definition.prompt, { cwd }),
+    systemPrompt: setup.systemPrompt,
     maxTurns: options.maxTurns ?? definition.maxTurns,
     timeBudgetMs: options.timeBudgetMs ?? definition.timeBudgetMs,
     tokenBudget: options.tokenBudget ?? definition.tokenBudget,
     agentType: definition.name,
     description: options.description ?? definition.description,
     hooks,
-    outputSchema:
-      outputSchema ?? (definition.outputSchema && compileOutputSchema(definition.outputSchema)),
+    outputSchema: outputSchema && compileOutputSchema(outputSchema),
   };
+  return { main, warnings: setup.warnings };
 }

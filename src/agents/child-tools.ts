@@ -61,8 +61,12 @@ export function childTools(parentTools: readonly Tool[], definition: AgentDefini
   const denied = (name: string) =>
     deny.some((rule) => rule.specifier === undefined && matchesName(rule.toolName, name));
   const granted = (name: string) => allowed(name) && !denied(name);
+  // Skill only reads instructions, like the skills list in the prompt: an allowlist that does
+  // not name it keeps it; `disallowedTools: Skill` or `tools: []` takes it away.
+  const kept = (name: string) =>
+    granted(name) || (name === 'Skill' && definition.tools?.length !== 0 && !denied(name));
 
-  let tools = parentTools.filter((tool) => !isSpawnTool(tool) && granted(tool.name));
+  let tools = parentTools.filter((tool) => !isSpawnTool(tool) && kept(tool.name));
   if (definition.readOnly) tools = tools.flatMap(readOnlyVersion);
   return {
     tools,

@@ -1,17 +1,39 @@
-// The facts about where an agent runs, appended to every system prompt (main agent and
-// sub-agents alike) so a model never has to guess its working directory or the date.
+// How every system prompt is laid out (main agent and sub-agents alike): the definition's
+// prompt, then sections that hold for the whole session (project instructions, say), then the
+// facts about where the agent runs: working directory, platform, the session's date. Nothing
+// that changes within a session goes in. The system prompt opens every request right after the
+// tools, so one changed byte there makes the provider's prompt cache miss for all that follows;
+// the date is therefore the session's, taken once, not the date of each request.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function environmentSection(params: { cwd: string }): string {
+export interface SessionEnvironment {
+  cwd: string;
+  /** The session's date, `YYYY-MM-DD`; default: today's. */
+  date?: string;
+}
+
+/** Today's date as the environment section writes it: take it once per session. */
+export function sessionDate(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export function environmentSection(params: SessionEnvironment): string {
   const isGitRepo = existsSync(join(params.cwd, '.git'));
   return `Environment:
 - Working directory: ${params.cwd}${isGitRepo ? ' (a git repository)' : ''}
 - Platform: ${process.platform}
-- Date: ${new Date().toISOString().slice(0, 10)}`;
+- Date: ${params.date ?? sessionDate()}`;
 }
 
-/** A definition's prompt with the environment after it. */
-export function withEnvironment(prompt: string, params: { cwd: string }): string {
-  return `${prompt.trim()}\n\n${environmentSection(params)}`;
+/**
+ * A system prompt: `prompt`, then `sections` (each stable for the session, in a fixed order),
+ * then the environment, last since it is the part most likely to differ between sessions.
+ */
+export function withEnvironment(
+  prompt: string,
+  params: SessionEnvironment & { sections?: readonly string[] },
+): string {
+  const parts = [prompt, ...(params.sections ?? [])].map((part) => part.trim()).filter(Boolean);
+  return [...parts, environmentSection(params)].join('\n\n');
 }

@@ -16,6 +16,7 @@ import {
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
+  type SubagentStart,
 } from './subagent-context.js';
 
 export interface SpawnRequest extends SubagentRequest {
@@ -45,13 +46,20 @@ export async function runSubagent(
   }
   if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    let options: SubagentOptions;
+    let start: SubagentStart;
     try {
-      options = await createSubagentContext(spawner, request, ctx);
+      start = await createSubagentContext(spawner, request, ctx);
     } catch (error) {
       return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
     }
+    const { options } = start;
     await runtime.slots.acquire(options.agentId, ctx.signal);
+    const child = {
+      agentId: options.agentId,
+      parentId: ctx.agent.agentId,
+      depth: ctx.agent.depth + 1,
+    };
+    for (const message of start.warnings) ctx.emit({ ...child, type: 'warning', message });
     let servers: AgentServers | undefined;
     try {
       servers = await startOwnServers(spawner, request, ctx, options);
@@ -97,7 +105,14 @@ async function startInBackground(
   let options: SubagentOptions;
   let servers: AgentServers | undefined;
   try {
-    options = await createSubagentContext(spawner, request, ctx);
+    const start = await createSubagentContext(spawner, request, ctx);
+    options = start.options;
+    const child = {
+      agentId: options.agentId,
+      parentId: ctx.agent.agentId,
+      depth: ctx.agent.depth + 1,
+    };
+    for (const message of start.warnings) ctx.emit({ ...child, type: 'warning', message });
     // Its servers start now and stop when it ends, whenever that is.
     servers = await startOwnServers(spawner, request, ctx, options);
   } catch (error) {

@@ -1,7 +1,8 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
 // fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
 // state, the shared permission decisions, the parent's cwd, its model or its own, and the
-// session's hooks with its definition's own (never its parent's), and its output schema.
+// session's hooks with its definition's own (never its parent's), and its output schema; and
+// from its definition, the project's instructions, its skills and its memory folder.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Inbox } from '../core/inbox.js';
@@ -13,6 +14,7 @@ import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { compileOutputSchema } from './definitions/output-schema.js';
+import { memoryTools } from './memory/memory-tools.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
@@ -59,32 +61,44 @@ export interface Spawner {
   }): AgentToolList;
 }
 
+/** A child's options, and what its parent's stream should say before it starts. */
+export interface SubagentStart {
+  options: SubagentOptions;
+  /** Problems with the project's instructions, skills or the child's memory, said once a session. */
+  warnings: string[];
+}
+
 export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
   ctx: ParentView,
-): Promise<SubagentOptions> {
+): Promise<SubagentStart> {
   const { runtime } = spawner;
   const { run } = ctx;
   const { definition } = request;
   const depth = ctx.agent.depth + 1;
-  const { tools, denyRules, askRules } = spawner.toolsFor({
-    depth,
-    definition,
-    parentTools: run.tools,
+  const granted = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const { denyRules, askRules } = granted;
+  const skillTool = granted.tools.some((tool) => tool.name === 'Skill');
+  const { systemPrompt, memory, warnings } = await runtime.setupFor(definition, ctx.cwd, {
+    skillTool,
   });
-  const systemPrompt = runtime.systemPromptFor(definition, ctx.cwd);
+  const memoryDir = memory?.dir;
   const agentId = request.agentId ?? `agent_${randomUUID().slice(0, 8)}`;
   const background = request.background === true || ctx.agent.background === true;
   const ref = { agentId, parentId: ctx.agent.agentId, depth };
-  return {
+  const tools =
+    memoryDir === undefined
+      ? granted.tools
+      : [...granted.tools, ...memoryTools(granted.tools, run.tools, memoryDir)];
+  const options: SubagentOptions = {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
     systemPrompt,
     tools,
     messages: request.forkContext ? forkMessages(run.messages, systemPrompt) : undefined,
     cwd: ctx.cwd,
-    allowedDirs: ctx.allowedDirs,
+    allowedDirs: memoryDir === undefined ? ctx.allowedDirs : [...ctx.allowedDirs, memoryDir],
     // At least one turn, so a child started on its parent's last turn can still answer.
     maxTurns: Math.max(1, Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft)),
     budget: run.budget.child({
@@ -98,6 +112,7 @@ export async function createSubagentContext(
           mode: definition.permissionMode,
           deny: denyRules,
           ask: askRules,
+          ...(memoryDir !== undefined && { memoryDir }),
         })
       : run.permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
@@ -107,11 +122,12 @@ export async function createSubagentContext(
     parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
-    background,
-    inbox: childInbox(runtime, ref),
     hooks: agentHookRunner(runtime.sessionHooks, definition, { subagent: true }),
     outputSchema: definition.outputSchema && compileOutputSchema(definition.outputSchema),
+    background,
+    inbox: childInbox(runtime, ref),
   };
+  return { options, warnings };
 }
 
 /**

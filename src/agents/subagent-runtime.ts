@@ -1,5 +1,6 @@
 // The run-wide side of sub-agents, shared by every agent of one tree: the definitions, how deep
-// and how wide the tree may grow, and what children share (resolved models, prompts).
+// and how wide the tree may grow, and what children share (resolved models, prompts, the
+// project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
@@ -12,6 +13,8 @@ import { AgentSlots } from './agent-slots.js';
 import type { BackgroundPort } from './background-port.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
+import type { AgentMemory } from './memory/agent-memory.js';
+import { ProjectContext } from './project-context.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
@@ -45,6 +48,21 @@ export interface SubagentSettings {
   sessionHooks?: SessionHooks;
   /** Judges a child's output before it reaches its parent (after the built-in escaping). */
   handoffCheck?: HandoffCheck;
+  /**
+   * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
+   * memory only, in the working directory (`cwd`) or `process.cwd()`.
+   */
+  projectContext?: ProjectContext;
+  /** Where a default `projectContext` keeps project memory. */
+  cwd?: string;
+}
+
+/** What an agent of a definition starts with besides its tools: its system prompt and memory. */
+export interface AgentSetup {
+  systemPrompt: string;
+  memory?: AgentMemory;
+  /** Problems reported for the first agent that needed them, empty for the rest. */
+  warnings: string[];
 }
 
 export class SubagentRuntime {
@@ -63,9 +81,10 @@ export class SubagentRuntime {
   readonly mcp: AgentMcpSettings;
   readonly sessionHooks: SessionHooks | undefined;
   readonly handoffCheck: HandoffCheck | undefined;
+  readonly context: ProjectContext;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
-  readonly #prompts = new Map<string, string>();
+  readonly #setups = new Map<string, Promise<AgentSetup>>();
 
   constructor(settings: SubagentSettings) {
     this.definitions = settings.definitions;
@@ -79,17 +98,37 @@ export class SubagentRuntime {
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
+    this.context =
+      settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }
 
-  /** A definition's prompt with the environment; one string per definition and cwd, shared. */
-  systemPromptFor(definition: AgentDefinition, cwd: string): string {
-    const key = `${definition.name}\0${cwd}`;
-    let prompt = this.#prompts.get(key);
-    if (prompt === undefined) {
-      prompt = withEnvironment(definition.prompt, { cwd });
-      this.#prompts.set(key, prompt);
-    }
-    return prompt;
+  /**
+   * A definition's system prompt (its prompt, the project's sections, the environment) and
+   * memory; made once per definition and cwd, so siblings send the same bytes.
+   * @param skillTool whether the agent holds the Skill tool (it then sees the skills list)
+   */
+  setupFor(
+    definition: AgentDefinition,
+    cwd: string,
+    { skillTool }: { skillTool: boolean },
+  ): Promise<AgentSetup> {
+    const key = `${definition.name}\0${cwd}\0${skillTool}`;
+    const made = this.#setups.get(key);
+    // Not async, and one step on a made setup: calls made together resolve in the order they
+    // came, so background children launch (and take --max-parallel slots) in call order.
+    if (made !== undefined) return made.then((setup) => ({ ...setup, warnings: [] }));
+    const setup = this.context
+      .agentContext(definition, cwd, { skillTool })
+      .then(({ sections, memory, warnings }) => ({
+        systemPrompt: withEnvironment(definition.prompt, {
+          cwd,
+          sections: sections.map((section) => section.text),
+        }),
+        ...(memory && { memory }),
+        warnings,
+      }));
+    this.#setups.set(key, setup);
+    return setup;
   }
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */

@@ -53,6 +53,7 @@ describe('agentsListing (the --json output)', () => {
       name: 'explore',
       description: 'My explorer.',
       source: { kind: 'project', path: path.join(cwd, '.warren/agents/explore.md') },
+      format: 'warren',
       model: 'haiku',
       tools: ['Read'],
       disallowedTools: [],
@@ -86,24 +87,26 @@ describe('agentsListing (the --json output)', () => {
 });
 
 describe('formatAgentsListing (the text output)', () => {
-  it('prints a table of name, source, model, tool count, warnings and status', () => {
+  it('prints a table of name, source, format, model, tool count, warnings and status', () => {
     const lines = formatAgentsListing(listing, { cwd, homeDir: home }).split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+MODEL\s+TOOLS\s+WARNINGS\s+STATUS$/);
+    expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+FORMAT\s+MODEL\s+TOOLS\s+WARNINGS\s+STATUS$/);
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^explore\s+project \.warren\/agents\/explore\.md\s+haiku\s+1\s+1\s+ok$/,
+        /^explore\s+project \.warren\/agents\/explore\.md\s+warren\s+haiku\s+1\s+1\s+ok$/,
       ),
     );
     expect(lines).toContainEqual(
-      expect.stringMatching(/^general-purpose\s+built-in\s+inherit\s+all\s+0\s+ok$/),
+      expect.stringMatching(/^general-purpose\s+built-in\s+-\s+inherit\s+all\s+0\s+ok$/),
     );
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^helper\s+user ~\/\.warren\/agents\/helper\.md\s+inherit\s+all\s+0\s+ok$/,
+        /^helper\s+user ~\/\.warren\/agents\/helper\.md\s+warren\s+inherit\s+all\s+0\s+ok$/,
       ),
     );
     expect(lines).toContainEqual(
-      expect.stringMatching(/^broken\s+project \.warren\/agents\/broken\.md\s+-\s+-\s+0\s+error$/),
+      expect.stringMatching(
+        /^broken\s+project \.warren\/agents\/broken\.md\s+warren\s+-\s+-\s+0\s+error$/,
+      ),
     );
   });
 

@@ -1,7 +1,7 @@
 // What `warren agents [--json]` shows: every definition with its source, status and load
 // problems, as a JSON-ready object and as a text table. Pure: the CLI only prints the result.
 import path from 'node:path';
-import type { AgentSourceKind } from '../agents/definitions/agent-definition.js';
+import type { AgentFileFormat, AgentSourceKind } from '../agents/definitions/agent-definition.js';
 import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/agent-load-entry.js';
 import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
 import { terminalSafe } from './terminal-text.js';
@@ -17,6 +17,8 @@ export interface AgentsListingItem {
   /** Null for error entries. */
   description: string | null;
   source: { kind: AgentSourceKind; path: string | null };
+  /** The file format it was read as (`warren`, `claude-code`, `opencode`, `codex`, `gemini`); null for built-in and SDK definitions. */
+  format: AgentFileFormat | null;
   /** `inherit` when the definition sets none. */
   model: string;
   /** Null: inherits all of the parent's tools. `[]`: no tools. */
@@ -50,6 +52,7 @@ export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
         name: entry.name,
         description: definition?.description ?? null,
         source: { kind: entry.source.kind, path: entry.source.path ?? null },
+        format: entry.source.format ?? null,
         model: definition?.model ?? 'inherit',
         tools: definition?.tools ?? null,
         disallowedTools: definition?.disallowedTools ?? [],
@@ -81,8 +84,8 @@ export interface FormatAgentsListingOptions {
 }
 
 /**
- * A table (name, source, model, tools, warnings, status), then each error and warning with
- * file:line. Names, paths and messages come from files: every one is made terminal-safe.
+ * A table (name, source, format, model, tools, warnings, status), then each error and warning
+ * with file:line. Names, paths and messages come from files: every one is made terminal-safe.
  */
 export function formatAgentsListing(
   listing: AgentsListing,
@@ -91,12 +94,13 @@ export function formatAgentsListing(
   const show = (source: AgentsListingItem['source']) =>
     terminalSafe(displaySource(source, options));
   const rows = [
-    ['NAME', 'SOURCE', 'MODEL', 'TOOLS', 'WARNINGS', 'STATUS'],
+    ['NAME', 'SOURCE', 'FORMAT', 'MODEL', 'TOOLS', 'WARNINGS', 'STATUS'],
     ...listing.agents.map((agent) => [
       terminalSafe(agent.name),
       agent.source.path === null
         ? show(agent.source)
         : `${agent.source.kind} ${show(agent.source)}`,
+      agent.format ?? '-',
       agent.status === 'error' ? '-' : terminalSafe(agent.model),
       agent.status === 'error' ? '-' : agent.tools === null ? 'all' : String(agent.tools.length),
       String(agent.warnings.length),

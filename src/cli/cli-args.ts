@@ -34,6 +34,8 @@ export interface PrintArgs {
   cwd: string | undefined;
   sessionDir: string | undefined;
   resume: string | undefined;
+  /** Resume the latest session of the working directory. */
+  continue: boolean;
   verbose: boolean;
   /** Write every model call and tool result of the tree to this cassette. */
   record: string | undefined;
@@ -123,6 +125,7 @@ const OPTIONS = {
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
   session: { type: 'string' },
+  continue: { type: 'boolean' },
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
   record: { type: 'string' },
@@ -189,6 +192,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       'quote the prompt: warren -p "fix the failing test"',
     );
   }
+  if (values.continue && values.resume !== undefined) {
+    throw new ConfigError(
+      '--continue',
+      'cannot be used with --resume',
+      'pass --resume <session-id> for a given session, or --continue for the latest one of this directory',
+    );
+  }
   return {
     command: 'print',
     prompt: positionals[0],
@@ -223,6 +233,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     cwd: values.cwd,
     sessionDir: values['session-dir'],
     resume: values.resume,
+    continue: values.continue === true,
     verbose: values.verbose === true,
     ...cassetteFlags(values),
   };
@@ -386,6 +397,7 @@ Flags:
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session, and the background tasks it was running
+  --continue                        continue the latest session of the working directory
   --record <cassette>               write every model call and tool result of the tree (JSONL)
   --replay <cassette>               answer every model call from a recorded cassette; no network
   --replay-tools                    with --replay: use recorded tool results instead of running tools

@@ -261,7 +261,9 @@ describe('warren agents', () => {
     const text = await warren(['agents']);
     expect(text.code).toBe(1);
     expect(text.stderr).toBe('');
-    expect(text.stdout).toMatch(/^bomb\s+project \.claude\/agents\/bomb\.md\s+-\s+-\s+0\s+error$/m);
+    expect(text.stdout).toMatch(
+      /^bomb\s+project \.claude\/agents\/bomb\.md\s+claude-code\s+-\s+-\s+0\s+error$/m,
+    );
     expect(text.stdout).toMatch(/^general-purpose\s+built-in/m);
     expect(text.stdout).toContain('.claude/agents/bomb.md:5: the frontmatter');
     expect(text.stdout).toContain(

@@ -8,6 +8,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
 import { checkAgentName } from '../agents/definitions/agent-name.js';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { ProjectContext } from '../agents/project-context.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
@@ -67,11 +68,12 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
   // project definitions start servers only with --trust-project or a trust record.
   const trust = mcpTrust({ trustProject: args.trustProject });
-  const [{ definitions, entries }, settings, mcp, prices] = await Promise.all([
+  const [{ definitions, entries }, settings, mcp, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
     loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
     loadPriceTable(),
+    ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
   ]);
   reportUnusableDefinitions(entries, io);
   const settingsHooks = settings.hooks.map((section) => {
@@ -99,15 +101,24 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
   });
 
-  const systemPrompt = mainSystemPrompt({ cwd, subagents: args.maxDepth > 0 });
+  // A main agent run as a definition gets its sections from query(), with its memory.
+  const mainContext = mainDefinition
+    ? { sections: [], warnings: [] }
+    : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
+  const systemPrompt = mainSystemPrompt({
+    cwd,
+    subagents: args.maxDepth > 0,
+    sections: mainContext.sections.map((section) => section.text),
+  });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   let sessionId = newSessionId();
   let history: Message[] = [];
-  if (args.resume) {
+  const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
+  if (resume) {
     const { loadSession } = await import('../session/read-transcript.js');
-    const session = loadSession({ sessionDir, sessionId: args.resume });
+    const session = loadSession({ sessionDir, sessionId: resume });
     for (const warning of session.warnings) io.stderr(`warren: warning: ${warning}\n`);
-    sessionId = args.resume;
+    sessionId = resume;
     // The conversation goes on; the environment (cwd, date) in its system prompt is today's.
     history = session.messages.map((message) =>
       message.role === 'system' ? { role: 'system', content: systemPrompt } : message,
@@ -130,8 +141,9 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const controller = new AbortController();
   const stopListening = io.onInterrupt(() => controller.abort());
   let result: RunResult | undefined;
-  // Untrusted project servers are reported once the run has said who the main agent is.
-  let pendingWarnings = mcp.warnings;
+  // Untrusted project servers and problems with the project's instructions and skills are
+  // reported once the run has said who the main agent is.
+  let pendingWarnings = [...mcp.warnings, ...mainContext.warnings];
   // Every event of the tree, background agents' included, is shown the moment it happens (the
   // run's onEvent), once; events made outside any loop (warnings) come only through the stream.
   const shown = new WeakSet<AgentEvent>();
@@ -191,6 +203,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
           mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
         ),
         trustProject: args.trustProject,
+        projectContext: context,
         prices,
         resolveModel: models.resolveChild,
         tracerProvider: tracing?.tracerProvider,
@@ -214,6 +227,12 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   if (!result) throw new Error('the run ended without a result');
   output.finish(resultJson({ result, sessionId, tree }));
   return result.isError ? 1 : 0;
+}
+
+/** `--continue`: the latest session of this directory (session/latest-session.ts). */
+async function latestSession(sessionDir: string, cwd: string): Promise<string> {
+  const { findLatestSession } = await import('../session/latest-session.js');
+  return findLatestSession({ sessionDir, cwd });
 }
 
 /**

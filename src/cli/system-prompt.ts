@@ -1,4 +1,5 @@
-// The main agent's default system prompt: how to work in a project through tools.
+// The main agent's default system prompt: how to work in a project through tools, then the
+// project's sections (instructions, skills), then the environment.
 import { withEnvironment } from '../agents/environment-prompt.js';
 
 const MAIN_PROMPT = `You are warren, a coding agent that works in the user's project through tools.
@@ -13,6 +14,11 @@ How to work:
 const SUBAGENTS = `
 - Hand self-contained searches and side tasks to sub-agents (the Agent tool) when they would fill your context with material you do not need to keep; start independent ones in the same message so they run in parallel.`;
 
-export function mainSystemPrompt(params: { cwd: string; subagents: boolean }): string {
+export function mainSystemPrompt(params: {
+  cwd: string;
+  subagents: boolean;
+  /** Sections that hold for the session (agents/project-context.ts), in order. */
+  sections?: readonly string[];
+}): string {
   return withEnvironment(MAIN_PROMPT + (params.subagents ? SUBAGENTS : ''), params);
 }

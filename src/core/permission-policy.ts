@@ -69,5 +69,7 @@ export interface PermissionPolicy {
     mode?: PermissionMode;
     deny?: readonly PermissionRule[];
     ask?: readonly PermissionRule[];
+    /** The child's own memory folder, which it may write without asking (deny rules still apply). */
+    memoryDir?: string;
   }): PermissionPolicy;
 }

@@ -13,6 +13,7 @@ import {
 } from '../core/permission-policy.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
+import { isMemoryWrite } from './memory-grant.js';
 import {
   describeCall,
   findAskingRule,
@@ -78,6 +79,11 @@ export interface PermissionPolicyOptions {
   canUseTool?: CanUseTool;
   /** Folders besides the agent's cwd where `acceptEdits` edits without asking. */
   additionalDirs?: readonly string[];
+  /**
+   * The agent's memory folder (a definition's `memory`): Write and Edit of files inside it are
+   * allowed without asking, in every mode; deny rules still apply. Not passed on to children.
+   */
+  memoryDir?: string;
 }
 
 export interface DerivePolicyOptions {
@@ -87,6 +93,8 @@ export interface DerivePolicyOptions {
   deny?: readonly PermissionRule[];
   /** Rules the child asks about on top of its parent's (opencode's `permission: … ask`). */
   ask?: readonly PermissionRule[];
+  /** The child's own memory folder (see PermissionPolicyOptions); its parent's is not inherited. */
+  memoryDir?: string;
 }
 
 export interface RulePermissionPolicy extends PermissionPolicy {
@@ -118,6 +126,7 @@ interface PolicyState {
   store: DecisionStore;
   canUseTool: CanUseTool | undefined;
   additionalDirs: readonly string[];
+  memoryDir: string | undefined;
 }
 
 export function createPermissionPolicy(options: PermissionPolicyOptions): RulePermissionPolicy {
@@ -129,6 +138,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     store: options.store ?? new DecisionStore(),
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
+    memoryDir: options.memoryDir,
   };
   const self: RulePermissionPolicy = {
     mode: policy.mode,
@@ -140,12 +150,15 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     derive: (child) => {
       const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
       // Most children change nothing: they share the policy itself (a thousand at once, say).
-      if (mode === policy.mode && !child.deny?.length && !child.ask?.length) return self;
+      // A memory folder belongs to one agent: a child gets its own or none, never its parent's.
+      const same = mode === policy.mode && policy.memoryDir === child.memoryDir;
+      if (same && !child.deny?.length && !child.ask?.length) return self;
       return createPermissionPolicy({
         ...policy,
         mode,
         deny: [...policy.deny, ...(child.deny ?? [])],
         ask: [...policy.ask, ...(child.ask ?? [])],
+        memoryDir: child.memoryDir,
       });
     },
   };
@@ -190,6 +203,11 @@ async function decide(
   if (request.hookDecision?.behavior === 'allow') return ALLOW;
   if (request.hookDecision?.behavior === 'ask')
     return ask(policy, request, target, { why: '', guarded });
+  // An agent keeps its own notes in every mode, in its memory folder alone (under .warren/, or
+  // $WARREN_HOME, both protected otherwise): the grant is checked as narrowly as a rule naming it.
+  if (policy.memoryDir !== undefined && (await isMemoryWrite(target, policy.memoryDir))) {
+    return ALLOW;
+  }
   const naming = (rule: PermissionRule) =>
     guarded === undefined || namesProtected(rule.specifier, guarded);
   if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;

@@ -115,7 +115,7 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
     path: ownerEntry?.path ?? main.agent.path,
     background: record.owner.depth > 0,
   };
-  const options = await createSubagentContext(
+  const start = await createSubagentContext(
     spawner,
     {
       definition,
@@ -129,6 +129,8 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
     },
     { ...main, agent: owner },
   );
+  const { options } = start;
+  for (const warning of start.warnings) params.warn?.(warning);
   const servers = await startOwnServers(
     spawner,
     { definition, prompt: '', description: record.description, forkContext: false },

@@ -13,9 +13,12 @@ export const agentSourceSchema = z.object({
    */
   kind: z.enum(['builtin', 'cli', 'project', 'user', 'agents-dir', 'sdk']),
   path: z.string().optional(),
+  /** The file format (dialect) it was read as; absent for built-ins and SDK definitions. */
+  format: z.enum(['warren', 'claude-code', 'opencode', 'codex', 'gemini']).optional(),
 });
 export type AgentSource = z.infer<typeof agentSourceSchema>;
 export type AgentSourceKind = AgentSource['kind'];
+export type AgentFileFormat = NonNullable<AgentSource['format']>;
 
 const permissionModeSchema = z
   .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions'])
@@ -120,6 +123,7 @@ export const agentFieldSchemas = {
   skills: nameListSchema,
   memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
   forkContext: z.boolean().describe('true or false'),
+  omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
 } as const;
 
@@ -154,6 +158,7 @@ export const agentDefinitionInputSchema = z.looseObject({
   skills: agentFieldSchemas.skills.optional(),
   memory: agentFieldSchemas.memory.optional(),
   forkContext: agentFieldSchemas.forkContext.optional(),
+  omitProjectInstructions: agentFieldSchemas.omitProjectInstructions.optional(),
   permission: agentFieldSchemas.permission.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
@@ -198,8 +203,15 @@ export const agentDefinitionSchema = z.object({
   outputSchema: z.custom<OutputSchemaInput>().optional(),
   /** `fatal`: any failure of this agent ends the whole run instead of becoming a result. */
   onFailure: onFailureSchema.optional(),
+  /** Skills whose whole text goes into the prompt at start (agents/skills/). */
   skills: z.array(z.string()).optional(),
+  /** A memory folder the agent keeps across sessions (agents/memory/). */
   memory: z.enum(['user', 'project', 'local']).optional(),
+  /**
+   * Leave the project instructions (AGENTS.md, CLAUDE.md, WARREN.md) out of this agent's prompt,
+   * as the built-in explore and plan do. Claude Code's `omitClaudeMd` means the same.
+   */
+  omitProjectInstructions: z.boolean().optional(),
   /** Start from the parent's conversation instead of a fresh one. */
   forkContext: z.boolean().optional(),
   /**

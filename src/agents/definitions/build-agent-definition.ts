@@ -32,6 +32,11 @@ export interface BuildAgentDefinitionOptions {
   lineOf?: (field: string) => number | undefined;
   /** File line where a missing field would go (the frontmatter's first line), for its error. */
   missingFieldLine?: number;
+  /**
+   * Fields a file format's own mapping already reported on (codex-fields.ts, gemini-fields.ts):
+   * kept in `extra` as written, without another warning.
+   */
+  extra?: readonly (readonly [string, unknown])[];
 }
 
 export type BuiltAgentDefinition = {
@@ -109,6 +114,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     skills: values.skills === undefined ? undefined : nameList(values.skills),
     memory: values.memory,
     forkContext: values.forkContext,
+    omitProjectInstructions: values.omitProjectInstructions,
     extra: state.extra,
     source: options.source,
   });
@@ -132,6 +138,7 @@ class BuildState {
 
   constructor(options: BuildAgentDefinitionOptions) {
     this.options = options;
+    for (const [key, value] of options.extra ?? []) this.#extra.push([key, value]);
   }
 
   /** Splits the raw keys into warren fields (under their warren names) and `extra`. */

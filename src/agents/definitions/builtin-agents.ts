@@ -1,5 +1,6 @@
 // The definitions every run has unless a file or the SDK overrides them by name:
-// general-purpose (all tools), explore and plan (read-only).
+// general-purpose (all tools), explore and plan (read-only, and without the project's
+// instructions, as in Claude Code: they search and plan, and a smaller prompt is cheaper).
 import type { AgentDefinition } from './agent-definition.js';
 
 /** The read-only tool set; with `readOnly: true`, Bash is the read-only Bash tool. */
@@ -63,6 +64,7 @@ export function builtinAgents(): AgentDefinition[] {
       prompt: EXPLORE_PROMPT,
       tools: [...READ_ONLY_TOOLS],
       readOnly: true,
+      omitProjectInstructions: true,
       extra: {},
       source: { kind: 'builtin' },
     },
@@ -73,6 +75,7 @@ export function builtinAgents(): AgentDefinition[] {
       prompt: PLAN_PROMPT,
       tools: [...READ_ONLY_TOOLS],
       readOnly: true,
+      omitProjectInstructions: true,
       extra: {},
       source: { kind: 'builtin' },
     },

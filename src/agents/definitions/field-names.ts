@@ -2,14 +2,23 @@
 // Claude Code and opencode fields warren keeps without using, and the metadata keys real files carry.
 import { type AgentFieldName, agentFieldSchemas } from './agent-definition.js';
 
-/** Keys other tools use for a warren field. opencode's `steps` caps agentic iterations. */
+/**
+ * Keys other tools use for a warren field. opencode's `steps` caps agentic iterations; Claude
+ * Code's `omitClaudeMd` leaves its CLAUDE.md out of an agent's prompt.
+ */
 const FIELD_ALIASES: Readonly<Record<string, AgentFieldName>> = {
   steps: 'maxTurns',
   maxSteps: 'maxTurns',
+  omitClaudeMd: 'omitProjectInstructions',
 };
 
-/** Fields of Claude Code and opencode that warren understands but does not use. */
+/**
+ * Fields of Claude Code, opencode and Gemini CLI that warren understands but does not use (in a
+ * Gemini file, gemini-fields.ts maps `timeout_mins` and checks `kind`).
+ */
 const FOREIGN_FIELDS: ReadonlySet<string> = new Set([
+  'kind',
+  'timeout_mins',
   'effort',
   'initialPrompt',
   'mode',

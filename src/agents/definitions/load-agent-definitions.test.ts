@@ -77,7 +77,7 @@ describe('loadAgentDefinitions', () => {
     const ws = await workspace();
     const file = await ws.write('home/.warren/agents/mine.md', agent('mine'));
     const { definitions } = await ws.load();
-    expect(definitions.get('mine')?.source).toEqual({ kind: 'user', path: file });
+    expect(definitions.get('mine')?.source).toEqual({ kind: 'user', path: file, format: 'warren' });
   });
 
   it('reads a folder once when the project is the home folder', async () => {

@@ -9,6 +9,7 @@ import { ConfigError } from '../../core/config-error.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
+  AgentFileFormat,
   AgentSource,
   AgentSourceKind,
 } from './agent-definition.js';
@@ -18,7 +19,10 @@ import { builtinAgents } from './builtin-agents.js';
 import type { loadAgentFile } from './load-agent-file.js';
 
 export interface LoadAgentDefinitionsOptions {
-  /** The project root: `.warren/agents/`, `.claude/agents/`, `.opencode/agent(s)/` under it. */
+  /**
+   * The project root: `.warren/agents/`, `.claude/agents/`, `.opencode/agent(s)/`,
+   * `.codex/agents/` and `.gemini/agents/` under it.
+   */
   cwd: string;
   /** Where `~/.warren/agents/` is looked for; defaults to the user's home directory. */
   homeDir?: string;
@@ -37,13 +41,18 @@ export interface AgentDefinitionsResult {
   entries: AgentLoadEntry[];
 }
 
-/** Folders of project definitions, in the order they win ties: warren's own first. */
-export const PROJECT_AGENT_DIRS = [
-  '.warren/agents',
-  '.claude/agents',
-  '.opencode/agents',
-  '.opencode/agent',
-] as const;
+/**
+ * Folders of project definitions, in the order they win ties (warren's own first), each with
+ * the format its files are read as.
+ */
+export const PROJECT_AGENT_DIRS: readonly { dir: string; format: AgentFileFormat }[] = [
+  { dir: '.warren/agents', format: 'warren' },
+  { dir: '.claude/agents', format: 'claude-code' },
+  { dir: '.opencode/agents', format: 'opencode' },
+  { dir: '.opencode/agent', format: 'opencode' },
+  { dir: '.codex/agents', format: 'codex' },
+  { dir: '.gemini/agents', format: 'gemini' },
+];
 
 export const USER_AGENT_DIR = '.warren/agents';
 
@@ -62,6 +71,8 @@ const READ_CONCURRENCY = 64;
 interface Root {
   dir: string;
   kind: 'project' | 'user' | 'agents-dir';
+  /** Undefined: by extension (`*.toml` is Codex's, `*.md` warren's). */
+  format?: AgentFileFormat;
 }
 
 export async function loadAgentDefinitions(
@@ -72,9 +83,13 @@ export async function loadAgentDefinitions(
       (dir): Root => ({ dir: path.resolve(options.cwd, dir), kind: 'agents-dir' }),
     ),
     ...PROJECT_AGENT_DIRS.map(
-      (dir): Root => ({ dir: path.join(options.cwd, dir), kind: 'project' }),
+      ({ dir, format }): Root => ({ dir: path.join(options.cwd, dir), kind: 'project', format }),
     ),
-    { dir: path.join(options.homeDir ?? os.homedir(), USER_AGENT_DIR), kind: 'user' },
+    {
+      dir: path.join(options.homeDir ?? os.homedir(), USER_AGENT_DIR),
+      kind: 'user',
+      format: 'warren',
+    },
   ];
   // Run from the home folder, the project and user folders are one: read it once, as project.
   const distinct = roots.filter((root, i) => roots.findIndex((r) => r.dir === root.dir) === i);
@@ -107,11 +122,14 @@ export function resolveAgentDefinitions(
 }
 
 interface ListedRoot {
-  files: { path: string; kind: Root['kind'] }[];
+  files: { path: string; kind: Root['kind']; format?: AgentFileFormat }[];
   errors: AgentLoadEntry[];
 }
 
-/** Every `*.md` under the folder but READMEs, shallowest first (so a top-level file wins a tie). */
+/**
+ * Every definition file under the folder, shallowest first (so a top-level file wins a tie):
+ * `*.md` but READMEs, or `*.toml` in a Codex folder (both in an `--agents-dir`).
+ */
 async function listRoot(root: Root): Promise<ListedRoot> {
   let dirents: Dirent[];
   try {
@@ -126,7 +144,7 @@ async function listRoot(root: Root): Promise<ListedRoot> {
         'pass a folder that holds agent definition files (*.md)',
       );
     }
-    const source = { kind: root.kind, path: root.dir };
+    const source = { kind: root.kind, path: root.dir, ...(root.format && { format: root.format }) };
     const message = `cannot read the folder: ${(error as Error).message}`;
     return {
       files: [],
@@ -142,12 +160,19 @@ async function listRoot(root: Root): Promise<ListedRoot> {
       ],
     };
   }
+  const extension =
+    root.format === undefined ? /\.(?:md|toml)$/i : root.format === 'codex' ? /\.toml$/i : /\.md$/i;
   const paths = dirents
-    .filter((d) => (d.isFile() || d.isSymbolicLink()) && /\.md$/i.test(d.name))
+    .filter((d) => (d.isFile() || d.isSymbolicLink()) && extension.test(d.name))
     .filter((d) => d.name.toLowerCase() !== 'readme.md')
     .map((d) => path.join(d.parentPath, d.name))
     .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
-  return { files: paths.map((file) => ({ path: file, kind: root.kind })), errors: [] };
+  const files = paths.map((file) => ({
+    path: file,
+    kind: root.kind,
+    ...(root.format !== undefined && { format: root.format }),
+  }));
+  return { files, errors: [] };
 }
 
 function depth(file: string): number {

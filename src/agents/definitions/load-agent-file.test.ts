@@ -264,6 +264,7 @@ describe('loadAgentFile on real files', () => {
     expect(entry.definition!.source).toEqual({
       kind: 'project',
       path: path.join(corpus, 'wshobson__agents/plugins/c4-architecture/agents/c4-code.md'),
+      format: 'warren',
     });
   });
 });
@@ -295,11 +296,16 @@ describe('loadAgentFile on hand-written files', () => {
         'skills: [testing]',
         'memory: local',
         'forkContext: true',
+        'omitClaudeMd: true',
         '---',
         'You are the worker.',
       ].join('\n'),
     );
     expect(entry.warnings).toEqual([]);
+    expect(entry.notes).toContainEqual({
+      line: 24,
+      message: 'read `omitClaudeMd` as `omitProjectInstructions`',
+    });
     expect(entry.definition).toEqual({
       name: 'worker',
       description: 'Does the work.',
@@ -323,8 +329,9 @@ describe('loadAgentFile on hand-written files', () => {
       skills: ['testing'],
       memory: 'local',
       forkContext: true,
+      omitProjectInstructions: true,
       extra: {},
-      source: { kind: 'project', path: expect.stringMatching(/agent\.md$/) },
+      source: { kind: 'project', path: expect.stringMatching(/agent\.md$/), format: 'warren' },
     });
   });
 

@@ -1,17 +1,23 @@
-// Loads one Markdown definition file into a load entry. Never throws: a file that cannot be
-// used becomes an error entry that names the line and the fix.
+// Loads one definition file into a load entry: Markdown with frontmatter (warren, Claude Code,
+// opencode, Gemini CLI) or Codex's TOML. Never throws: a file that cannot be used becomes an
+// error entry that names the line and the fix.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AgentSource, AgentSourceKind } from './agent-definition.js';
+import type { AgentFileFormat, AgentSource, AgentSourceKind } from './agent-definition.js';
 import type { AgentDiagnostic, AgentLoadEntry } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
+import { parseCodexAgentFile } from './codex-agent-file.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { readFrontmatterFields } from './frontmatter-fields.js';
+import { mapGeminiFields } from './gemini-fields.js';
+import type { MappedFields } from './mapped-fields.js';
 
 export interface LoadAgentFileOptions {
   path: string;
   /** The precedence level the file was found at. */
   kind: AgentSourceKind;
+  /** How to read it; default `codex` for `*.toml`, else `warren` (which reads every Markdown dialect). */
+  format?: AgentFileFormat;
 }
 
 export async function loadAgentFile(options: LoadAgentFileOptions): Promise<AgentLoadEntry> {
@@ -28,7 +34,7 @@ export async function loadAgentFile(options: LoadAgentFileOptions): Promise<Agen
 function errorEntry(options: LoadAgentFileOptions, error: AgentDiagnostic): AgentLoadEntry {
   return {
     name: nameFromPath(options.path),
-    source: { kind: options.kind, path: options.path },
+    source: sourceOf(options),
     status: 'error',
     error,
     warnings: [],
@@ -40,9 +46,17 @@ export interface ParseAgentFileOptions extends LoadAgentFileOptions {
   text: string;
 }
 
-/** The file's name without `.md`: the agent's name when the frontmatter has none. */
+/** The file's name without `.md` or `.toml`: the agent's name when the file names none. */
 function nameFromPath(filePath: string): string {
-  return path.basename(filePath).replace(/\.md$/i, '');
+  return path.basename(filePath).replace(/\.(?:md|toml)$/i, '');
+}
+
+function formatOf(options: LoadAgentFileOptions): AgentFileFormat {
+  return options.format ?? (/\.toml$/i.test(options.path) ? 'codex' : 'warren');
+}
+
+function sourceOf(options: LoadAgentFileOptions): AgentSource {
+  return { kind: options.kind, path: options.path, format: formatOf(options) };
 }
 
 /**
@@ -62,8 +76,11 @@ export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
 }
 
 function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
-  const source: AgentSource = { kind: options.kind, path: options.path };
+  const source = sourceOf(options);
   const fallbackName = nameFromPath(options.path);
+  if (source.format === 'codex') {
+    return parseCodexAgentFile({ path: options.path, source, fallbackName, text: options.text });
+  }
   const split = splitFrontmatter(options.text);
   if (!split.ok) {
     const { problem, fix, line } = split.problem;
@@ -78,12 +95,15 @@ function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
   }
 
   const { parts } = split;
-  const { fields, lines, repairs, error } = readFrontmatterFields(
-    parts.frontmatter,
-    parts.frontmatterLine,
-  );
-  if (error) return errorEntry(options, error);
-  const warnings = [...repairs];
+  const read = readFrontmatterFields(parts.frontmatter, parts.frontmatterLine);
+  if (read.error) return errorEntry(options, read.error);
+  const mapped: MappedFields =
+    source.format === 'gemini'
+      ? mapGeminiFields(read.fields, read.lines)
+      : { fields: read.fields, lines: read.lines, extra: [], warnings: [], notes: [] };
+  if (mapped.error) return { ...errorEntry(options, mapped.error), warnings: mapped.warnings };
+  const { fields, lines } = mapped;
+  const warnings = [...read.repairs, ...mapped.warnings];
   if (parts.oddCloser) {
     warnings.push({
       line: parts.oddCloser.line,
@@ -115,10 +135,11 @@ function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
     source,
     lineOf: (key) => (Object.hasOwn(lines, key) ? lines[key] : undefined),
     missingFieldLine: parts.frontmatterLine - 1,
+    extra: mapped.extra,
   });
   const diagnostics = {
     warnings: [...warnings, ...built.warnings],
-    notes: built.notes,
+    notes: [...mapped.notes, ...built.notes],
   };
   if (built.error) {
     return { name: built.name, source, status: 'error', error: built.error, ...diagnostics };

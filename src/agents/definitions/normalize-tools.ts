@@ -9,6 +9,7 @@ export const WARREN_TOOL_NAMES = [
   'Glob',
   'Grep',
   'Bash',
+  'Skill',
   'Agent',
   'TaskOutput',
   'TaskStop',
@@ -17,9 +18,10 @@ export const WARREN_TOOL_NAMES = [
 ] as const;
 
 /**
- * Lower-cased names from Claude Code and opencode that mean a warren tool. `Task` is Claude
- * Code's old name for Agent; opencode's `list` and Claude Code's `LS` list a folder, which
- * Glob does; `MultiEdit` and opencode's `patch` are edits.
+ * Lower-cased names from Claude Code, opencode and Gemini CLI that mean a warren tool. `Task` is
+ * Claude Code's old name for Agent; opencode's `list`, Claude Code's `LS` and Gemini's
+ * `list_directory` list a folder, which Glob does; `MultiEdit`, opencode's `patch` and Gemini's
+ * `replace` are edits.
  */
 const TOOL_ALIASES: Record<string, string> = {
   ...Object.fromEntries(WARREN_TOOL_NAMES.map((name) => [name.toLowerCase(), name])),
@@ -28,6 +30,15 @@ const TOOL_ALIASES: Record<string, string> = {
   patch: 'Edit',
   ls: 'Glob',
   list: 'Glob',
+  read_file: 'Read',
+  read_many_files: 'Read',
+  write_file: 'Write',
+  replace: 'Edit',
+  list_directory: 'Glob',
+  grep_search: 'Grep',
+  search_file_content: 'Grep',
+  run_shell_command: 'Bash',
+  activate_skill: 'Skill',
 };
 
 /** A tool entry split into the tool's name and its optional `(specifier)`. */

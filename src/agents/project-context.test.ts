@@ -1,0 +1,334 @@
+// The project's context end to end through query() and the scripted model: which agents see the
+// project instructions, the skills list and their memory, what Skill returns, and that memory is
+// written where (and only where) an agent may.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import type { AgentEventOf } from '../core/events.js';
+import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
+import type { ScriptTurn } from '../model/scripted-script.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { type QueryOptions, query } from '../query.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
+import { useTempDir } from '../testing/temp-dir.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import type { AgentDefinitionInput } from './definitions/agent-definition.js';
+import { ProjectContext } from './project-context.js';
+
+const sandbox = useTempDir('warren-context-');
+const projectDir = () => path.join(sandbox(), 'project');
+const warrenHome = () => path.join(sandbox(), 'home', '.warren');
+
+async function project(files: Record<string, string>) {
+  await mkdir(path.join(projectDir(), '.git'), { recursive: true });
+  await mkdir(warrenHome(), { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(projectDir(), name);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+  return ProjectContext.load({
+    projectDir: projectDir(),
+    warrenHome: warrenHome(),
+    homeDir: path.dirname(warrenHome()),
+    instructions: true,
+    skills: true,
+  });
+}
+
+const agentCall = (type: string, prompt: string) => ({
+  name: 'Agent',
+  input: { description: type, prompt, subagent_type: type },
+});
+
+async function run(
+  turns: ScriptTurn[],
+  options: Partial<QueryOptions> & { projectContext: ProjectContext },
+) {
+  const model = scriptedModel(turns);
+  const { events, result } = await runToEnd(
+    query({
+      prompt: 'MAIN task',
+      options: {
+        model,
+        cwd: projectDir(),
+        tools: builtinTools(),
+        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        ...options,
+      },
+    }),
+  );
+  return { model, events, result };
+}
+
+/** The system prompt of the model call whose last user message holds `marker`. */
+function systemOf(model: ScriptedModel, marker: string): string {
+  const call = model.calls.find((c: LanguageModelV4CallOptions) =>
+    JSON.stringify(c.prompt.findLast((m) => m.role === 'user')).includes(marker),
+  );
+  const system = call?.prompt.find((message) => message.role === 'system');
+  return typeof system?.content === 'string' ? system.content : '';
+}
+
+const toolsOf = (model: ScriptedModel, marker: string) =>
+  (
+    model.calls.find((c) =>
+      JSON.stringify(c.prompt.findLast((m) => m.role === 'user')).includes(marker),
+    )?.tools ?? []
+  ).map((tool) => tool.name);
+
+const INSTRUCTIONS = 'Always run npm test before finishing. MARK-INSTRUCTIONS';
+
+describe('project instructions reach exactly the agents they should', () => {
+  const definitions: Record<string, AgentDefinitionInput> = {
+    reviewer: { description: 'Reviews.', prompt: 'You review.', tools: 'Read, Grep' },
+    quiet: { description: 'Quiet.', prompt: 'You are quiet.', omitProjectInstructions: true },
+  };
+
+  it('general-purpose and custom children get them; explore, plan and opted-out ones do not', async () => {
+    const context = await project({ 'AGENTS.md': INSTRUCTIONS });
+    const { model } = await run(
+      [
+        {
+          match: { prompt: 'MAIN' },
+          toolCalls: ['general-purpose', 'explore', 'plan', 'reviewer', 'quiet'].map((type) =>
+            agentCall(type, `CHILD-${type}`),
+          ),
+        },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      { projectContext: context, agents: definitions },
+    );
+    const sees = (type: string) => systemOf(model, `CHILD-${type}`).includes('MARK-INSTRUCTIONS');
+    expect(sees('general-purpose')).toBe(true);
+    expect(sees('reviewer')).toBe(true);
+    expect(sees('explore')).toBe(false);
+    expect(sees('plan')).toBe(false);
+    expect(sees('quiet')).toBe(false);
+  });
+
+  it('go into a main agent run as a definition, in the stable part before the environment', async () => {
+    const context = await project({ 'AGENTS.md': INSTRUCTIONS });
+    const { model } = await run([{ text: 'ok' }], {
+      projectContext: context,
+      agents: definitions,
+      agent: 'reviewer',
+    });
+    const system = systemOf(model, 'MAIN');
+    expect(system.indexOf('You review.')).toBe(0);
+    expect(system.indexOf('MARK-INSTRUCTIONS')).toBeGreaterThan(0);
+    expect(system.indexOf('MARK-INSTRUCTIONS')).toBeLessThan(system.indexOf('Environment:'));
+  });
+
+  it('are one string per definition: siblings send the same system prompt', async () => {
+    const context = await project({ 'AGENTS.md': INSTRUCTIONS });
+    const { model } = await run(
+      [
+        {
+          match: { prompt: 'MAIN' },
+          toolCalls: [agentCall('reviewer', 'CHILD-1'), agentCall('reviewer', 'CHILD-2')],
+        },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      { projectContext: context, agents: definitions },
+    );
+    expect(systemOf(model, 'CHILD-1')).toBe(systemOf(model, 'CHILD-2'));
+  });
+});
+
+const SKILL = `---
+name: release-notes
+description: Writes release notes from the git log.
+---
+Run git log since the last tag, group by type, write NOTES.md. MARK-SKILL-BODY
+`;
+
+describe('skills', () => {
+  it('every agent with the Skill tool sees the list, and loads a skill with it', async () => {
+    const context = await project({
+      '.claude/skills/release-notes/SKILL.md': SKILL,
+      '.claude/skills/release-notes/template.md': 'TEMPLATE',
+    });
+    const { model, result } = await run(
+      [
+        { match: { prompt: 'MAIN' }, toolCalls: [agentCall('explore', 'CHILD-explore')] },
+        {
+          match: { prompt: 'CHILD-explore' },
+          toolCalls: [{ name: 'Skill', input: { name: 'release-notes' } }],
+        },
+        {
+          match: { lastToolResult: 'MARK-SKILL-BODY' },
+          toolCalls: [{ name: 'Skill', input: { name: 'release-notes', file: 'template.md' } }],
+        },
+        { match: { lastToolResult: 'TEMPLATE' }, text: 'loaded it' },
+        { text: 'all done' },
+      ],
+      { projectContext: context },
+    );
+    expect(result.status).toBe('completed');
+    expect(toolsOf(model, 'CHILD-explore')).toContain('Skill');
+    expect(systemOf(model, 'CHILD-explore')).toContain(
+      '- release-notes: Writes release notes from the git log.',
+    );
+    expect(systemOf(model, 'CHILD-explore')).not.toContain('MARK-SKILL-BODY');
+    const outputs = result.messages.flatMap((m) => (m.role === 'tool' ? m.content : []));
+    expect(outputs.some((part) => part.output === 'loaded it')).toBe(true);
+  });
+
+  it("a definition's `skills` preloads their whole text into its prompt", async () => {
+    const context = await project({ '.warren/skills/release-notes/SKILL.md': SKILL });
+    const { model, events } = await run(
+      [
+        { match: { prompt: 'MAIN' }, toolCalls: [agentCall('writer', 'CHILD-writer')] },
+        { match: { prompt: 'CHILD-writer' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      {
+        projectContext: context,
+        agents: {
+          writer: {
+            description: 'Writes.',
+            prompt: 'You write.',
+            skills: ['release-notes', 'missing-skill'],
+          },
+        },
+      },
+    );
+    expect(systemOf(model, 'CHILD-writer')).toContain('MARK-SKILL-BODY');
+    expect(ofType(events, 'warning').map((event) => event.message)).toEqual([
+      'agent "writer": `skills` names "missing-skill", which is not a skill here (skills: release-notes); not preloaded',
+    ]);
+  });
+
+  it('a definition that denies Skill, or has no tools, neither holds it nor sees the list', async () => {
+    const context = await project({ '.warren/skills/release-notes/SKILL.md': SKILL });
+    const { model } = await run(
+      [
+        {
+          match: { prompt: 'MAIN' },
+          toolCalls: [agentCall('denied', 'CHILD-denied'), agentCall('bare', 'CHILD-bare')],
+        },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { match: { prompt: 'CHILD-' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      {
+        projectContext: context,
+        agents: {
+          denied: { description: 'd', prompt: 'p', disallowedTools: 'Skill' },
+          bare: { description: 'd', prompt: 'p', tools: [] },
+        },
+      },
+    );
+    for (const marker of ['CHILD-denied', 'CHILD-bare']) {
+      expect(toolsOf(model, marker)).not.toContain('Skill');
+      expect(systemOf(model, marker)).not.toContain('# Skills');
+    }
+  });
+});
+
+describe('agent memory', () => {
+  const noter: Record<string, AgentDefinitionInput> = {
+    noter: {
+      description: 'Keeps notes.',
+      prompt: 'You keep notes.',
+      tools: 'Read, Grep',
+      memory: 'project',
+    },
+  };
+  const memoryFile = () => path.join(projectDir(), '.warren/agent-memory/noter/MEMORY.md');
+
+  it('a read-only agent writes its MEMORY.md without asking, and nothing else', async () => {
+    const context = await project({});
+    const { events, model } = await run(
+      [
+        { match: { prompt: 'MAIN' }, toolCalls: [agentCall('noter', 'CHILD-noter')] },
+        {
+          match: { prompt: 'CHILD-noter' },
+          toolCalls: [
+            { name: 'Write', input: { file_path: memoryFile(), content: '- uses pnpm\n' } },
+            { name: 'Write', input: { file_path: 'src/hack.ts', content: 'x' } },
+          ],
+        },
+        { match: { agent: 'noter' }, text: 'noted' },
+        { text: 'all done' },
+      ],
+      {
+        projectContext: context,
+        agents: noter,
+        permissions: createPermissionPolicy({ mode: 'default' }),
+      },
+    );
+    expect(await readFile(memoryFile(), 'utf8')).toBe('- uses pnpm\n');
+    expect(existsSync(path.join(projectDir(), 'src/hack.ts'))).toBe(false);
+    const ends = ofType(events, 'tool_end').filter((event) => event.toolName === 'Write');
+    expect(ends.map((event) => event.isError)).toEqual([false, true]);
+    expect(toolsOf(model, 'CHILD-noter').sort()).toEqual(['Edit', 'Grep', 'Read', 'Write']);
+    expect(systemOf(model, 'CHILD-noter')).toContain('MEMORY.md is empty or does not exist yet.');
+  });
+
+  it("the next session's agent starts with MEMORY.md in its prompt", async () => {
+    const context = await project({
+      '.warren/agent-memory/noter/MEMORY.md': '- the API lives in src/api MARK-MEMORY\n',
+    });
+    const { model } = await run(
+      [
+        { match: { prompt: 'MAIN' }, toolCalls: [agentCall('noter', 'CHILD-noter')] },
+        { match: { prompt: 'CHILD-noter' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      { projectContext: context, agents: noter },
+    );
+    const system = systemOf(model, 'CHILD-noter');
+    expect(system).toContain(path.join(projectDir(), '.warren/agent-memory/noter'));
+    expect(system).toContain('- the API lives in src/api MARK-MEMORY');
+    expect(systemOf(model, 'MAIN')).not.toContain('MARK-MEMORY');
+  });
+
+  it('user memory lives under $WARREN_HOME, local memory beside project memory', async () => {
+    const context = await project({});
+    const places = await Promise.all(
+      (['user', 'local'] as const).map(async (memory) => {
+        const setup = await context.agentContext(
+          { name: 'n', description: 'd', prompt: 'p', memory, extra: {}, source: { kind: 'sdk' } },
+          projectDir(),
+          { skillTool: false },
+        );
+        return setup.memory?.dir;
+      }),
+    );
+    expect(places).toEqual([
+      path.join(warrenHome(), 'agent-memory', 'n'),
+      path.join(projectDir(), '.warren', 'agent-memory-local', 'n'),
+    ]);
+  });
+
+  it('is off, with a warning, when the memory folder is a symlink to elsewhere', async () => {
+    const context = await project({});
+    const { symlink } = await import('node:fs/promises');
+    await mkdir(path.join(projectDir(), '.warren/agent-memory'), { recursive: true });
+    await symlink(sandbox(), path.join(projectDir(), '.warren/agent-memory/noter'));
+    const { events, model } = await run(
+      [
+        { match: { prompt: 'MAIN' }, toolCalls: [agentCall('noter', 'CHILD-noter')] },
+        { match: { prompt: 'CHILD-noter' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      { projectContext: context, agents: noter },
+    );
+    const warnings: AgentEventOf<'warning'>[] = ofType(events, 'warning');
+    expect(warnings.map((event) => event.message)).toEqual([
+      expect.stringContaining('leads elsewhere through a symlink'),
+    ]);
+    expect(toolsOf(model, 'CHILD-noter').sort()).toEqual(['Grep', 'Read']);
+  });
+});

@@ -1,0 +1,93 @@
+// `--continue`: which session is "the latest of this directory". A session belongs to the
+// directory its main agent first ran in (the `cwd` of the first `run_start` record of its main
+// transcript); the latest is the one whose main transcript was written last (its modification
+// time, i.e. its last line), so a session resumed yesterday beats one started this morning.
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../core/config-error.js';
+import { isSafeId } from './session-paths.js';
+
+/** Enough of a transcript's start to hold its first records; `run_start` is the first line. */
+const HEAD_BYTES = 64 * 1024;
+
+export interface FindLatestSessionOptions {
+  sessionDir: string;
+  /** The directory the session must belong to. */
+  cwd: string;
+}
+
+/** The id of the latest session of `cwd`, or a ConfigError that says there is none and what to do. */
+export function findLatestSession(options: FindLatestSessionOptions): string {
+  const cwd = realPath(options.cwd);
+  const candidates = mainTranscripts(options.sessionDir).sort(
+    (a, b) => b.mtimeMs - a.mtimeMs || b.id.localeCompare(a.id),
+  );
+  const latest = candidates.find((candidate) => sessionDirectory(candidate.path) === cwd);
+  if (latest !== undefined) return latest.id;
+  throw new ConfigError(
+    '--continue',
+    `no session of ${cwd} in ${options.sessionDir}`,
+    'start one with warren -p "<prompt>" in this directory, pass --session-dir if its sessions are kept elsewhere, or --resume <session-id> to continue one from another directory',
+  );
+}
+
+interface MainTranscript {
+  id: string;
+  path: string;
+  mtimeMs: number;
+}
+
+function mainTranscripts(sessionDir: string): MainTranscript[] {
+  let names: string[];
+  try {
+    names = readdirSync(sessionDir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const id = name.slice(0, -'.jsonl'.length);
+    if (!name.endsWith('.jsonl') || !isSafeId(id)) return [];
+    const path = join(sessionDir, name);
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats?.isFile() ? [{ id, path, mtimeMs: stats.mtimeMs }] : [];
+  });
+}
+
+/** The `cwd` of the first `run_start` record near the file's start; undefined when none. */
+function sessionDirectory(path: string): string | undefined {
+  let head: string;
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(HEAD_BYTES);
+      head = buffer.subarray(0, readSync(fd, buffer, 0, HEAD_BYTES, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  for (const line of head.split('\n')) {
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const { type, cwd, depth } = (record ?? {}) as {
+      type?: unknown;
+      cwd?: unknown;
+      depth?: unknown;
+    };
+    if (type === 'run_start' && depth === 0 && typeof cwd === 'string') return realPath(cwd);
+  }
+  return undefined;
+}
+
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
