@@ -12,7 +12,9 @@
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
 // keeps when it delegates reading), cli (warren -p start-up), mcp (a per-agent stdio MCP server's
 // start, and 20 children starting theirs at once), background (spawn → running and memory per
-// background child in flight). Profiled timings are slower: never mix them with real runs.
+// background child in flight), worktree (an agent worktree's create + remove in a 1,000-file
+// repository, beside git's own worktree add and remove). Profiled timings are slower: never mix
+// them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -206,6 +208,10 @@ try {
       await runMcp(scenario);
       continue;
     }
+    if (scenario.job === 'worktree') {
+      await runWorktree(scenario);
+      continue;
+    }
     for (const mode of scenario.modes) {
       // Repetition-major, so slow drift of the machine spreads over every adapter alike.
       for (let rep = 0; rep < reps; rep++) {
@@ -363,6 +369,35 @@ async function runMcp(scenario) {
       `start ${sample?.startMedianMs?.toFixed(0)} ms; ${sample?.peakServersAlive} of ${scenario.children} servers alive at once; fan-out ${sample?.fanoutWallMs?.toFixed(0)} ms`,
     );
     runs.push({ adapter: 'warren', scenario: 'mcp', mode: 'json', rep, ...result });
+  }
+}
+
+/** warren only: each repetition a fresh process running lib/worktree-cycle.mjs. */
+async function runWorktree(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await new Promise((resolve) => {
+      const args = [path.join(BENCH, 'lib', 'worktree-cycle.mjs'), JSON.stringify(scenario)];
+      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.on('exit', (code) => {
+        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+        resolve(
+          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
+        );
+      });
+    });
+    const cycle = median(result.samples?.map((sample) => sample.cycleMs) ?? []);
+    const gitAdd = median(result.samples?.map((sample) => sample.gitAddMs) ?? []);
+    log(
+      `worktree rep ${rep + 1}/${reps} warren`,
+      result,
+      `create+remove ${cycle?.toFixed(0)} ms; git worktree add alone ${gitAdd?.toFixed(0)} ms`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'worktree', mode: 'json', rep, ...result });
   }
 }
 

@@ -33,6 +33,7 @@ export type {
   RunResult,
   TaskEnding,
   TaskEventFields,
+  WorktreeReport,
 } from './core/events.js';
 export type {
   HandoffVerdict,

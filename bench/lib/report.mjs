@@ -46,6 +46,16 @@ export function summariseCell(scenario, samples) {
       fanoutWallMs: medianOf((s) => s.fanoutWallMs),
     };
   }
+  if (scenario.job === 'worktree') {
+    return {
+      samples: samples.length,
+      cycleMs: medianOf((s) => s.cycleMs),
+      createMs: medianOf((s) => s.createMs),
+      finishMs: medianOf((s) => s.finishMs),
+      gitAddMs: medianOf((s) => s.gitAddMs),
+      gitAddRemoveMs: medianOf((s) => s.gitAddRemoveMs),
+    };
+  }
   if (scenario.job === 'cli') {
     return {
       samples: samples.length,
@@ -265,6 +275,32 @@ function rows(sc) {
       cell: 'mcp.json',
       label: `MCP: ${sc.mcp.children} children, own servers: wall ms`,
       pick: 'fanoutWallMs',
+      format: fixed(0),
+    },
+    {
+      cell: 'worktree.json',
+      label: `worktree: create + remove (${sc.worktree.files} files) ms`,
+      pick: 'cycleMs',
+      format: fixed(0),
+      target: { atMost: 150, shown: '150 ms' },
+    },
+    { cell: 'worktree.json', label: 'worktree: create ms', pick: 'createMs', format: fixed(0) },
+    {
+      cell: 'worktree.json',
+      label: 'worktree: finish (unchanged) ms',
+      pick: 'finishMs',
+      format: fixed(0),
+    },
+    {
+      cell: 'worktree.json',
+      label: 'worktree: git worktree add alone ms',
+      pick: 'gitAddMs',
+      format: fixed(0),
+    },
+    {
+      cell: 'worktree.json',
+      label: 'worktree: git worktree add + remove ms',
+      pick: 'gitAddRemoveMs',
       format: fixed(0),
     },
     {

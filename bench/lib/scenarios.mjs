@@ -73,6 +73,14 @@ export function scenarios({ quick }) {
       starts: quick ? 3 : 5,
       children: 20,
     },
+    worktree: {
+      title: 'worktree create+remove',
+      job: 'worktree',
+      modes: ['json'],
+      // A repository of `files` files; `cycles` timed create+finish rounds per process.
+      files: 1000,
+      cycles: quick ? 5 : 15,
+    },
   };
 }
 

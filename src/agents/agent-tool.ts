@@ -48,9 +48,18 @@ const agentInputSchema = z.object({
       'Start it in the background and go on at once; you are notified with its result when it finishes.',
     ),
   isolation: z
-    .literal('worktree')
+    .enum(['worktree', 'remote'])
     .optional()
-    .describe('Run it in a fresh git worktree; not available yet.'),
+    .describe(
+      '"worktree": the agent works in a git worktree of its own, on a new branch from your HEAD, so it can change files without touching your checkout; its changes are kept on that branch for review. "remote" is not available yet.',
+    ),
+  worktreeBase: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'With isolation "worktree": what the branch starts from, "head" (default) or a branch, tag or commit.',
+    ),
   forkContext: z
     .boolean()
     .optional()
@@ -76,9 +85,9 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
     timeoutMs: Infinity,
     permissionSubject: (input) => input.subagent_type ?? 'general-purpose',
     async call(input, ctx) {
-      if (input.isolation) {
+      if (input.isolation === 'remote') {
         return toolError(
-          'isolation: "worktree" is not available yet. Call Agent without isolation; the agent then works in your directory.',
+          'isolation: "remote" is not available yet: remote agents come with the Restate executor. Call Agent without it, or with isolation "worktree".',
         );
       }
       const type = input.subagent_type ?? 'general-purpose';
@@ -103,6 +112,8 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
           name: input.name,
           // A `background: true` definition always runs in the background.
           background: definition.background === true || input.run_in_background === true,
+          isolation: input.isolation ?? definition.isolation,
+          worktreeBase: input.worktreeBase ?? definition.worktreeBase,
         },
         ctx,
       );

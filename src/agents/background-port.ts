@@ -5,6 +5,7 @@ import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
 import type { AgentServers } from './agent-mcp-servers.js';
+import type { ChildWorkspace } from './child-worktree.js';
 import type { ChildRun } from './drive-child.js';
 
 /** A child to run in the background, and what a restart after a crash needs to rebuild it. */
@@ -13,8 +14,22 @@ export interface BackgroundChild extends ChildRun {
   owner: AgentRef;
   /** Its own MCP servers, started for it: they stop when it ends. */
   servers?: AgentServers;
-  /** Kept in the task store: the definition, the task, the model asked for, its path. */
-  restart: { agentType: string; prompt: string; model?: string; agentPath?: string };
+  /**
+   * Its own git worktree (`isolation: worktree`), made before it was launched: announced after
+   * its `run_start`, finished (removed or kept) once it ends, with the note its owner reads.
+   */
+  workspace?: ChildWorkspace;
+  /**
+   * Kept in the task store: the definition, the task, the model asked for, its path, and its
+   * worktree (a restart after a crash does not re-enter a worktree; it names it instead).
+   */
+  restart: {
+    agentType: string;
+    prompt: string;
+    model?: string;
+    agentPath?: string;
+    worktree?: string;
+  };
 }
 
 export interface BackgroundPort {

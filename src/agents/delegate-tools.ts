@@ -42,6 +42,8 @@ export function createDelegateTool(spawner: Spawner, target: AgentDefinition): T
           timeBudgetMs: input.time_budget_ms,
           forkContext: target.forkContext ?? false,
           background: target.background ?? false,
+          isolation: target.isolation,
+          worktreeBase: target.worktreeBase,
         },
         ctx,
       );

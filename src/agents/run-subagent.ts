@@ -1,18 +1,26 @@
-// Runs one sub-agent for an Agent or delegate call: take a slot, run the loop again with the
-// child's context, pass its events up, and hand the parent only its checked final text (or end
-// the whole run, for a failure that must not be recovered from). A background child is handed
-// to the run's background work instead, and the call returns at once.
+// Runs one sub-agent for an Agent or delegate call: take a slot, make its worktree if it asked
+// for one, run the loop again with the child's context, pass its events up, and hand the parent
+// only its checked final text and what became of the worktree (or end the whole run, for a
+// failure that must not be recovered from). A background child is handed to the run's
+// background work instead, and the call returns at once.
 
-import type { RunResult } from '../core/events.js';
+import type { AgentRef, RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { neutraliseHandoff } from '../hooks/handoff-check.js';
 import { messageOf } from '../model/retry-policy.js';
 import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
 import { childTools } from './child-tools.js';
+import {
+  announcingWorktree,
+  type ChildWorkspace,
+  finishChildWorktree,
+  openChildWorktree,
+} from './child-worktree.js';
 import { driveChild } from './drive-child.js';
 import { handOff } from './hand-off.js';
 import {
   createSubagentContext,
+  newAgentId,
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
@@ -32,7 +40,6 @@ export async function runSubagent(
   ctx: SpawnToolContext,
 ): Promise<ToolOutput> {
   const { runtime } = spawner;
-  const type = request.definition.name;
   if (ctx.agent.depth >= runtime.maxDepth) {
     return toolError(
       `Sub-agents may nest ${runtime.maxDepth} levels deep; this one would be deeper.`,
@@ -46,50 +53,104 @@ export async function runSubagent(
   }
   if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    let start: SubagentStart;
+    const agentId = newAgentId();
+    await runtime.slots.acquire(agentId, ctx.signal);
     try {
-      start = await createSubagentContext(spawner, request, ctx);
-    } catch (error) {
-      return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
-    }
-    const { options } = start;
-    await runtime.slots.acquire(options.agentId, ctx.signal);
-    const child = {
-      agentId: options.agentId,
-      parentId: ctx.agent.agentId,
-      depth: ctx.agent.depth + 1,
-    };
-    for (const message of start.warnings) ctx.emit({ ...child, type: 'warning', message });
-    let servers: AgentServers | undefined;
-    try {
-      servers = await startOwnServers(spawner, request, ctx, options);
-      const ending = await driveChild(
-        runtime,
-        { prompt: request.prompt, options, name: request.name, background: false },
-        ctx.emit,
-      );
-      // The parent is being cancelled too: let its loop see that, not a child failure.
-      ctx.run.cancelSignal.throwIfAborted();
-      const ended = ending.result;
-      if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
-      if (request.definition.onFailure === 'fatal' && failed(ended)) {
-        throw new FatalToolError(
-          `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
-        );
+      const opened = await openWorkspace(request, ctx, agentId);
+      if (!opened.ok) return toolError(opened.message);
+      const { workspace } = opened;
+      const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
+      let output: ToolOutput | undefined;
+      try {
+        output = await runChild(spawner, request, ctx, { agentId, workspace, ref });
+      } finally {
+        // However the child ended (a throw included), its worktree is finished, and the note
+        // about it ends what the parent reads.
+        if (workspace) {
+          const { note } = await finishChildWorktree(workspace, ref, request, ctx.emit);
+          if (output !== undefined) output = withNote(output, note);
+        }
       }
-      const handed = await handOff(ended, runtime, ctx.signal);
-      const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
-      for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
-      return withPartial(handed.output, ending.partial);
+      return output;
     } finally {
-      // However the child ended (done, failed, cancelled, out of budget): its servers stop now.
-      await servers?.close();
-      runtime.slots.release(options.agentId);
+      runtime.slots.release(agentId);
     }
   });
 }
 
-/** Hands the child to the run's background work; the model gets the task id at once. */
+/** The child's own worktree when it asked for one (`isolation: worktree`); else none. */
+async function openWorkspace(
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+  agentId: string,
+): Promise<{ ok: true; workspace?: ChildWorkspace } | { ok: false; message: string }> {
+  if (request.isolation !== 'worktree') return { ok: true };
+  return openChildWorktree({
+    agentId,
+    parent: { cwd: ctx.cwd, allowedDirs: ctx.allowedDirs, agentId: ctx.agent.agentId },
+    agentType: request.definition.name,
+    description: request.description,
+    base: request.worktreeBase,
+  });
+}
+
+async function runChild(
+  spawner: Spawner,
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+  placement: { agentId: string; workspace: ChildWorkspace | undefined; ref: AgentRef },
+): Promise<ToolOutput> {
+  const { runtime } = spawner;
+  const type = request.definition.name;
+  let start: SubagentStart;
+  try {
+    start = await createSubagentContext(spawner, request, ctx, placement);
+  } catch (error) {
+    return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
+  }
+  const { options } = start;
+  for (const message of start.warnings) ctx.emit({ ...placement.ref, type: 'warning', message });
+  const emit = placement.workspace
+    ? announcingWorktree(ctx.emit, placement.workspace, placement.ref)
+    : ctx.emit;
+  let servers: AgentServers | undefined;
+  try {
+    servers = await startOwnServers(spawner, request, ctx, options);
+    const ending = await driveChild(
+      runtime,
+      { prompt: request.prompt, options, name: request.name, background: false },
+      emit,
+    );
+    // The parent is being cancelled too: let its loop see that, not a child failure.
+    ctx.run.cancelSignal.throwIfAborted();
+    const ended = ending.result;
+    if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
+    if (request.definition.onFailure === 'fatal' && failed(ended)) {
+      throw new FatalToolError(
+        `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
+      );
+    }
+    const handed = await handOff(ended, runtime, ctx.signal);
+    const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
+    for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
+    return withPartial(handed.output, ending.partial);
+  } finally {
+    // However the child ended (done, failed, cancelled, out of budget): its servers stop now,
+    // before its worktree is finished.
+    await servers?.close();
+  }
+}
+
+/** The output with `note` after it, an error staying an error. */
+export function withNote(output: ToolOutput, note: string): ToolOutput {
+  if (typeof output === 'string') return `${output}\n\n${note}`;
+  return { ...output, output: `${output.output}\n\n${note}` };
+}
+
+/**
+ * Hands the child to the run's background work; the model gets the task id at once. Its
+ * worktree, if it asked for one, is made now and finished when it ends, whenever that is.
+ */
 async function startInBackground(
   spawner: Spawner,
   request: SpawnRequest,
@@ -102,35 +163,42 @@ async function startInBackground(
       'run_in_background is not available in this run (it has no task manager). Call Agent without it to run the agent and wait for its result.',
     );
   }
+  const agentId = newAgentId();
+  const opened = await openWorkspace(request, ctx, agentId);
+  if (!opened.ok) return toolError(opened.message);
+  const { workspace } = opened;
+  const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
   let options: SubagentOptions;
   let servers: AgentServers | undefined;
   try {
-    const start = await createSubagentContext(spawner, request, ctx);
+    const start = await createSubagentContext(spawner, request, ctx, { agentId, workspace });
     options = start.options;
-    const child = {
-      agentId: options.agentId,
-      parentId: ctx.agent.agentId,
-      depth: ctx.agent.depth + 1,
-    };
-    for (const message of start.warnings) ctx.emit({ ...child, type: 'warning', message });
+    for (const message of start.warnings) ctx.emit({ ...ref, type: 'warning', message });
     // Its servers start now and stop when it ends, whenever that is.
     servers = await startOwnServers(spawner, request, ctx, options);
   } catch (error) {
-    return toolError(`The ${request.definition.name} agent could not start: ${messageOf(error)}`);
+    const output = toolError(
+      `The ${request.definition.name} agent could not start: ${messageOf(error)}`,
+    );
+    if (!workspace) return output;
+    const { note } = await finishChildWorktree(workspace, ref, request, ctx.emit);
+    return withNote(output, note);
   }
-  const { agentId, parentId, depth } = ctx.agent;
+  const { parentId, depth } = ctx.agent;
   const task = port.launch({
     prompt: request.prompt,
     options,
     name: request.name,
     background: true,
-    owner: { agentId, parentId, depth },
+    owner: { agentId: ctx.agent.agentId, parentId, depth },
     servers,
+    workspace,
     restart: {
       agentType: request.definition.name,
       prompt: request.prompt,
       model: request.model,
       agentPath: options.agentPath,
+      ...(workspace && { worktree: workspace.worktree.path }),
     },
   });
   return launchedOutput(task.taskId, options.agentId, task.status);

@@ -1,8 +1,8 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
 // fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd, its model or its own, and the
-// session's hooks with its definition's own (never its parent's), and its output schema; and
-// from its definition, the project's instructions, its skills and its memory folder.
+// state, the shared permission decisions, the parent's cwd (or a git worktree of its own), its
+// model or its own, the session's hooks with its definition's own (never its parent's), and its
+// output schema; and from its definition, the project's instructions, its skills and its memory.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Inbox } from '../core/inbox.js';
@@ -12,6 +12,7 @@ import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
 import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
+import type { ChildWorkspace } from './child-worktree.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { compileOutputSchema } from './definitions/output-schema.js';
 import { memoryTools } from './memory/memory-tools.js';
@@ -41,6 +42,15 @@ export interface SubagentRequest {
   /** An agent restarted after a crash keeps its id (and so its transcript) and its path. */
   agentId?: string;
   agentPath?: string;
+  /** `worktree`: the child works in a git worktree of its own (from the call or its definition). */
+  isolation?: 'worktree';
+  /** What that worktree branches from: `head` (the default) or a ref. */
+  worktreeBase?: string;
+}
+
+/** A new child's id: also its worktree's folder and branch name, so it stays path-safe. */
+export function newAgentId(): string {
+  return `agent_${randomUUID().slice(0, 8)}`;
 }
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
@@ -68,37 +78,56 @@ export interface SubagentStart {
   warnings: string[];
 }
 
+/**
+ * The child's options. With a `workspace` (its own worktree) it works there: its cwd, allowed
+ * directories and permission edge are the worktree's, and its prompt says so; otherwise it works
+ * where its parent does, a worktree included (a parent's worktree is its children's too).
+ */
 export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
   ctx: ParentView,
+  placement: { agentId?: string; workspace?: ChildWorkspace } = {},
 ): Promise<SubagentStart> {
   const { runtime } = spawner;
   const { run } = ctx;
   const { definition } = request;
+  const { workspace } = placement;
   const depth = ctx.agent.depth + 1;
   const granted = spawner.toolsFor({ depth, definition, parentTools: run.tools });
   const { denyRules, askRules } = granted;
   const skillTool = granted.tools.some((tool) => tool.name === 'Skill');
-  const { systemPrompt, memory, warnings } = await runtime.setupFor(definition, ctx.cwd, {
-    skillTool,
-  });
+  const cwd = workspace?.cwd ?? ctx.cwd;
+  const setup = await runtime.setupFor(definition, cwd, { skillTool });
+  const { memory, warnings } = setup;
+  const systemPrompt = workspace
+    ? `${setup.systemPrompt}\n\n${workspace.promptNote}`
+    : setup.systemPrompt;
   const memoryDir = memory?.dir;
-  const agentId = request.agentId ?? `agent_${randomUUID().slice(0, 8)}`;
+  const agentId = request.agentId ?? placement.agentId ?? newAgentId();
   const background = request.background === true || ctx.agent.background === true;
   const ref = { agentId, parentId: ctx.agent.agentId, depth };
   const tools =
     memoryDir === undefined
       ? granted.tools
       : [...granted.tools, ...memoryTools(granted.tools, run.tools, memoryDir)];
+  const baseDirs = workspace?.allowedDirs ?? ctx.allowedDirs;
+  const permissions = run.permissions?.derive
+    ? run.permissions.derive({
+        mode: definition.permissionMode,
+        deny: denyRules,
+        ask: askRules,
+        ...(memoryDir !== undefined && { memoryDir }),
+      })
+    : run.permissions;
   const options: SubagentOptions = {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
     systemPrompt,
     tools,
     messages: request.forkContext ? forkMessages(run.messages, systemPrompt) : undefined,
-    cwd: ctx.cwd,
-    allowedDirs: memoryDir === undefined ? ctx.allowedDirs : [...ctx.allowedDirs, memoryDir],
+    cwd,
+    allowedDirs: memoryDir === undefined ? baseDirs : [...baseDirs, memoryDir],
     // At least one turn, so a child started on its parent's last turn can still answer.
     maxTurns: Math.max(1, Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft)),
     budget: run.budget.child({
@@ -107,14 +136,7 @@ export async function createSubagentContext(
     }),
     // A background child follows the run, not the turn that started it.
     signal: request.background && runtime.background ? runtime.background.signal : run.cancelSignal,
-    permissions: run.permissions?.derive
-      ? run.permissions.derive({
-          mode: definition.permissionMode,
-          deny: denyRules,
-          ask: askRules,
-          ...(memoryDir !== undefined && { memoryDir }),
-        })
-      : run.permissions,
+    permissions: workspace ? workspace.confine(permissions) : permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
     ...ref,
     agentPath:

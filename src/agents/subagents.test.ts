@@ -685,10 +685,16 @@ describe('what the parent gets back', () => {
       /could not start: Agent model gemini:pro: unknown provider "gemini"/,
     ],
     [
-      'isolation: worktree, which is not available yet',
+      'isolation: worktree outside a git repository, naming git',
       [{ toolCalls: [agentCall('x', { isolation: 'worktree' })] }],
       {},
-      /isolation: "worktree" is not available yet/,
+      /was not started: isolation: "worktree" needs a git worktree, and git could not make one\. .* is not inside a git work tree/,
+    ],
+    [
+      'isolation: remote, which is not available yet',
+      [{ toolCalls: [agentCall('x', { isolation: 'remote' })] }],
+      {},
+      /isolation: "remote" is not available yet/,
     ],
   ])('an error result the parent recovers from: %s', async (_, turns, options, message) => {
     const { result } = await runTree(

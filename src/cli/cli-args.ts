@@ -70,6 +70,20 @@ export interface TasksArgs {
   json: boolean;
 }
 
+export const WORKTREE_ACTIONS = ['list', 'diff', 'merge', 'remove', 'prune'] as const;
+export type WorktreeAction = (typeof WORKTREE_ACTIONS)[number];
+
+export interface WorktreesArgs {
+  command: 'worktrees';
+  action: WorktreeAction;
+  /** For diff, merge and remove. */
+  agentId: string | undefined;
+  json: boolean;
+  /** remove and prune: discard changes that are not merged. */
+  force: boolean;
+  cwd: string | undefined;
+}
+
 export interface McpArgs {
   command: 'mcp';
   action: 'list' | 'tools';
@@ -92,6 +106,7 @@ export type CliArgs =
   | PrintArgs
   | AgentsArgs
   | TasksArgs
+  | WorktreesArgs
   | SessionArgs
   | McpArgs
   | TrustArgs
@@ -127,6 +142,7 @@ const OPTIONS = {
   session: { type: 'string' },
   continue: { type: 'boolean' },
   json: { type: 'boolean' },
+  force: { type: 'boolean' },
   verbose: { type: 'boolean' },
   record: { type: 'string' },
   replay: { type: 'string' },
@@ -140,6 +156,13 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   const { values, positionals } = parseOrExplain(argv);
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
+  if (values.force && (positionals[0] !== 'worktrees' || values.print)) {
+    throw new ConfigError(
+      '--force',
+      'is only for `warren worktrees remove` and `prune`',
+      'leave it out',
+    );
+  }
 
   if (positionals[0] === 'agents') {
     if (positionals.length > 1) {
@@ -176,6 +199,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       );
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
+  }
+  if (positionals[0] === 'worktrees' && !values.print) {
+    return worktreesArgs(positionals.slice(1), values);
   }
   if (!values.print) {
     if (positionals.length === 0) return { command: 'interactive' };
@@ -317,6 +343,46 @@ function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs 
   };
 }
 
+/** `warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]`. */
+function worktreesArgs(
+  words: readonly string[],
+  values: { json?: boolean; force?: boolean; cwd?: string },
+): WorktreesArgs {
+  const action = oneOf('warren worktrees', words[0] ?? 'list', WORKTREE_ACTIONS);
+  const needsId = action === 'diff' || action === 'merge' || action === 'remove';
+  const agentId = needsId ? words[1] : undefined;
+  if (needsId && agentId === undefined) {
+    throw new ConfigError(
+      `warren worktrees ${action}`,
+      'needs an agent id',
+      `warren worktrees ${action} <agent-id>; \`warren worktrees\` lists them`,
+    );
+  }
+  const extra = words.slice(needsId ? 2 : 1);
+  if (extra.length > 0) {
+    throw new ConfigError(
+      `warren worktrees ${action} ${extra.join(' ')}`,
+      'unexpected argument',
+      'run warren --help',
+    );
+  }
+  if (values.force && action !== 'remove' && action !== 'prune') {
+    throw new ConfigError(
+      `warren worktrees ${action} --force`,
+      '--force is only for remove and prune',
+      'leave it out',
+    );
+  }
+  return {
+    command: 'worktrees',
+    action,
+    agentId,
+    json: values.json === true,
+    force: values.force === true,
+    cwd: values.cwd,
+  };
+}
+
 function parseOrExplain(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
@@ -357,6 +423,10 @@ Usage:
   warren agents [--json]            list agent definitions, their sources and load warnings
   warren tasks [--session <id>] [--session-dir <dir>] [--json]
                                     background tasks of a session (default: the newest with any)
+  warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]
+                                    agent worktrees kept for review (isolation: worktree): list
+                                    them, show one's diff, merge its branch into the current
+                                    one, remove one, or prune those with nothing unmerged
   warren usage <session-id> [--session-dir <dir>] [--json]
                                     tokens, cost and time of every agent of a session, as a tree
   warren report <session-id> [--session-dir <dir>] [--html <file>]
@@ -394,6 +464,7 @@ Flags:
   --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
                                     without a trust record
   --cwd <dir>                       working directory (default: the current one)
+  --force                           worktrees remove/prune: also discard changes that are not merged
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session, and the background tasks it was running

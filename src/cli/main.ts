@@ -29,6 +29,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
       case 'tasks':
         return await (await import('./tasks-command.js')).runTasksCommand(args, io);
+      case 'worktrees':
+        return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
       case 'mcp':
         return await (await import('./mcp-command.js')).runMcpCommand(args, io);
       case 'trust':

@@ -133,6 +133,16 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
     case 'task_progress':
     case 'task_notification':
       return taskLine(event, who);
+    case 'worktree':
+      return {
+        type: 'worktree',
+        subtype: event.action,
+        ...who,
+        path: event.path,
+        branch: event.branch,
+        changed: event.changed,
+        ...(event.diffStat ? { diff_stat: event.diffStat } : {}),
+      };
     case 'result':
       if (event.depth === 0) return undefined;
       return {
@@ -207,6 +217,10 @@ function progressLine(event: AgentEvent): string | undefined {
       return `  ✗ ${event.toolName}: ${firstLine(event.output)}`;
     case 'retry':
       return `… retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${event.error}`;
+    case 'worktree':
+      return event.action === 'created'
+        ? `  worktree ${event.path} (branch ${event.branch})`
+        : `  worktree ${event.action}: ${event.action === 'kept' ? `${event.path} (branch ${event.branch})` : event.path}`;
     case 'result':
       return event.depth === 0 ? undefined : `◂ ${event.agentType} ${event.status}`;
     case 'task_started':

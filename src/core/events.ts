@@ -116,6 +116,8 @@ export type AgentEvent = AgentRef &
     | ({ type: 'task_progress' } & TaskEventFields & { progress: TaskProgress })
     /** A background task ended; its owner gets the notification before its next model call. */
     | ({ type: 'task_notification' } & TaskEventFields & TaskEnding)
+    /** The agent's own git worktree (`isolation: worktree`): made before it runs, then kept or removed. */
+    | ({ type: 'worktree' } & WorktreeReport)
   );
 
 /** What every task event says of its task. */
@@ -139,6 +141,17 @@ export interface TaskEnding {
   costUsd: number | null;
   resultPath: string | null;
   durationMs: number;
+}
+
+/** What happened to an agent's own worktree; `kept` and `removed` come once it has ended. */
+export interface WorktreeReport {
+  action: 'created' | 'kept' | 'removed';
+  path: string;
+  branch: string;
+  /** The agent left changes (always false on `created`). */
+  changed: boolean;
+  /** `git diff --stat` of the kept changes against the base; empty otherwise. */
+  diffStat: string;
 }
 
 export type AgentEventType = AgentEvent['type'];

@@ -72,4 +72,11 @@ export interface PermissionPolicy {
     /** The child's own memory folder, which it may write without asking (deny rules still apply). */
     memoryDir?: string;
   }): PermissionPolicy;
+  /**
+   * Asks a person about a call that crosses a line no rule or mode opens by itself (an isolated
+   * agent leaving its worktree); `reason` says what it crosses. Deny rules still deny, and the
+   * answer is never remembered. Undefined when no one can be asked (print mode): the caller then
+   * refuses the call. Contract: must not throw.
+   */
+  confirm?(request: PermissionRequest, reason: string): Promise<PermissionDecision | undefined>;
 }

@@ -46,6 +46,11 @@ export interface PermissionPrompt extends PermissionRequest {
   call: string;
   /** Rules to offer for "always allow"; pass one back as `remember`. */
   suggestions: SuggestedRules;
+  /**
+   * Set when the call crosses a line no rule opens (an isolated agent leaving its worktree): what
+   * it crosses. Such a call is asked about every time; `remember` is ignored for it.
+   */
+  reason?: string;
 }
 
 export type PermissionAnswer =
@@ -147,6 +152,12 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     ask: policy.ask,
     store: policy.store,
     decide: (request) => decideSafely(policy, request),
+    confirm: (request, reason) =>
+      confirm(policy, request, reason).catch((error: unknown) =>
+        deny(
+          `Permission to use ${request.tool.name} could not be asked for (${messageOf(error)}), so it was not run.`,
+        ),
+      ),
     derive: (child) => {
       const mode = stricterMode(policy.mode, child.mode ?? policy.mode);
       // Most children change nothing: they share the policy itself (a thousand at once, say).
@@ -172,11 +183,53 @@ async function decideSafely(
   try {
     return await decide(policy, request);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
     return deny(
-      `Permission to use ${request.tool.name} could not be checked (${reason}), so it was not run.`,
+      `Permission to use ${request.tool.name} could not be checked (${messageOf(error)}), so it was not run.`,
     );
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A call past a line only a person may open: deny rules, then the person, every time. */
+async function confirm(
+  policy: PolicyState,
+  request: PermissionRequest,
+  reason: string,
+): Promise<PermissionDecision | undefined> {
+  const target = targetOf(request);
+  const denying = findDenyingRule(policy.deny, target);
+  if (denying) return deniedByRule(target, denying);
+  if (!policy.canUseTool) return undefined;
+  const call = describeCall(target);
+  const prompt: PermissionPrompt = {
+    ...request,
+    subject: target.subject,
+    call,
+    suggestions: suggestRules(target),
+    reason,
+  };
+  const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
+  if (answer === undefined) {
+    return deny(`The run was cancelled while waiting for permission to use ${call}.`);
+  }
+  if (answer.behavior === 'deny') return deny(answer.message);
+  return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
+}
+
+function targetOf(request: PermissionRequest): PermissionTarget {
+  const { tool, input, cwd } = request;
+  return { toolName: tool.name, subject: tool.permissionSubject?.(input, { cwd }), cwd };
+}
+
+function deniedByRule(target: PermissionTarget, rule: PermissionRule): PermissionDecision {
+  const call = describeCall(target);
+  return deny(
+    `Permission to use ${call} is denied by the rule "${rule.text}" from ${rule.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
+    `${call} was denied by the rule "${rule.text}" from ${rule.source}; to allow it, remove that rule.`,
+  );
 }
 
 async function decide(
@@ -184,19 +237,10 @@ async function decide(
   request: PermissionRequest,
 ): Promise<PermissionDecision> {
   const { tool, input, cwd } = request;
-  const target: PermissionTarget = {
-    toolName: tool.name,
-    subject: tool.permissionSubject?.(input, { cwd }),
-    cwd,
-  };
+  const target = targetOf(request);
   const call = describeCall(target);
   const denying = findDenyingRule(policy.deny, target);
-  if (denying) {
-    return deny(
-      `Permission to use ${call} is denied by the rule "${denying.text}" from ${denying.source}. Do not try to get around it: do without it, or report that it is not allowed.`,
-      `${call} was denied by the rule "${denying.text}" from ${denying.source}; to allow it, remove that rule.`,
-    );
-  }
+  if (denying) return deniedByRule(target, denying);
   // A protected path is written without asking only by a rule that names it, or in bypass mode.
   const guarded = await protectedTarget(policy, target);
   // A hook's answer comes after the deny rules and before everything that could allow the call.

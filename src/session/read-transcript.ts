@@ -101,7 +101,12 @@ const toolEndSchema = z.object({
 });
 
 /** Records a reader may meet and resume ignores: they are for people and tools reading the file. */
-const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set(['run_start', 'retry', 'usage']);
+const INFORMATIONAL: ReadonlySet<TranscriptRecordType> = new Set([
+  'run_start',
+  'retry',
+  'usage',
+  'worktree',
+]);
 
 /** A message and the line it came from, so repairs can point at it. */
 interface Entry {

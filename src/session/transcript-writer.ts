@@ -48,6 +48,7 @@ export type TranscriptRecord = RecordEnvelope &
     | EventFields<'usage'>
     | EventFields<'warning'>
     | ({ type: 'result' } & TranscriptResult)
+    | EventFields<'worktree'>
   );
 
 export type TranscriptRecordType = TranscriptRecord['type'];
@@ -177,6 +178,10 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'usage': {
       const { turn, usage, costUsd, durationMs, finishReason } = event;
       return { ...envelope, type: 'usage', turn, usage, costUsd, durationMs, finishReason };
+    }
+    case 'worktree': {
+      const { action, path, branch, changed, diffStat } = event;
+      return { ...envelope, type: 'worktree', action, path, branch, changed, diffStat };
     }
     case 'warning':
       return { ...envelope, type: 'warning', message: event.message };

@@ -2,11 +2,12 @@
 // by agents/drive-child.ts), started without anyone awaiting it: it takes a `--max-parallel`
 // slot, reports progress from its events, and ends in an outcome the manager delivers.
 import type { BackgroundChild } from '../agents/background-port.js';
+import { announcingWorktree, finishChildWorktree } from '../agents/child-worktree.js';
 import { type ChildEnding, driveChild } from '../agents/drive-child.js';
 import { handOff } from '../agents/hand-off.js';
-import { withPartial } from '../agents/run-subagent.js';
+import { withNote, withPartial } from '../agents/run-subagent.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
-import type { AgentStatus } from '../core/events.js';
+import type { AgentRef, AgentStatus } from '../core/events.js';
 import { textOf } from '../core/messages.js';
 import type {
   TaskControl,
@@ -68,6 +69,17 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
   }
 
   async #run(run: LocalRun, child: BackgroundChild, control: TaskControl): Promise<TaskOutcome> {
+    const outcome = await this.#drive(run, child, control);
+    const { workspace } = child;
+    if (!workspace) return outcome;
+    // Its servers have stopped: the worktree is finished, and the note ends what the owner reads.
+    const about = { description: child.options.description ?? '' };
+    const { note } = await finishChildWorktree(workspace, refOf(child), about, control.emit);
+    const result = withNote(outcome.result, note);
+    return { ...outcome, result: typeof result === 'string' ? result : result.output };
+  }
+
+  async #drive(run: LocalRun, child: BackgroundChild, control: TaskControl): Promise<TaskOutcome> {
     const runtime = this.#runtime;
     const { agentId } = child.options;
     // A slot at once when one is free, so the task is running before the Agent call returns.
@@ -88,12 +100,16 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
       lastActivityAt: Date.now(),
       lastToolName: null,
     };
+    const { workspace } = child;
+    const emit = workspace
+      ? announcingWorktree(control.emit, workspace, refOf(child))
+      : control.emit;
     try {
       const ending = await driveChild(
         runtime,
         { ...child, options: { ...child.options, signal: control.signal } },
         (event) => {
-          control.emit(event);
+          emit(event);
           if (event.agentId !== agentId) return;
           switch (event.type) {
             case 'message_delta':
@@ -141,6 +157,15 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
       runtime.slots.release(agentId);
     }
   }
+}
+
+function refOf(child: BackgroundChild): AgentRef {
+  const { agentId, parentId, depth } = child.options;
+  return {
+    agentId,
+    parentId: parentId ?? child.owner.agentId,
+    depth: depth ?? child.owner.depth + 1,
+  };
 }
 
 const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {

@@ -143,4 +143,41 @@ describe('resumeTasks', () => {
     expect(record?.notifiedAt).toBeTypeOf('number');
     tasks.store.close();
   });
+
+  it('ends, rather than restarts, a child that worked in its own worktree, naming where its work is', async () => {
+    const cwd = await makeTempDir();
+    const storePath = join(cwd, 'sessions', 's2', 'tasks.db');
+    const crashed = new TaskManager({ store: TaskStore.open(storePath) });
+    const worktree = join(cwd, '.warren', 'worktrees', 'agent_wt1');
+    const task = crashed.start(neverEnding, null, {
+      kind: 'local_agent',
+      description: 'change it',
+      owner: { agentId: 'main_old', parentId: null, depth: 0 },
+      agentId: 'agent_wt1',
+      agentType: 'general-purpose',
+      spec: { agentType: 'general-purpose', prompt: 'WT task', worktree },
+    });
+    crashed.store.close();
+
+    const warnings: string[] = [];
+    const tasks = new TaskManager({ store: TaskStore.open(storePath) });
+    const model = scriptedModel([
+      { match: { prompt: '<task-notification>' }, text: 'FINAL' },
+      { match: { prompt: 'continue' }, text: 'waiting' },
+    ]);
+    const run = query({
+      prompt: 'continue',
+      options: { model, cwd, tasks, resumeTasks: { warn: (warning) => warnings.push(warning) } },
+    });
+    for await (const _ of run);
+    expect(model.calls.some((call) => JSON.stringify(call.prompt).includes('WT task'))).toBe(false);
+    expect(run.tasks.get(task.taskId)).toMatchObject({ status: 'failed' });
+    expect(run.tasks.get(task.taskId)?.error).toContain(
+      `it worked in its own git worktree, ${worktree}, which a restart does not re-enter`,
+    );
+    expect(warnings).toEqual([
+      expect.stringContaining(`task ${task.taskId} could not be restarted`),
+    ]);
+    tasks.store.close();
+  });
 });

@@ -108,6 +108,13 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
   const type = spec?.agentType ?? record.agentType ?? 'general-purpose';
   const definition = tasks.runtime.findDefinition(type);
   if (!definition) throw new Error(`the agent type "${type}" is not defined any more`);
+  // Its worktree holds what it did; going on there would need the worktree's edge rebuilt from
+  // its record, which a restart does not do yet: it ends, naming where its work is.
+  if (spec?.worktree) {
+    throw new Error(
+      `it worked in its own git worktree, ${spec.worktree}, which a restart does not re-enter; what it did is there (see warren worktrees)`,
+    );
+  }
   const ownerEntry = tasks.runtime.directory.get(record.owner.agentId);
   const owner: ParentView['agent'] = {
     ...record.owner,

@@ -20,7 +20,8 @@ export interface AgentSummary {
   usage: Usage;
   costUsd: number | null;
   durationMs: number;
-  worktree: string | null;
+  /** The agent's own worktree; null when it had none (it may work in its parent's). */
+  worktree: AgentWorktreeSummary | null;
   /** The value an agent with an output schema finished with; null otherwise. */
   structuredOutput: unknown;
   transcript: string | null;
@@ -29,6 +30,13 @@ export interface AgentSummary {
   subtreeUsage: Usage;
   /** Null when the price of any agent in the subtree is unknown, as for the run's total. */
   subtreeCostUsd: number | null;
+}
+
+export interface AgentWorktreeSummary {
+  path: string;
+  branch: string;
+  /** It has changes and is kept; false once it was removed, or while the agent still runs. */
+  changed: boolean;
 }
 
 export class AgentTree {
@@ -97,6 +105,8 @@ export class AgentTree {
       agent.numTurns++;
     } else if (event.type === 'tool_start') {
       agent.toolCalls++;
+    } else if (event.type === 'worktree') {
+      agent.worktree = { path: event.path, branch: event.branch, changed: event.changed };
     } else if (event.type === 'result') {
       // A continued agent's result covers its last run: earlier runs are added to it.
       const earlier = this.#earlier.get(event.agentId);

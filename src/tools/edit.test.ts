@@ -1,7 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
+import {
+  isErrorOutput,
+  outputText,
+  testToolContext,
+  useToolSandbox,
+} from '../testing/tool-context.js';
 import { editTool } from './edit.js';
 import { readTool } from './read.js';
 
@@ -145,5 +150,32 @@ describe('Edit', () => {
   it('changes files, so it never runs in parallel', () => {
     expect(editTool.isReadOnly).toBe(false);
     expect(editTool.isConcurrencySafe).toBe(false);
+  });
+
+  it('lets agents that read a file together change it one at a time: each one after the first is told to read again, and no change is lost', async () => {
+    const lines = Array.from({ length: 8 }, (_, index) => `line ${index}`);
+    await writeFile(path.join(dir(), 'shared.txt'), `${lines.join('\n')}\n`);
+    const agents = lines.map(() => testToolContext({ cwd: dir() }));
+    for (const agent of agents) await readTool.call({ file_path: 'shared.txt' }, agent);
+    const editLine = (index: number) =>
+      editTool.call(
+        { file_path: 'shared.txt', old_string: `line ${index}\n`, new_string: `LINE ${index}\n` },
+        agents[index]!,
+      );
+
+    const first = await Promise.all(lines.map((_, index) => editLine(index)));
+    const landed = first.flatMap((result, index) => (isErrorOutput(result) ? [] : [index]));
+    expect(landed).toHaveLength(1);
+    for (const result of first.filter(isErrorOutput)) {
+      expect(outputText(result)).toContain('has changed since you last read it');
+    }
+    // Each refused agent reads again and redoes its change: every change survives.
+    for (const [index, agent] of agents.entries()) {
+      if (landed.includes(index)) continue;
+      await readTool.call({ file_path: 'shared.txt' }, agent);
+      expect(isErrorOutput(await editLine(index))).toBe(false);
+    }
+    const final = await readFile(path.join(dir(), 'shared.txt'), 'utf8');
+    expect(final).toBe(`${lines.map((line) => line.toUpperCase()).join('\n')}\n`);
   });
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
 import { resolveToolPath } from './allowed-path.js';
 import { changesOneFile } from './file-tool-kinds.js';
+import { withFileLock } from './file-write-lock.js';
 import { formatNumberedLines } from './read.js';
 import { splitLines } from './text-file.js';
 import { readCurrentForWrite, writeAndRecord } from './write.js';
@@ -49,27 +50,37 @@ export const editTool = defineTool({
     const target = await resolveToolPath(input.file_path, ctx);
     if (!target.ok) return toolError(target.message);
     const { path: file, shown } = target;
-    const current = await readCurrentForWrite(file, shown, ctx.fileState);
-    if (!current.ok) return toolError(current.message);
-    const content = current.bytes?.toString('utf8');
+    // Checked, planned and written under the file's lock: no other agent's write fits between.
+    return withFileLock(file, async () => {
+      const current = await readCurrentForWrite(file, shown, ctx.fileState);
+      if (!current.ok) return toolError(current.message);
+      const content = current.bytes?.toString('utf8');
 
-    if (input.old_string === '') {
-      if (content !== undefined && content !== '') {
-        return toolError(
-          `old_string is empty, which only creates a new file, but ${shown} already exists. Give the text to replace.`,
+      if (input.old_string === '') {
+        if (content !== undefined && content !== '') {
+          return toolError(
+            `old_string is empty, which only creates a new file, but ${shown} already exists. Give the text to replace.`,
+          );
+        }
+        const written = await writeAndRecord(
+          { file, shown },
+          input.new_string,
+          ctx.fileState,
+          current,
         );
+        if (!written.ok) return toolError(written.message);
+        return `${content === undefined ? 'Created' : 'Filled'} ${shown}.`;
       }
-      await writeAndRecord(file, input.new_string, ctx.fileState);
-      return `${content === undefined ? 'Created' : 'Filled'} ${shown}.`;
-    }
-    if (content === undefined) {
-      return toolError(`File does not exist: ${shown}. Create new files with Write.`);
-    }
+      if (content === undefined) {
+        return toolError(`File does not exist: ${shown}. Create new files with Write.`);
+      }
 
-    const edit = planEdit(content, input, shown);
-    if (!edit.ok) return toolError(edit.message);
-    await writeAndRecord(file, edit.content, ctx.fileState);
-    return describeEdit({ shown, edit, replaceAll: input.replace_all === true });
+      const edit = planEdit(content, input, shown);
+      if (!edit.ok) return toolError(edit.message);
+      const written = await writeAndRecord({ file, shown }, edit.content, ctx.fileState, current);
+      if (!written.ok) return toolError(written.message);
+      return describeEdit({ shown, edit, replaceAll: input.replace_all === true });
+    });
   },
 });
 

@@ -1,14 +1,22 @@
 // How Glob and Grep walk a directory: hidden files included, symlinked directories not followed,
-// node_modules and .git skipped unless the pattern names them; and their newest-first order.
+// node_modules, .git and agent worktrees skipped unless the pattern names them; and their
+// newest-first order.
 import { stat } from 'node:fs/promises';
 
-/** Skipped unless the pattern names them: they hold thousands of files nobody means to search. */
-const NOISY_DIRS = ['node_modules', '.git'];
+/**
+ * Skipped unless the pattern names them: they hold thousands of files nobody means to search.
+ * `.warren/worktrees` holds sub-agents' checkouts of the same repository: a search of the main
+ * checkout that listed them would show every file again, under another path.
+ */
+const NOISY_DIRS = ['node_modules', '.git', '.warren/worktrees'];
 
-/** The noisy directories a walk for `pattern` skips: those it does not name as a path segment. */
+/** The noisy directories a walk for `pattern` skips: those it does not name as path segments. */
 export function skippedDirs(pattern: string | undefined): string[] {
   const segments = (pattern ?? '').split('/');
-  return NOISY_DIRS.filter((dir) => !segments.includes(dir));
+  return NOISY_DIRS.filter((dir) => {
+    const parts = dir.split('/');
+    return !segments.some((_, at) => parts.every((part, offset) => segments[at + offset] === part));
+  });
 }
 
 export interface WalkOptions {

@@ -58,6 +58,17 @@ describe('Glob', () => {
     expect(await lines({ pattern: 'node_modules/**/*.js' })).toEqual(['node_modules/pkg/index.js']);
   });
 
+  it("skips sub-agents' worktrees (.warren/worktrees) unless the pattern names them", async () => {
+    await files('.warren/worktrees/agent_1/app.js', '.warren/agents/helper.js', 'app.js');
+    expect((await lines({ pattern: '**/*.js' })).sort()).toEqual([
+      '.warren/agents/helper.js',
+      'app.js',
+    ]);
+    expect(await lines({ pattern: '.warren/worktrees/**/*.js' })).toEqual([
+      '.warren/worktrees/agent_1/app.js',
+    ]);
+  });
+
   it('caps the list at 100 files and says how many matched', async () => {
     await files(...Array.from({ length: 120 }, (_, index) => `f${index}.txt`));
     const result = await lines({ pattern: '*.txt' });

@@ -31,7 +31,7 @@ export const globTool = defineTool({
     '',
     '- Supports patterns like "**/*.js" or "src/**/*.ts"; returns matching file paths, most recently modified first.',
     `- Returns at most ${MAX_RESULTS} paths, and says when there are more: narrow the pattern or path then.`,
-    '- node_modules and .git are skipped unless the pattern names them.',
+    "- node_modules, .git and .warren/worktrees (sub-agents' worktrees) are skipped unless the pattern names them.",
     '- Use it to find files by name; to find files by content, use Grep. You can run several searches in parallel.',
   ].join('\n'),
   inputSchema,

@@ -116,15 +116,19 @@ describe.each(engines)('Grep with the $engine engine', ({ engine, skip }) => {
     expect(await run({ pattern: 'needle', path: 'build' })).toBe('build/out.js');
   });
 
-  it.skipIf(skip)('skips node_modules and .git but searches other hidden files', async () => {
-    await tree({
-      'node_modules/pkg/index.js': 'needle\n',
-      '.git/config': 'needle\n',
-      '.github/workflow.yml': 'needle\n',
-      'main.js': 'needle\n',
-    });
-    expect(await run({ pattern: 'needle' })).toBe('main.js\n.github/workflow.yml');
-  });
+  it.skipIf(skip)(
+    'skips node_modules, .git and agent worktrees but searches other hidden files',
+    async () => {
+      await tree({
+        'node_modules/pkg/index.js': 'needle\n',
+        '.git/config': 'needle\n',
+        '.warren/worktrees/agent_1/main.js': 'needle\n',
+        '.github/workflow.yml': 'needle\n',
+        'main.js': 'needle\n',
+      });
+      expect(await run({ pattern: 'needle' })).toBe('main.js\n.github/workflow.yml');
+    },
+  );
 
   it.skipIf(skip)('skips binary files', async () => {
     await tree({ 'blob.bin': Buffer.from('needle\0\x01\x02'), 'text.txt': 'needle\n' });

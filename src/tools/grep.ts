@@ -55,7 +55,7 @@ export function makeGrepTool(engine: GrepEngineName): PlainTool {
       '',
       '- Narrow the search with path (a directory or one file) and glob (e.g. "*.ts", "**/*.{ts,tsx}").',
       '- output_mode: "files_with_matches" (default) lists matching files, "content" shows matching lines with line numbers, "count" shows how many lines match per file.',
-      '- Files ignored by .gitignore or .ignore, and node_modules and .git, are skipped; hidden files are searched.',
+      '- Files ignored by .gitignore or .ignore, and node_modules, .git and .warren/worktrees, are skipped; hidden files are searched.',
       '- Patterns match within a line. Look-around and backreferences are not supported. Literal braces need escaping: "interface\\{\\}" finds "interface{}".',
       `- At most ${MAX_ENTRIES} results are shown, with a note when there are more; narrow the search then.`,
     ].join('\n'),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { isErrorOutput, outputText, useToolSandbox } from '../testing/tool-context.js';
 import { readTool } from './read.js';
-import { writeTool } from './write.js';
+import { writeFileAtomic, writeTool } from './write.js';
 
 const { dir, ctx } = useToolSandbox();
 
@@ -92,5 +92,17 @@ describe('Write', () => {
     expect(
       writeTool.permissionSubject?.({ file_path: 'src/a.ts', content: '' }, { cwd: dir() }),
     ).toBe('src/a.ts');
+  });
+
+  it('at the last moment, replaces only the content it checked and creates only a file that is still missing', async () => {
+    const file = path.join(dir(), 'late.txt');
+    await writeFile(file, 'made by an editor meanwhile');
+    expect(await writeFileAtomic(file, 'mine', undefined)).toBe('changed');
+    expect(await writeFileAtomic(file, 'mine', Buffer.from('what I read'))).toBe('changed');
+    expect(await readFile(file, 'utf8')).toBe('made by an editor meanwhile');
+    expect(await readdir(dir())).toEqual(['late.txt']);
+    const created = await writeFileAtomic(path.join(dir(), 'new.txt'), 'fresh', undefined);
+    expect(typeof created).toBe('number');
+    expect(await readdir(dir())).toEqual(['late.txt', 'new.txt']);
   });
 });

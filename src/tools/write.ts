@@ -1,15 +1,17 @@
 // The Write tool, and the write rule it shares with Edit: an existing file is only replaced when
-// this agent has read its current content, and always atomically (temp file + rename).
+// this agent has read its current content, checked and written under the file's lock, and always
+// atomically (temp file + rename).
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FileState } from '../core/file-state.js';
 import { defineTool, toolError } from '../core/tool.js';
-import { resolveToolPath, statIfExists } from './allowed-path.js';
+import { errorCode, resolveToolPath, statIfExists } from './allowed-path.js';
 import { hashContent } from './file-state.js';
 import { changesOneFile } from './file-tool-kinds.js';
+import { withFileLock } from './file-write-lock.js';
 import { splitLines } from './text-file.js';
 
 const inputSchema = z.object({
@@ -38,12 +40,15 @@ export const writeTool = defineTool({
     const target = await resolveToolPath(input.file_path, ctx);
     if (!target.ok) return toolError(target.message);
     const { path: file, shown } = target;
-    const current = await readCurrentForWrite(file, shown, ctx.fileState);
-    if (!current.ok) return toolError(current.message);
-    await writeAndRecord(file, input.content, ctx.fileState);
-    const lines = splitLines(input.content).length;
-    const verb = current.bytes === undefined ? 'Created' : 'Updated';
-    return `${verb} ${shown} (${lines} ${lines === 1 ? 'line' : 'lines'}).`;
+    return withFileLock(file, async () => {
+      const current = await readCurrentForWrite(file, shown, ctx.fileState);
+      if (!current.ok) return toolError(current.message);
+      const written = await writeAndRecord({ file, shown }, input.content, ctx.fileState, current);
+      if (!written.ok) return toolError(written.message);
+      const lines = splitLines(input.content).length;
+      const verb = current.bytes === undefined ? 'Created' : 'Updated';
+      return `${verb} ${shown} (${lines} ${lines === 1 ? 'line' : 'lines'}).`;
+    });
   },
 });
 
@@ -79,30 +84,52 @@ export async function readCurrentForWrite(
     };
   }
   const bytes = await readFile(file);
-  if (snapshot.hash !== hashContent(bytes)) {
-    return {
-      ok: false,
-      message: `${shown} has changed since you last read it (the user, a formatter or another agent modified it). Read it again, then redo your change.`,
-    };
-  }
+  if (snapshot.hash !== hashContent(bytes)) return { ok: false, message: changedMessage(shown) };
   return { ok: true, bytes };
 }
 
-/** Writes atomically, then records the new content as read so consecutive edits work. */
+function changedMessage(shown: string): string {
+  return `${shown} has changed since you last read it (the user, a formatter or another agent modified it). Read it again, then redo your change.`;
+}
+
+export type WriteOutcome = { ok: true } | { ok: false; message: string };
+
+/**
+ * Writes atomically over the content `current` found, then records the new content as read so
+ * consecutive edits work. Call it under the file's lock, right after `readCurrentForWrite`.
+ */
 export async function writeAndRecord(
-  file: string,
+  target: { file: string; shown: string },
   content: string,
   fileState: FileState,
-): Promise<void> {
-  const mtimeMs = await writeFileAtomic(file, content);
-  fileState.set(file, { hash: hashContent(Buffer.from(content, 'utf8')), mtimeMs });
+  current: { bytes: Buffer | undefined },
+): Promise<WriteOutcome> {
+  const mtimeMs = await writeFileAtomic(target.file, content, current.bytes);
+  if (mtimeMs === 'changed') {
+    return {
+      ok: false,
+      message:
+        current.bytes === undefined
+          ? `${target.shown} was created by someone else while you were writing it. Read it, then redo your change.`
+          : changedMessage(target.shown),
+    };
+  }
+  fileState.set(target.file, { hash: hashContent(Buffer.from(content, 'utf8')), mtimeMs });
+  return { ok: true };
 }
 
 /**
  * Writes to a temp file in the same directory and renames it over the target, so readers see the
- * old file or the new one, never a mix. Keeps an existing file's permissions. Returns the new mtime.
+ * old file or the new one, never a mix. Keeps an existing file's permissions. Returns the new
+ * mtime, or `changed` when the target no longer holds `replaces` (undefined: no file) at the last
+ * moment: the lock keeps warren's agents out, this check narrows the window for other programs to
+ * the rename itself, and a new file is linked into place so it never replaces one made meanwhile.
  */
-export async function writeFileAtomic(file: string, content: string): Promise<number> {
+export async function writeFileAtomic(
+  file: string,
+  content: string,
+  replaces: Buffer | undefined,
+): Promise<number | 'changed'> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
   const mode = await stat(file).then(
@@ -118,11 +145,41 @@ export async function writeFileAtomic(file: string, content: string): Promise<nu
     await handle.sync();
     await handle.close();
     handle = undefined;
-    await rename(temp, file);
+    const placed =
+      replaces === undefined
+        ? await linkIntoPlace(temp, file)
+        : await renameOver(temp, file, replaces);
+    if (!placed) {
+      await unlink(temp).catch(() => {});
+      return 'changed';
+    }
   } catch (error) {
     await handle?.close().catch(() => {});
     await unlink(temp).catch(() => {});
     throw error;
   }
   return (await stat(file)).mtimeMs;
+}
+
+/** Renames the temp file over `file` if it still holds `expected`. */
+async function renameOver(temp: string, file: string, expected: Buffer): Promise<boolean> {
+  const now = await readFile(file).catch(() => undefined);
+  if (now === undefined || !now.equals(expected)) return false;
+  await rename(temp, file);
+  return true;
+}
+
+/** Creates `file` from the temp file only if nothing is there yet; false if something is. */
+async function linkIntoPlace(temp: string, file: string): Promise<boolean> {
+  try {
+    await link(temp, file);
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return false;
+    // A file system without hard links: check, then rename, which is the best it allows.
+    if ((await statIfExists(file)) !== undefined) return false;
+    await rename(temp, file);
+    return true;
+  }
+  await unlink(temp);
+  return true;
 }

@@ -115,6 +115,11 @@ export const agentFieldSchemas = {
     .describe('a server name, a map of name to server config, or a list of either'),
   background: z.boolean().describe('true or false'),
   isolation: z.literal('worktree').describe('`worktree`'),
+  worktreeBase: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('`head` or a ref (branch, tag, commit) the worktree branches from'),
   agents: nameListSchema,
   color: z.string().describe('a colour name'),
   hooks: hooksSchema,
@@ -150,6 +155,7 @@ export const agentDefinitionInputSchema = z.looseObject({
   mcpServers: agentFieldSchemas.mcpServers.optional(),
   background: agentFieldSchemas.background.optional(),
   isolation: agentFieldSchemas.isolation.optional(),
+  worktreeBase: agentFieldSchemas.worktreeBase.optional(),
   agents: agentFieldSchemas.agents.optional(),
   color: agentFieldSchemas.color.optional(),
   hooks: agentFieldSchemas.hooks.optional(),
@@ -193,7 +199,10 @@ export const agentDefinitionSchema = z.object({
   /** Server names (of the session's servers) or `{ name: config }` records, kept unparsed. */
   mcpServers: z.array(mcpServerRefSchema).optional(),
   background: z.boolean().optional(),
+  /** `worktree`: every run of this agent gets a git worktree of its own. */
   isolation: z.literal('worktree').optional(),
+  /** What that worktree branches from: `head` (the parent's HEAD, the default) or a ref. */
+  worktreeBase: z.string().optional(),
   /** Delegation targets: each becomes a `delegate_to_<name>` tool. */
   agents: z.array(z.string()).optional(),
   color: z.string().optional(),

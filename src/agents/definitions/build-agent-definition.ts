@@ -106,6 +106,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     mcpServers: values.mcpServers === undefined ? undefined : mcpServerList(values.mcpServers),
     background: values.background,
     isolation: values.isolation,
+    worktreeBase: values.worktreeBase,
     agents: values.agents === undefined ? undefined : nameList(values.agents),
     color: values.color,
     hooks,
