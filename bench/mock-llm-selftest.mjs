@@ -150,3 +150,145 @@ test('a request the script cannot answer is an error the stats count', async () 
   assert.equal(after.errors, 1);
   assert.match(after.errorSamples[0], /no 'lookup' tool/);
 });
+
+// ---------------------------------------------------------------- Anthropic wire and its cache
+
+const ephemeral = { type: 'ephemeral' };
+const readTool = {
+  name: 'Read',
+  description: 'reads a file '.repeat(400),
+  input_schema: { type: 'object', properties: { file_path: { type: 'string' } } },
+};
+/** A sibling's request: a long cached system prompt, its task, and earlier turns if given. */
+const siblingRequest = (task, turns = [], extra = {}) => ({
+  model: 'm',
+  max_tokens: 100,
+  tools: [{ ...readTool, cache_control: ephemeral }],
+  system: [
+    { type: 'text', text: `ROLE:sibling ${'be brief. '.repeat(400)}`, cache_control: ephemeral },
+  ],
+  messages: [
+    { role: 'user', content: [{ type: 'text', text: task, cache_control: ephemeral }] },
+    ...turns,
+  ],
+  ...extra,
+});
+const message = async (body) => (await post('/v1/messages', body)).json();
+const cacheRow = async (task) =>
+  (await stats()).cacheAgents.find((row) => row.task === task).variants.anthropic;
+
+test('Anthropic wire: a second request with the same prefix reads it; the reply says so in usage', async () => {
+  await post('/config', {
+    files: ['/p/a.ts', '/p/b.ts', '/p/c.ts', '/p/d.ts'],
+    latencyMs: 0,
+    cacheTtlMs: 300_000,
+  });
+  await post('/reset', {});
+  const first = await message(siblingRequest('SIBLING task-0: go'));
+  assert.equal(first.type, 'message');
+  assert.deepEqual(
+    first.content.map((block) => [block.type, block.name]),
+    [['tool_use', 'Glob']],
+  );
+  assert.equal(first.usage.cache_read_input_tokens, 0);
+  assert.ok(first.usage.cache_creation_input_tokens > 2000);
+  const second = await message(siblingRequest('SIBLING task-1: go'));
+  // Tools and system prompt come from the cache; only the new task is written.
+  assert.ok(second.usage.cache_read_input_tokens > 2000);
+  assert.ok(second.usage.cache_creation_input_tokens < 20);
+  assert.equal(
+    second.usage.cache_read_input_tokens + second.usage.cache_creation_input_tokens,
+    first.usage.cache_creation_input_tokens,
+  );
+  assert.equal(second.usage.input_tokens, 0);
+  const row = await cacheRow('SIBLING task-1: go');
+  assert.equal(row.read, second.usage.cache_read_input_tokens);
+});
+
+test('Anthropic wire: streams message_start … message_stop with the cache usage', async () => {
+  await post('/reset', {});
+  const res = await post(
+    '/v1/messages',
+    siblingRequest('SIBLING task-2: go', [], { stream: true }),
+  );
+  const events = (await res.text())
+    .split('\n\n')
+    .filter(Boolean)
+    .map((frame) => frame.split('\n')[0].slice('event: '.length));
+  assert.deepEqual(events, [
+    'message_start',
+    'content_block_start',
+    'content_block_delta',
+    'content_block_stop',
+    'message_delta',
+    'message_stop',
+  ]);
+});
+
+test('Anthropic cache: an entry is readable only once the response that writes it has begun', async () => {
+  await post('/config', { latencyMs: 200 });
+  await post('/reset', {});
+  const [a, b] = await Promise.all([
+    message(siblingRequest('SIBLING task-3: go')),
+    message(siblingRequest('SIBLING task-4: go')),
+  ]);
+  assert.equal(a.usage.cache_read_input_tokens + b.usage.cache_read_input_tokens, 0);
+  await post('/config', { latencyMs: 0 });
+});
+
+test('Anthropic cache: entries expire after their lifetime; shorter prefixes are not cached', async () => {
+  await post('/config', { cacheTtlMs: 50 });
+  await post('/reset', {});
+  await message(siblingRequest('SIBLING task-5: go'));
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  const late = await message(siblingRequest('SIBLING task-6: go'));
+  assert.equal(late.usage.cache_read_input_tokens, 0);
+  await post('/config', { cacheTtlMs: 300_000, cacheMinTokens: 1_000_000 });
+  await post('/reset', {});
+  const small = await message(siblingRequest('SIBLING task-7: go'));
+  assert.equal(small.usage.cache_creation_input_tokens, 0);
+  await post('/config', { cacheMinTokens: 1024 });
+});
+
+test('Anthropic cache: looks back at most 20 blocks from a breakpoint', async () => {
+  await post('/reset', {});
+  const turns = (count) =>
+    Array.from({ length: count }, (_, i) => [
+      { role: 'assistant', content: [{ type: 'text', text: `step ${i}` }] },
+      { role: 'user', content: [{ type: 'text', text: `more ${i}` }] },
+    ]).flat();
+  const base = siblingRequest('SIBLING task-8: go');
+  await message(base);
+  // The earlier breakpoint (the task) is 20 blocks back: found.
+  const near = structuredClone(base);
+  near.messages[0].content[0].cache_control = undefined;
+  near.messages.push(...turns(10));
+  near.messages.at(-1).content[0].cache_control = ephemeral;
+  const nearReply = await message(near);
+  assert.equal(nearReply.usage.cache_read_input_tokens > 2000, true);
+  // 22 blocks back, with no breakpoint between: only the system prompt's entry is found.
+  const far = structuredClone(near);
+  far.messages.at(-1).content[0].cache_control = undefined;
+  far.messages.push(
+    ...turns(11).map((m) => ({
+      ...m,
+      content: [{ ...m.content[0], text: `${m.content[0].text}!` }],
+    })),
+  );
+  far.messages.at(-1).content[0].cache_control = ephemeral;
+  const farReply = await message(far);
+  assert.ok(farReply.usage.cache_read_input_tokens < nearReply.usage.cache_read_input_tokens);
+});
+
+test('Anthropic wire: more than four breakpoints is an error, as on the real API', async () => {
+  const body = siblingRequest('SIBLING task-9: go');
+  body.messages.push(
+    ...['a', 'b', 'c'].flatMap((text) => [
+      { role: 'assistant', content: [{ type: 'text', text, cache_control: ephemeral }] },
+      { role: 'user', content: [{ type: 'text', text }] },
+    ]),
+  );
+  const res = await post('/v1/messages', body);
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error.message, /maximum of 4 blocks with cache_control/);
+});

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
-// The benchmark's mock LLM: an OpenAI Chat Completions server on loopback (JSON and SSE) whose
-// answers are a pure function of the request, plus the counters the benchmark reads back.
+// The benchmark's mock LLM: an OpenAI Chat Completions and Anthropic Messages server on loopback
+// (JSON and SSE) whose answers are a pure function of the request, plus the counters the
+// benchmark reads back. On the Anthropic wire it also keeps Anthropic's prompt cache
+// (lib/prompt-cache-model.mjs) and reports cache reads and writes in usage, as the API does.
 //
 //   node bench/mock-llm.mjs [--port P]     prints MOCK_LLM_LISTENING http://127.0.0.1:<port>
 //
-// Endpoints: POST /v1/chat/completions; GET /v1/models (clients probe it); GET /stats;
-// POST /reset (zero the counters); GET|POST /config (read / merge the settings below).
+// Endpoints: POST /v1/chat/completions; POST /v1/messages; GET /v1/models (clients probe it);
+// GET /stats; POST /reset (zero the counters, empty the caches); GET|POST /config (read / merge
+// the settings below).
 //
 // What it answers, by the first ROLE:<name> marker in the system prompt:
 //   parent     no tool results yet: N parallel calls of the sub-agent tool (the first tool named
@@ -17,6 +20,13 @@ import { randomBytes } from 'node:crypto';
 //   delegator  `exploreChildren` sub-agent calls, each given a share of `files` in a task that
 //              starts with "EXPLORE:"; then "DELEGATOR_DONE results=n ok=m" (m = reports that
 //              read every file they were given)
+//   cacheparent  (the cache scenario) Reads the first 3 of `files`; then `n` calls of the
+//              sub-agent tool of type `subagentType`, each "SIBLING task-<i>", and one more with
+//              `forkContext: true` whose task starts "FORK-TASK"; then "CACHEPARENT_DONE
+//              children=m" (m = results holding SIBLING_DONE or FORK_DONE)
+//   sibling    Glob, Grep, then Reads 3 files one per turn, then "SIBLING_DONE"
+//   fork       a conversation whose last user text holds FORK-TASK (a forked child: its system
+//              prompt is its parent's): Reads 1 file, then "FORK_DONE"
 //   (none)     a conversation whose first user message starts with "EXPLORE:" is an explore
 //              child (warren's built-in prompt has no marker): one Read per listed file, then a
 //              one-line summary per file; anything else gets one line of text (the CLI start).
@@ -24,6 +34,12 @@ import { randomBytes } from 'node:crypto';
 // every other required string the task text, and `subagent_type` the configured type.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import {
+  anthropicError,
+  anthropicReply,
+  readAnthropicConversation,
+} from './lib/anthropic-wire.mjs';
+import { cacheBlocks, MAX_BREAKPOINTS, PromptCacheModel } from './lib/prompt-cache-model.mjs';
 
 const HOST = '127.0.0.1';
 
@@ -42,7 +58,36 @@ const config = {
   /** Absolute paths the reader and the delegator's explore children read. */
   files: [],
   exploreChildren: 4,
+  /** Anthropic's prompt cache: entry lifetime, and the shortest prefix it caches (Sonnet). */
+  cacheTtlMs: 5 * 60_000,
+  cacheMinTokens: 1024,
 };
+
+/**
+ * One cache per variant, all fed the same requests: `anthropic` is the API as documented (what
+ * usage reports); `private` lets every agent read only what it wrote itself: Claude Code's
+ * documented behaviour, where children never read their parent's cache, and siblings started in
+ * one message all send their first request before any of them has written; `bound` is the most
+ * any breakpoint placement could read of these requests (every block a breakpoint).
+ */
+const CACHE_VARIANTS = {
+  anthropic: () => 'all',
+  private: (agent) => agent.id,
+  bound: () => 'all',
+};
+let caches;
+function resetCaches() {
+  caches = Object.fromEntries(
+    Object.keys(CACHE_VARIANTS).map((name) => [
+      name,
+      new PromptCacheModel({
+        ttlMs: config.cacheTtlMs,
+        minTokens: config.cacheMinTokens,
+        bound: name === 'bound',
+      }),
+    ]),
+  );
+}
 
 let stats;
 function resetStats() {
@@ -66,7 +111,10 @@ function resetStats() {
     // The context a role's model saw last (its messages, as characters / 4), and in total.
     lastByRole: {},
     totalMessageTokens: 0,
+    /** Anthropic wire: per agent, tokens read, written and uncached under each cache variant. */
+    cacheAgents: new Map(),
   };
+  resetCaches();
 }
 resetStats();
 
@@ -92,6 +140,7 @@ function summary() {
     firstPostEpochMs: stats.firstPostEpochMs,
     lastByRole: stats.lastByRole,
     totalMessageTokens: stats.totalMessageTokens,
+    cacheAgents: [...stats.cacheAgents.values()],
     serverCpuMs: (cpu.user + cpu.system) / 1000,
     config,
   };
@@ -131,6 +180,7 @@ function readConversation(body) {
 }
 
 function roleOf(conversation) {
+  if (conversation.lastUserText?.includes('FORK-TASK')) return 'fork';
   const marker = /ROLE:([a-z]+)/.exec(conversation.system);
   if (marker) return marker[1];
   return conversation.firstUser.startsWith('EXPLORE:') ? 'explorer' : 'other';
@@ -195,6 +245,50 @@ function decide(conversation, cfg) {
         text: `EXPLORE_DONE files=${conversation.toolResults.length} ok=${found.length}\n${lines}`,
       });
     }
+    case 'cacheparent': {
+      const turn = conversation.ownTurns;
+      if (turn === 0)
+        return answer({ calls: readCalls(conversation, cfg.files.slice(0, 3), role) });
+      if (turn === 1) {
+        const siblings = Array.from({ length: cfg.n }, (_, i) => ({
+          label: `sibling ${i}`,
+          text: `SIBLING task-${i}: summarise ${cfg.files[(3 + 3 * i) % cfg.files.length]} and the two files after it`,
+        }));
+        const fork = {
+          label: 'forked summary',
+          text: 'FORK-TASK: from what we have read so far, list the rules the three files share',
+          type: 'general-purpose',
+          extra: { forkContext: true },
+        };
+        return answer({
+          calls: subagentCalls(conversation, cfg, [...siblings, fork], cfg.subagentType),
+        });
+      }
+      const done = conversation.toolResults.filter((r) => /SIBLING_DONE|FORK_DONE/.test(r)).length;
+      return answer({ text: `CACHEPARENT_DONE children=${done}` });
+    }
+    case 'sibling': {
+      // An exploring child: find files, search them, read three one at a time, report.
+      const turn = conversation.ownTurns;
+      const index = Number(/task-(\d+)/.exec(conversation.lastUserText)?.[1] ?? 0);
+      const at = (k) => cfg.files[(3 + 3 * index + k) % cfg.files.length];
+      const call = (name, args) => [{ id: newId('call_'), name, args }];
+      if (turn === 0) return answer({ calls: call('Glob', { pattern: 'src/**/*.ts' }) });
+      if (turn === 1)
+        return answer({
+          calls: call('Grep', { pattern: 'export function', output_mode: 'count' }),
+        });
+      if (turn <= 4) return answer({ calls: readCalls(conversation, [at(turn - 2)], role) });
+      return answer({
+        text: `SIBLING_DONE task-${index}: the three files define eight functions each over their entry type.`,
+      });
+    }
+    case 'fork': {
+      if (conversation.ownTurns === 0) {
+        return answer({ calls: readCalls(conversation, cfg.files.slice(-1), role) });
+      }
+      return answer({ text: 'FORK_DONE' });
+    }
     default:
       return answer({ text: 'MOCK_HELLO: no ROLE marker in the system prompt.' });
   }
@@ -218,7 +312,7 @@ function subagentCalls(conversation, cfg, tasks, subagentType) {
   return tasks.map((task) => ({
     id: newId('call_'),
     name: tool.name,
-    args: subagentArgs(tool.schema, task, subagentType),
+    args: { ...subagentArgs(tool.schema, task, task.type ?? subagentType), ...task.extra },
   }));
 }
 
@@ -377,6 +471,75 @@ async function chatCompletions(body, bodyBytes, res, record) {
   } else res.end(frames.join(''));
 }
 
+/**
+ * POST /v1/messages. The agent a request belongs to is its role and its task (the last user
+ * text): the key the cache variants scope entries by, and the row its usage is added to.
+ */
+async function anthropicMessages(body, res, record) {
+  const cfg = config;
+  const conversation = readAnthropicConversation(body);
+  const decision = decide(conversation, cfg);
+  record.role = decision.role;
+  const blocks = cacheBlocks(body);
+  const breakpoints = blocks.filter((block) => block.marked).length;
+  if (breakpoints > MAX_BREAKPOINTS) {
+    throw new ScriptError(
+      `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`,
+    );
+  }
+  const agent = {
+    role: decision.role,
+    id: `${decision.role}|${conversation.lastUserText.slice(0, 200)}`,
+  };
+  let row = stats.cacheAgents.get(agent.id);
+  if (!row) {
+    row = {
+      role: agent.role,
+      task: conversation.lastUserText.slice(0, 80),
+      firstRequestMs: record.arrive - stats.t0,
+      requests: 0,
+      variants: {},
+    };
+    stats.cacheAgents.set(agent.id, row);
+  }
+  row.requests++;
+  const accounts = Object.entries(CACHE_VARIANTS).map(([name, scopeOf]) => {
+    const account = caches[name].account(blocks, scopeOf(agent));
+    if (name === 'bound') account.commit();
+    row.variants[name] ??= { read: 0, write: 0, input: 0, total: 0 };
+    const sums = row.variants[name];
+    for (const key of ['read', 'write', 'input', 'total']) sums[key] += account[key];
+    return [name, account];
+  });
+  const served = Object.fromEntries(accounts).anthropic;
+  const calls = decision.calls ?? [];
+  const outChars =
+    (decision.text ?? '').length +
+    calls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.args).length, 0);
+  const usage = {
+    input: served.input,
+    cacheRead: served.read,
+    cacheWrite: served.write,
+    output: Math.max(1, Math.ceil(outChars / 4)),
+  };
+  const reply = anthropicReply(decision, { model: body.model || 'mock-model', usage });
+  await sleep(cfg.latencyMs);
+  // The response begins: what this request wrote is readable from now on, as on the real API.
+  for (const [, account] of accounts) account.commit();
+  if (!body.stream) {
+    const payload = JSON.stringify(reply.json);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(payload),
+    });
+    res.end(payload);
+    return;
+  }
+  record.stream = true;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.end(reply.sse.join(''));
+}
+
 // ---------------------------------------------------------------- server
 
 function sendJson(res, status, value) {
@@ -397,7 +560,7 @@ function readBody(req) {
   });
 }
 
-async function modelRequest(req, res) {
+async function modelRequest(req, res, api = 'openai') {
   const arrive = performance.now();
   stats.firstPostEpochMs ??= epochMs();
   stats.requests++;
@@ -415,7 +578,9 @@ async function modelRequest(req, res) {
   let raw;
   try {
     raw = await readBody(req);
-    await chatCompletions(JSON.parse(raw.toString('utf8') || '{}'), raw.length, res, record);
+    const body = JSON.parse(raw.toString('utf8') || '{}');
+    if (api === 'anthropic') await anthropicMessages(body, res, record);
+    else await chatCompletions(body, raw.length, res, record);
   } catch (error) {
     stats.errors++;
     const message = error instanceof Error ? error.message : String(error);
@@ -425,6 +590,7 @@ async function modelRequest(req, res) {
     }
     const status = error instanceof ScriptError ? 400 : 500;
     if (res.headersSent) res.end();
+    else if (api === 'anthropic') sendJson(res, status, anthropicError(message));
     else sendJson(res, status, { error: { message, type: 'invalid_request_error', code: null } });
   }
 }
@@ -432,6 +598,7 @@ async function modelRequest(req, res) {
 async function route(req, res) {
   const path = new URL(req.url, `http://${HOST}`).pathname.replace(/\/+$/, '');
   if (req.method === 'POST' && path === '/v1/chat/completions') return modelRequest(req, res);
+  if (req.method === 'POST' && path === '/v1/messages') return modelRequest(req, res, 'anthropic');
   if (req.method === 'GET' && path === '/v1/models') {
     stats.modelsGets++;
     stats.firstModelsGetEpochMs ??= epochMs();

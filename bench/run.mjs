@@ -10,11 +10,12 @@
 //                                                   node bench/prof-top.mjs <file.cpuprofile>
 //
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
-// keeps when it delegates reading), cli (warren -p start-up), mcp (a per-agent stdio MCP server's
-// start, and 20 children starting theirs at once), background (spawn → running and memory per
-// background child in flight), worktree (an agent worktree's create + remove in a 1,000-file
-// repository, beside git's own worktree add and remove). Profiled timings are slower: never mix
-// them with real runs.
+// keeps when it delegates reading), cache (the share of input read from Anthropic's prompt cache
+// by ten siblings and a forked child, against Claude Code's behaviour), cli (warren -p start-up),
+// mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once), background
+// (spawn → running and memory per background child in flight), worktree (an agent worktree's
+// create + remove in a 1,000-file repository, beside git's own worktree add and remove).
+// Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -208,6 +209,10 @@ try {
       await runMcp(scenario);
       continue;
     }
+    if (scenario.job === 'cache') {
+      await runCache(scenario);
+      continue;
+    }
     if (scenario.job === 'worktree') {
       await runWorktree(scenario);
       continue;
@@ -298,7 +303,7 @@ async function runBackground(scenario) {
   for (let rep = 0; rep < reps; rep++) {
     const profDir = profDirFor(`background-${rep + 1}`);
     const flags = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
-    const result = await runScript(
+    const result = await runWithFlags(
       [...flags, path.join(BENCH, 'lib', 'background-worker.mjs'), JSON.stringify(scenario)],
       scenario.timeoutMs,
     );
@@ -319,8 +324,11 @@ async function runBackground(scenario) {
   }
 }
 
-/** Runs a node script that prints one `RESULT <json>` line; kills it after `timeoutMs`. */
-function runScript(args, timeoutMs) {
+/**
+ * Runs node with `args` (flags, a script, its argument) that prints one `RESULT <json>` line;
+ * kills it after `timeoutMs`.
+ */
+function runWithFlags(args, timeoutMs) {
   return new Promise((resolve) => {
     const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -348,20 +356,7 @@ function runScript(args, timeoutMs) {
 async function runMcp(scenario) {
   if (!adapterNames.includes('warren')) return;
   for (let rep = 0; rep < reps; rep++) {
-    const result = await new Promise((resolve) => {
-      const args = [path.join(BENCH, 'lib', 'mcp-start.mjs'), JSON.stringify(scenario)];
-      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.on('exit', (code) => {
-        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-        resolve(
-          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
-        );
-      });
-    });
+    const result = await runScript('mcp-start.mjs', scenario);
     const sample = result.samples?.[0];
     log(
       `mcp rep ${rep + 1}/${reps} warren`,
@@ -372,24 +367,28 @@ async function runMcp(scenario) {
   }
 }
 
+/** warren only: each repetition a fresh process running lib/cache-share.mjs on the mock. */
+async function runCache(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await runScript('cache-share.mjs', { ...scenario, mockURL: mock.url });
+    const warren = result.samples?.[0]?.warren;
+    const claudeCode = result.samples?.[0]?.claudeCode;
+    const pct = (value) => `${(100 * value).toFixed(1)}%`;
+    log(
+      `cache rep ${rep + 1}/${reps} warren`,
+      result,
+      `siblings after the first read ${pct(warren?.siblingsAfterFirstShare)} of their input from the cache, the fork ${pct(warren?.forkShare)} (Claude Code model: ${pct(claudeCode?.siblingsAfterFirstShare)}, ${pct(claudeCode?.forkShare)})`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'cache', mode: 'json', rep, ...result });
+  }
+}
+
 /** warren only: each repetition a fresh process running lib/worktree-cycle.mjs. */
 async function runWorktree(scenario) {
   if (!adapterNames.includes('warren')) return;
   for (let rep = 0; rep < reps; rep++) {
-    const result = await new Promise((resolve) => {
-      const args = [path.join(BENCH, 'lib', 'worktree-cycle.mjs'), JSON.stringify(scenario)];
-      const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-      });
-      child.on('exit', (code) => {
-        const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-        resolve(
-          line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
-        );
-      });
-    });
+    const result = await runScript('worktree-cycle.mjs', scenario);
     const cycle = median(result.samples?.map((sample) => sample.cycleMs) ?? []);
     const gitAdd = median(result.samples?.map((sample) => sample.gitAddMs) ?? []);
     log(
@@ -399,6 +398,24 @@ async function runWorktree(scenario) {
     );
     runs.push({ adapter: 'warren', scenario: 'worktree', mode: 'json', rep, ...result });
   }
+}
+
+/** Runs bench/lib/<file> with a JSON argument; resolves with the RESULT line it printed. */
+function runScript(file, argument) {
+  return new Promise((resolve) => {
+    const args = [path.join(BENCH, 'lib', file), JSON.stringify(argument)];
+    const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('exit', (code) => {
+      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      resolve(
+        line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
+      );
+    });
+  });
 }
 
 // ------------------------------------------------------------------ summary and table

@@ -73,6 +73,7 @@ export type {
   TaskRecord,
   TaskStatus,
 } from './core/tasks.js';
+export type { TodoItem, TodoStatus } from './core/todo-list.js';
 export {
   type AgentIdentity,
   defineTool,
@@ -81,7 +82,7 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './core/tool.js';
-export { addUsage, emptyUsage, type Usage } from './core/usage.js';
+export { addUsage, cacheHitRatio, emptyUsage, type Usage } from './core/usage.js';
 export {
   type HandoffCheck,
   type HandoffInput,
@@ -155,6 +156,8 @@ export {
   grepTool,
   readOnlyBashTool,
   readTool,
+  todoWriteTool,
+  webFetchTool,
   writeTool,
 } from './tools/builtin-tools.js';
 export { FileStateCache } from './tools/file-state.js';

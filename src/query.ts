@@ -151,9 +151,9 @@ interface RunSide {
  * ones included); returns the main agent's result. When the main agent ends its turn while
  * background tasks it started still run, it waits for them and goes on with their
  * notifications, unless `waitForBackground: false`. Tools default to the built-ins: Read,
- * Write, Edit, Glob, Grep, Bash. Permissions default to the `default` mode with no way to ask:
- * read-only calls run, others are denied with a message; pass `permissions` (with
- * `canUseTool`, or another mode) to allow more. `hooks` run for every agent of the tree
+ * Write, Edit, Glob, Grep, Bash, TodoWrite, WebFetch. Permissions default to the `default` mode
+ * with no way to ask: read-only calls run, others are denied with a message; pass `permissions`
+ * (with `canUseTool`, or another mode) to allow more. `hooks` run for every agent of the tree
  * (docs/hooks.md); with an `outputSchema` (or an `agent` whose definition has one) the result's
  * `structuredOutput` is typed by a zod schema. Unusable options (a broken definition) make the
  * first `next()` reject.
@@ -310,6 +310,7 @@ function mainView(
       cancelSignal: signal,
       model,
       tools: main.tools ?? [],
+      shownTools: main.tools ?? [],
       budget,
       permissions: main.permissions,
       messages: [],

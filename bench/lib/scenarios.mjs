@@ -65,6 +65,14 @@ export function scenarios({ quick }) {
       children: 1000,
       timeoutMs: 120_000,
     },
+    cache: {
+      title: 'prompt cache',
+      job: 'cache',
+      modes: ['json'],
+      // A parent, `n` siblings of one definition and one forked child, on the Anthropic wire.
+      n: 10,
+      latencyMs: 100,
+    },
     mcp: {
       title: 'MCP server start',
       job: 'mcp',

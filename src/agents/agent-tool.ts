@@ -61,9 +61,11 @@ const agentInputSchema = z.object({
       'With isolation "worktree": what the branch starts from, "head" (default) or a branch, tag or commit.',
     ),
   forkContext: z
-    .boolean()
+    .union([z.boolean(), z.number().int().positive()])
     .optional()
-    .describe('Give the agent your conversation so far instead of a fresh one.'),
+    .describe(
+      'What of your conversation the agent starts with: false (default) nothing, only its prompt; true all of it; a number N your last N turns (a turn is a user message and everything after it). Forked agents start cheaper: they reuse your cached context.',
+    ),
 });
 
 /** An Agent tool that may start `types` (all definitions when undefined). */
@@ -128,7 +130,7 @@ function describeAgentTool(available: readonly AgentDefinition[], background: bo
     .join('\n');
   return `Starts a sub-agent to carry out a task on its own and returns its final report.
 
-The agent starts with a fresh conversation and only the tools its type allows; it sees nothing of yours, so the prompt must say everything it needs. Only its final message comes back to you, which keeps your context small: use it for searches across many files, self-contained side tasks, and work you can hand off. Start several agents in one message to run them in parallel. Do not use it for a single file read or a one-line search; call those tools yourself.${background ? BACKGROUND_USAGE : ''}
+The agent starts with a fresh conversation and only the tools its type allows; it sees nothing of yours (unless you pass forkContext), so the prompt must say everything it needs. Only its final message comes back to you, which keeps your context small: use it for searches across many files, self-contained side tasks, and work you can hand off. Start several agents in one message to run them in parallel. Do not use it for a single file read or a one-line search; call those tools yourself.${background ? BACKGROUND_USAGE : ''}
 
 Agent types (subagent_type):
 ${list || '(none)'}`;

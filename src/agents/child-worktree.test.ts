@@ -185,6 +185,29 @@ describe('a sub-agent with isolation: "worktree"', () => {
     expect(system).toContain('Your parent has uncommitted changes in 1 path (a.txt)');
   });
 
+  it("forked, keeps its parent's system prompt and is told its worktree in its first message", async () => {
+    makeGitRepo(repo());
+    const model = scriptedModel([
+      call('Agent', agentCall('FORKED-TOLD', { forkContext: true }).input),
+      { match: { prompt: 'FORKED-TOLD' }, text: 'ok' },
+      { text: 'done' },
+    ]);
+    const { events } = await run([], { model, systemPrompt: 'MAIN SYSTEM' });
+    const child = worktreeOf(events);
+    const [parentSystem] = model.calls[0]!.prompt;
+    const childPrompt = model.calls[1]!.prompt;
+    expect(childPrompt[0]).toEqual(parentSystem);
+    expect(childPrompt.filter((message) => message.role === 'system')).toHaveLength(1);
+    const first = JSON.stringify(childPrompt.at(-1));
+    expect(first).toContain(
+      `Your working directory is ${child.cwd}, not the one the system prompt names.`,
+    );
+    expect(first).toContain('You work in your own git worktree');
+    expect(first.indexOf('You work in your own git worktree')).toBeLessThan(
+      first.indexOf('Your task:\\nFORKED-TOLD'),
+    );
+  });
+
   it('keeps the work of a child that was cancelled, unlocked, and still reports it', async () => {
     makeGitRepo(repo());
     const controller = new AbortController();

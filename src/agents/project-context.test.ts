@@ -15,6 +15,7 @@ import { ofType, runToEnd } from '../testing/run-events.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { AgentDefinitionInput } from './definitions/agent-definition.js';
+import { withEnvironment } from './environment-prompt.js';
 import { ProjectContext } from './project-context.js';
 
 const sandbox = useTempDir('warren-context-');
@@ -72,6 +73,16 @@ function systemOf(model: ScriptedModel, marker: string): string {
   return typeof system?.content === 'string' ? system.content : '';
 }
 
+/** The text of the last user message of the model call that holds `marker` there. */
+function lastUserOf(model: ScriptedModel, marker: string): string {
+  const last = (c: LanguageModelV4CallOptions) => c.prompt.findLast((m) => m.role === 'user');
+  const call = model.calls.find((c) => JSON.stringify(last(c)).includes(marker));
+  const content = call && last(call)?.content;
+  return Array.isArray(content)
+    ? content.map((part) => (part.type === 'text' ? part.text : '')).join('')
+    : '';
+}
+
 const toolsOf = (model: ScriptedModel, marker: string) =>
   (
     model.calls.find((c) =>
@@ -125,6 +136,34 @@ describe('project instructions reach exactly the agents they should', () => {
     expect(system.indexOf('You review.')).toBe(0);
     expect(system.indexOf('MARK-INSTRUCTIONS')).toBeGreaterThan(0);
     expect(system.indexOf('MARK-INSTRUCTIONS')).toBeLessThan(system.indexOf('Environment:'));
+  });
+
+  it("sit before the environment, whose date is the session's, in a child's prompt too", async () => {
+    const context = await project({
+      'AGENTS.md': INSTRUCTIONS,
+      '.warren/skills/release-notes/SKILL.md': SKILL,
+      '.warren/agent-memory/noter/MEMORY.md': '- MARK-MEMORY\n',
+    });
+    const { model } = await run(
+      [
+        { match: { prompt: 'MAIN' }, toolCalls: [agentCall('noter', 'CHILD-noter')] },
+        { match: { prompt: 'CHILD-noter' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      {
+        projectContext: context,
+        sessionDate: '2001-02-03',
+        agents: { noter: { description: 'Notes.', prompt: 'You note.', memory: 'project' } },
+      },
+    );
+    const system = systemOf(model, 'CHILD-noter');
+    const at = (text: string) => system.indexOf(text);
+    expect(at('You note.')).toBe(0);
+    expect(at('You note.')).toBeLessThan(at('MARK-INSTRUCTIONS'));
+    expect(at('MARK-INSTRUCTIONS')).toBeLessThan(at('# Skills'));
+    expect(at('# Skills')).toBeLessThan(at('MARK-MEMORY'));
+    expect(at('MARK-MEMORY')).toBeLessThan(at('Environment:'));
+    expect(system.endsWith('- Date: 2001-02-03')).toBe(true);
   });
 
   it('are one string per definition: siblings send the same system prompt', async () => {
@@ -330,5 +369,61 @@ describe('agent memory', () => {
       expect.stringContaining('leads elsewhere through a symlink'),
     ]);
     expect(toolsOf(model, 'CHILD-noter').sort()).toEqual(['Grep', 'Read']);
+  });
+});
+
+describe('a forked child (forkContext)', () => {
+  it("keeps its parent's system prompt: its memory and preloaded skills come in its first message, sections its parent has do not", async () => {
+    const context = await project({
+      'AGENTS.md': INSTRUCTIONS,
+      '.warren/skills/release-notes/SKILL.md': SKILL,
+      '.warren/agent-memory/forker/MEMORY.md': '- MARK-MEMORY\n',
+    });
+    const main = await context.agentContext(undefined, projectDir(), { skillTool: true });
+    const systemPrompt = withEnvironment('MAIN SYSTEM', {
+      cwd: projectDir(),
+      sections: main.sections.map((section) => section.text),
+    });
+    const { model } = await run(
+      [
+        {
+          match: { prompt: 'MAIN' },
+          toolCalls: [
+            {
+              name: 'Agent',
+              input: {
+                description: 'f',
+                prompt: 'CHILD-forker',
+                subagent_type: 'forker',
+                forkContext: true,
+              },
+            },
+          ],
+        },
+        { match: { prompt: 'CHILD-forker' }, text: 'done' },
+        { text: 'all done' },
+      ],
+      {
+        projectContext: context,
+        systemPrompt,
+        agents: {
+          forker: {
+            description: 'Forks.',
+            prompt: 'You fork. MARK-DEFINITION',
+            memory: 'project',
+            skills: ['release-notes'],
+          },
+        },
+      },
+    );
+    expect(systemOf(model, 'CHILD-forker')).toBe(systemPrompt);
+    const first = lastUserOf(model, 'CHILD-forker');
+    expect(first).toContain('Your instructions:\nYou fork. MARK-DEFINITION');
+    expect(first).toContain('- MARK-MEMORY');
+    expect(first).toContain('MARK-SKILL-BODY');
+    expect(first.indexOf('MARK-MEMORY')).toBeLessThan(first.indexOf('Your task:\nCHILD-forker'));
+    // The parent's prompt holds the instructions and the skills list: not said twice.
+    expect(first).not.toContain('MARK-INSTRUCTIONS');
+    expect(first).not.toContain('# Skills');
   });
 });

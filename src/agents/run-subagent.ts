@@ -108,7 +108,7 @@ async function runChild(
   } catch (error) {
     return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
   }
-  const { options } = start;
+  const { options, prompt } = start;
   for (const message of start.warnings) ctx.emit({ ...placement.ref, type: 'warning', message });
   const emit = placement.workspace
     ? announcingWorktree(ctx.emit, placement.workspace, placement.ref)
@@ -118,7 +118,7 @@ async function runChild(
     servers = await startOwnServers(spawner, request, ctx, options);
     const ending = await driveChild(
       runtime,
-      { prompt: request.prompt, options, name: request.name, background: false },
+      { prompt, options, name: request.name, background: false },
       emit,
     );
     // The parent is being cancelled too: let its loop see that, not a child failure.
@@ -169,10 +169,11 @@ async function startInBackground(
   const { workspace } = opened;
   const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
   let options: SubagentOptions;
+  let prompt: string;
   let servers: AgentServers | undefined;
   try {
     const start = await createSubagentContext(spawner, request, ctx, { agentId, workspace });
-    options = start.options;
+    ({ options, prompt } = start);
     for (const message of start.warnings) ctx.emit({ ...ref, type: 'warning', message });
     // Its servers start now and stop when it ends, whenever that is.
     servers = await startOwnServers(spawner, request, ctx, options);
@@ -186,7 +187,7 @@ async function startInBackground(
   }
   const { parentId, depth } = ctx.agent;
   const task = port.launch({
-    prompt: request.prompt,
+    prompt,
     options,
     name: request.name,
     background: true,
@@ -236,6 +237,8 @@ export async function startOwnServers(
   }
   const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
   options.tools = withAgentServerTools(options.tools ?? [], granted);
+  // A forked child must see its own servers' tools too, at the price of its parent's cache.
+  if (options.shownTools) options.shownTools = withAgentServerTools(options.shownTools, granted);
   return servers;
 }
 

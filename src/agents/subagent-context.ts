@@ -1,8 +1,9 @@
 // What a child gets from its parent, decided in one place (DESIGN.md "What a child gets"):
-// fresh or forked messages, narrowed tools, a derived signal and budget, a copy of the file
-// state, the shared permission decisions, the parent's cwd (or a git worktree of its own), its
-// model or its own, the session's hooks with its definition's own (never its parent's), and its
-// output schema; and from its definition, the project's instructions, its skills and its memory.
+// fresh or forked messages (a forked child keeps its parent's system prompt and tool list, for
+// the prompt cache), narrowed tools, a derived signal and budget, a copy of the file state, the
+// shared permission decisions, the parent's cwd or a git worktree of its own, its model or its
+// own, the session's hooks with its definition's own (never its parent's), its output schema,
+// and from its definition the project's instructions, its skills and its memory.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Inbox } from '../core/inbox.js';
@@ -15,8 +16,9 @@ import type { AgentToolList } from './child-tools.js';
 import type { ChildWorkspace } from './child-worktree.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { compileOutputSchema } from './definitions/output-schema.js';
+import { type ForkContext, forkDirective, forkedTurns, forkMessages } from './fork-context.js';
 import { memoryTools } from './memory/memory-tools.js';
-import type { SubagentRuntime } from './subagent-runtime.js';
+import type { AgentSetup, SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
 export const DEFAULT_CHILD_MAX_TURNS = 20;
@@ -34,7 +36,8 @@ export interface SubagentRequest {
   description: string;
   /** From the Agent call; wins over the definition's model. */
   model?: string;
-  forkContext: boolean;
+  /** `false`: fresh; `true`: the parent's whole conversation; N: its last N turns. */
+  forkContext: ForkContext;
   /** From a delegate call's task spec. */
   timeBudgetMs?: number;
   /** Runs without its parent waiting for it (`run_in_background`, a `background` definition). */
@@ -71,9 +74,11 @@ export interface Spawner {
   }): AgentToolList;
 }
 
-/** A child's options, and what its parent's stream should say before it starts. */
+/** A child's options and first message, and what its parent's stream says before it starts. */
 export interface SubagentStart {
   options: SubagentOptions;
+  /** Its task, or for a forked child the hand-over with it. */
+  prompt: string;
   /** Problems with the project's instructions, skills or the child's memory, said once a session. */
   warnings: string[];
 }
@@ -100,9 +105,7 @@ export async function createSubagentContext(
   const cwd = workspace?.cwd ?? ctx.cwd;
   const setup = await runtime.setupFor(definition, cwd, { skillTool });
   const { memory, warnings } = setup;
-  const systemPrompt = workspace
-    ? `${setup.systemPrompt}\n\n${workspace.promptNote}`
-    : setup.systemPrompt;
+  const { prompt, conversation } = childConversation(request, setup, run, workspace);
   const memoryDir = memory?.dir;
   const agentId = request.agentId ?? placement.agentId ?? newAgentId();
   const background = request.background === true || ctx.agent.background === true;
@@ -123,9 +126,8 @@ export async function createSubagentContext(
   const options: SubagentOptions = {
     ...run.inherited,
     model: await childModel(runtime, request, ctx),
-    systemPrompt,
+    ...conversation,
     tools,
-    messages: request.forkContext ? forkMessages(run.messages, systemPrompt) : undefined,
     cwd,
     allowedDirs: memoryDir === undefined ? baseDirs : [...baseDirs, memoryDir],
     // At least one turn, so a child started on its parent's last turn can still answer.
@@ -149,7 +151,7 @@ export async function createSubagentContext(
     background,
     inbox: childInbox(runtime, ref),
   };
-  return { options, warnings };
+  return { options, prompt, warnings };
 }
 
 /**
@@ -173,28 +175,39 @@ export function childInbox(
 }
 
 /**
- * The parent's conversation for a forked child, behind the child's own system prompt: every
- * tool call still waiting for its result (the call starting this child among them) is left
- * out, since a provider refuses a call without a result.
+ * How the child's conversation starts. A fresh child: its own system prompt (its worktree's
+ * note after it) and its task. A forked child: its parent's system prompt and messages, shown
+ * its parent's tools (calls of one its definition does not grant are refused), and a first
+ * message with what its own system prompt would have added (fork-context.ts).
  */
-export function forkMessages(messages: readonly Message[], systemPrompt: string): Message[] {
-  const answered = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'tool') for (const part of message.content) answered.add(part.toolCallId);
+function childConversation(
+  request: SubagentRequest,
+  setup: AgentSetup,
+  run: SpawnToolContext['run'],
+  workspace: ChildWorkspace | undefined,
+): {
+  prompt: string;
+  conversation: Pick<AgentLoopOptions, 'systemPrompt' | 'messages' | 'shownTools'>;
+} {
+  const turns = forkedTurns(request.forkContext);
+  if (turns === undefined) {
+    const systemPrompt = workspace
+      ? `${setup.systemPrompt}\n\n${workspace.promptNote}`
+      : setup.systemPrompt;
+    return { prompt: request.prompt, conversation: { systemPrompt } };
   }
-  const forked: Message[] = [{ role: 'system', content: systemPrompt }];
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    if (message.role !== 'assistant') {
-      forked.push(message);
-      continue;
-    }
-    const content = message.content.filter(
-      (part) => part.type === 'text' || answered.has(part.toolCallId),
-    );
-    if (content.length > 0) forked.push({ role: 'assistant', content });
-  }
-  return forked;
+  const messages = forkMessages(run.messages, turns);
+  const prompt = forkDirective({
+    definition: request.definition,
+    task: request.prompt,
+    sections: setup.sections.map((section) => section.text),
+    systemPrompt: messages
+      .filter((message) => message.role === 'system')
+      .map((message) => message.content)
+      .join('\n\n'),
+    workspace,
+  });
+  return { prompt, conversation: { messages, shownTools: run.shownTools } };
 }
 
 /**

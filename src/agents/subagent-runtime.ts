@@ -12,9 +12,10 @@ import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
 import type { BackgroundPort } from './background-port.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
-import { withEnvironment } from './environment-prompt.js';
+import { sessionDate, withEnvironment } from './environment-prompt.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
+import type { PromptSection } from './prompt-section.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
@@ -44,6 +45,11 @@ export interface SubagentSettings {
    * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
    */
   mcp?: AgentMcpSettings;
+  /**
+   * The date every system prompt of the run names (`YYYY-MM-DD`); default: today's, taken when
+   * the run starts, so a run past midnight keeps one prompt per definition, and its cache.
+   */
+  sessionDate?: string;
   /** The session's hooks; each child runs them with its definition's own. */
   sessionHooks?: SessionHooks;
   /** Judges a child's output before it reaches its parent (after the built-in escaping). */
@@ -60,6 +66,8 @@ export interface SubagentSettings {
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
 export interface AgentSetup {
   systemPrompt: string;
+  /** The project's sections in that prompt, in order (a forked child is shown them elsewhere). */
+  sections: PromptSection[];
   memory?: AgentMemory;
   /** Problems reported for the first agent that needed them, empty for the rest. */
   warnings: string[];
@@ -79,6 +87,7 @@ export class SubagentRuntime {
   background: BackgroundPort | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
+  readonly sessionDate: string;
   readonly sessionHooks: SessionHooks | undefined;
   readonly handoffCheck: HandoffCheck | undefined;
   readonly context: ProjectContext;
@@ -96,6 +105,7 @@ export class SubagentRuntime {
     this.stallTimeoutMs = settings.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
     this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
+    this.sessionDate = settings.sessionDate ?? sessionDate();
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
     this.context =
@@ -103,8 +113,9 @@ export class SubagentRuntime {
   }
 
   /**
-   * A definition's system prompt (its prompt, the project's sections, the environment) and
-   * memory; made once per definition and cwd, so siblings send the same bytes.
+   * A definition's system prompt (its prompt, the project's sections, the environment with the
+   * session's date) and memory; made once per definition and cwd for the whole run, so siblings
+   * of one definition send the same bytes and share a prompt-cache entry.
    * @param skillTool whether the agent holds the Skill tool (it then sees the skills list)
    */
   setupFor(
@@ -123,7 +134,9 @@ export class SubagentRuntime {
         systemPrompt: withEnvironment(definition.prompt, {
           cwd,
           sections: sections.map((section) => section.text),
+          date: this.sessionDate,
         }),
+        sections,
         ...(memory && { memory }),
         warnings,
       }));

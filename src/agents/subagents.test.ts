@@ -90,28 +90,94 @@ describe('a sub-agent', () => {
     expect(toolOutputs(result)[0]?.output).toBe('child answer: deep answer');
   });
 
-  it('with forkContext, starts from its parent conversation minus the unanswered call', async () => {
-    const { model } = await runTree([
-      {
-        text: 'Let me check.',
-        toolCalls: [{ name: 'Echo', input: { text: 'PARENT-TOOL-RESULT' } }],
-      },
-      { toolCalls: [agentCall('FORKED continue from here', { forkContext: true })] },
-      { match: { prompt: 'FORKED' }, text: 'I saw the echo' },
-      { text: 'done' },
-    ]);
-    const call = callFor(model, 'FORKED')!;
-    const text = promptText(call);
-    expect(text).toContain('PARENT-SECRET');
-    expect(text).toContain('PARENT-TOOL-RESULT');
-    const toolCallIds = call.prompt.flatMap((message) =>
-      message.role === 'assistant'
-        ? message.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []))
-        : [],
+  it("with forkContext, continues its parent's last request: same system prompt, tools and messages, then its task", async () => {
+    const { model } = await runTree(
+      [
+        {
+          text: 'Let me check.',
+          toolCalls: [{ name: 'Echo', input: { text: 'PARENT-TOOL-RESULT' } }],
+        },
+        { toolCalls: [agentCall('FORKED continue from here', { forkContext: true })] },
+        { match: { prompt: 'FORKED' }, text: 'I saw the echo' },
+        { text: 'done' },
+      ],
+      { systemPrompt: 'PARENT-SYSTEM' },
     );
-    expect(toolCallIds).toEqual(['Echo']);
-    expect(call.prompt[0]?.role).toBe('system');
-    expect(call.prompt.filter((message) => message.role === 'system')).toHaveLength(1);
+    const child = callFor(model, 'FORKED')!;
+    const parentLast = model.calls[1]!;
+    // The parent's reply that started the child had only the Agent call: no trace of it remains.
+    expect(child.prompt.slice(0, -1)).toEqual(parentLast.prompt);
+    expect(child.tools).toEqual(parentLast.tools);
+    const directive = JSON.stringify(child.prompt.at(-1));
+    expect(directive).toContain(
+      'sub-agent of type \\"general-purpose\\", forked from the conversation above',
+    );
+    expect(directive).toContain('Your task:\\nFORKED continue from here');
+    expect(promptText(child)).toContain('PARENT-SECRET');
+  });
+
+  it('forked, may call only what its definition grants, though it sees its parent tools', async () => {
+    const { results } = await runTree(
+      [
+        {
+          toolCalls: [
+            agentCall('FORKED-READER look', { forkContext: true, subagent_type: 'reader' }),
+          ],
+        },
+        { match: { prompt: 'FORKED-READER' }, toolCalls: [{ name: 'Echo', input: { text: 'x' } }] },
+        { match: { lastToolResult: 'not available' }, text: 'could not echo' },
+        { text: 'done' },
+      ],
+      {
+        agents: { reader: { description: 'Reads.', prompt: 'READER', tools: ['Read'] } },
+        tools: [echoTool],
+      },
+    );
+    const child = results.find((event) => event.depth === 1)!;
+    const refusal = toolOutputs(child)[0]!;
+    expect(refusal).toMatchObject({ isError: true, toolName: 'Echo' });
+    expect(refusal.output).toBe(
+      "Echo is not available to this agent (its definition does not grant it); you see it only because you continue another agent's conversation. Available tools: none.",
+    );
+  });
+
+  it('with forkContext N, gets exactly its parent last N turns and no dangling call', async () => {
+    const history = [
+      { role: 'system' as const, content: 'PARENT-SYSTEM' },
+      { role: 'user' as const, content: 'OLD-TURN-1' },
+      { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'answer 1' }] },
+      { role: 'user' as const, content: 'OLD-TURN-2' },
+      { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'answer 2' }] },
+    ];
+    const { model } = await runTree(
+      [
+        {
+          text: 'Splitting the work.',
+          toolCalls: [
+            agentCall('FORKED-TWO sibling', { forkContext: 2 }),
+            agentCall('other sibling'),
+          ],
+        },
+        { match: { prompt: 'FORKED-TWO' }, text: 'ok' },
+        { match: { prompt: 'other sibling' }, text: 'ok' },
+        { text: 'done' },
+      ],
+      { messages: history },
+      'CURRENT-TURN',
+    );
+    const child = callFor(model, 'FORKED-TWO')!;
+    const roles = child.prompt.map((message) => message.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    const text = promptText(child);
+    expect(text).not.toContain('OLD-TURN-1');
+    expect(text).toContain('OLD-TURN-2');
+    expect(text).toContain('CURRENT-TURN');
+    expect(text).toContain('Splitting the work.');
+    expect(
+      child.prompt.some(
+        (m) => m.role === 'assistant' && m.content.some((p) => p.type === 'tool-call'),
+      ),
+    ).toBe(false);
   });
 
   it('reports its events up the parent stream, tagged with its id, parent and depth', async () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await mkdir(path.join(home, '.warren/agents'), { recursive: true });
   await writeFile(
     path.join(agents, 'explore.md'),
-    '---\nname: explore\ndescription: My explorer.\nmodel: haiku\ntools: Read, WebFetch\n---\nExplore.\n',
+    '---\nname: explore\ndescription: My explorer.\nmodel: haiku\ntools: Read, WebSearch\n---\nExplore.\n',
   );
   await writeFile(path.join(agents, 'broken.md'), '---\nname: broken\n---\nNo description.\n');
   await writeFile(
@@ -60,9 +60,14 @@ describe('agentsListing (the --json output)', () => {
       spawnableAgents: null,
       agents: [],
       status: 'ok',
-      warnings: [{ line: 5, message: expect.stringContaining('dropped `WebFetch`') }],
-      notes: [],
+      warnings: [],
+      notes: [{ line: 5, message: '`tools`: dropped `WebSearch`: warren has no such tool' }],
     });
+    expect(listing.toolWarnings).toEqual([
+      expect.stringMatching(
+        /^warren has no tool `WebSearch`: agent explore lists it and runs without it\./,
+      ),
+    ]);
     const general = listing.agents.find((agent) => agent.name === 'general-purpose')!;
     expect(general).toMatchObject({
       source: { kind: 'builtin', path: null },
@@ -92,7 +97,7 @@ describe('formatAgentsListing (the text output)', () => {
     expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+FORMAT\s+MODEL\s+TOOLS\s+WARNINGS\s+STATUS$/);
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^explore\s+project \.warren\/agents\/explore\.md\s+warren\s+haiku\s+1\s+1\s+ok$/,
+        /^explore\s+project \.warren\/agents\/explore\.md\s+warren\s+haiku\s+1\s+0\s+ok$/,
       ),
     );
     expect(lines).toContainEqual(
@@ -113,7 +118,7 @@ describe('formatAgentsListing (the text output)', () => {
   it('lists errors and warnings with file:line, then a summary', () => {
     const text = formatAgentsListing(listing, { cwd, homeDir: home });
     expect(text).toContain('Errors:\n  .warren/agents/broken.md:1: `description` is missing');
-    expect(text).toContain('Warnings:\n  .warren/agents/explore.md:5: `tools`: dropped `WebFetch`');
+    expect(text).toContain('Warnings:\n  warren has no tool `WebSearch`: agent explore lists it');
     expect(text.trimEnd().split('\n').at(-1)).toBe(
       '5 agents in use, 1 overridden, 1 error, 1 warning',
     );

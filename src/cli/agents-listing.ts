@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AgentFileFormat, AgentSourceKind } from '../agents/definitions/agent-definition.js';
 import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/agent-load-entry.js';
 import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
 import { terminalSafe } from './terminal-text.js';
 
 export interface AgentsListingDiagnostic {
@@ -40,8 +41,10 @@ export interface AgentsListing {
   agents: AgentsListingItem[];
   /** Number of error entries. */
   errors: number;
-  /** Number of warnings over all entries. */
+  /** Number of warnings over all entries, the tool warnings included. */
   warnings: number;
+  /** One per tool name that definitions list but warren lacks, naming those definitions. */
+  toolWarnings: string[];
 }
 
 export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
@@ -65,10 +68,12 @@ export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
+  const toolWarnings = unknownToolWarnings(result.entries);
   return {
     agents,
     errors: agents.filter((agent) => agent.status === 'error').length,
-    warnings: agents.reduce((sum, agent) => sum + agent.warnings.length, 0),
+    warnings: agents.reduce((sum, agent) => sum + agent.warnings.length, toolWarnings.length),
+    toolWarnings,
   };
 }
 
@@ -124,7 +129,10 @@ export function formatAgentsListing(
       );
     });
   const errors = problems('errors');
-  const warnings = problems('warnings');
+  const warnings = [
+    ...listing.toolWarnings.map((message) => `  ${message}`),
+    ...problems('warnings'),
+  ];
   if (errors.length > 0) lines.push('', 'Errors:', ...errors);
   if (warnings.length > 0) lines.push('', 'Warnings:', ...warnings);
 

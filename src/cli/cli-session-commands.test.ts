@@ -54,14 +54,18 @@ describe('warren usage', () => {
       new RegExp(`^Session ${session.sessionId}: 7 agents, cost \\$\\d+\\.\\d{4}$`),
     );
     expect(lines[2]).toMatch(
-      /^AGENT +TURNS +TOOLS +INPUT +CACHE READ +CACHE WRITE +OUTPUT +COST +TIME$/,
+      /^AGENT +TURNS +TOOLS +INPUT +CACHE READ +CACHE WRITE +CACHED +OUTPUT +COST +TIME$/,
     );
     expect(lines[3]).toMatch(/^main +2 +5 /);
     expect(lines[4]).toMatch(/^ {2}explore: review the loop /);
-    expect(run.stdout).toMatch(/\n {2}explore: review the loop +2 +1 +1,500 +2,300 +0 +65 +\$/);
+    expect(run.stdout).toMatch(
+      /\n {2}explore: review the loop +2 +1 +1,500 +2,300 +0 +61% +65 +\$/,
+    );
     expect(run.stdout).toMatch(/\n {2}general-purpose: review permissions +2 +1 +1,500 /);
     expect(run.stdout).toMatch(/\n {4}explore: check the rules +2 +1 +1,250 /);
-    expect(run.stdout).toMatch(/\n {2}└ subtotal general-purpose +2,750 +0 +0 +95 +\$0\.0097\n/);
+    expect(run.stdout).toMatch(
+      /\n {2}└ subtotal general-purpose +2,750 +0 +0 +0% +95 +\$0\.0097\n/,
+    );
     expect(lines.filter((line) => line.startsWith('total'))).toHaveLength(1);
   });
 

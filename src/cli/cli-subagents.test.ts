@@ -236,6 +236,33 @@ describe('definition files', () => {
   });
 });
 
+describe('warren -p with definitions that name tools warren lacks', () => {
+  it('warns once per missing tool for the run, however many files name it', async () => {
+    await mkdir(join(project(), '.warren/agents'), { recursive: true });
+    for (const name of ['researcher', 'writer', 'scout']) {
+      await writeFile(
+        join(project(), `.warren/agents/${name}.md`),
+        `---\ndescription: ${name}\ntools: Read, WebSearch, TodoWrite\n---\nWork.\n`,
+      );
+    }
+    server.enqueue({ text: 'ok' });
+    const run = await warren(['-p', 'hi', ...against('--output-format', 'stream-json')]);
+    expect(run.code).toBe(0);
+    const stderr = run.stderr.trim().split('\n');
+    expect(stderr).toEqual([
+      expect.stringMatching(
+        /^warren: warning: warren has no tool `WebSearch`: 3 agents list it \(researcher, scout, writer\) and run without it\./,
+      ),
+    ]);
+    const warnings = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.subtype === 'warning');
+    expect(warnings).toHaveLength(1);
+  });
+});
+
 describe('warren agents', () => {
   it('lists definitions with their source and the warnings of a messy file', async () => {
     await mkdir(join(project(), '.warren/agents'), { recursive: true });
@@ -248,10 +275,11 @@ describe('warren agents', () => {
     const listing = JSON.parse(run.stdout);
     const helper = listing.agents.find((agent: { name: string }) => agent.name === 'helper');
     expect(helper).toMatchObject({ status: 'ok', tools: ['Read'], source: { kind: 'project' } });
-    expect(JSON.stringify(helper.warnings)).toMatch(/WebSearch/);
+    expect(JSON.stringify(helper.notes)).toMatch(/dropped `WebSearch`/);
+    expect(listing.toolWarnings).toEqual([expect.stringContaining('no tool `WebSearch`')]);
     const text = await warren(['agents']);
     expect(text.stdout).toMatch(/helper\s+project \.warren\/agents\/helper\.md/);
-    expect(text.stdout).toMatch(/helper\.md:3: `tools`: dropped `WebSearch`/);
+    expect(text.stdout).toMatch(/warren has no tool `WebSearch`: agent helper lists it/);
   });
 
   it('exits 1 when a file cannot be used, and still lists everything with file:line', async () => {

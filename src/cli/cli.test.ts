@@ -97,6 +97,7 @@ describe('warren -p', () => {
           num_turns: 2,
           tool_calls: 1,
           usage: expect.objectContaining({ output_tokens: expect.any(Number) }),
+          cache_hit_ratio: 0,
           cost_usd: null,
           // A lone agent's subtree is itself.
           subtree_usage: result.agents[0].usage,
@@ -105,6 +106,7 @@ describe('warren -p', () => {
           worktree: null,
           structured_output: null,
           transcript: join(sessions, `${result.session_id}.jsonl`),
+          todos: null,
         },
       ],
     });
@@ -186,6 +188,76 @@ describe('warren -p', () => {
     expect(lines[0]).toMatchObject({ subtype: 'init', model: 'openai-compatible:test-model' });
     expect(lines[2]).toMatchObject({ tool_name: 'Glob', is_error: false, content: 'notes.txt' });
     for (const line of lines.slice(0, -1)) expect(line.agent_id).toBe(lines[0].agent_id);
+  });
+
+  it("shows an agent's task list: a stream-json line when it changes, the latest in agents[]", async () => {
+    const todos = [
+      { content: 'Read the notes', status: 'completed' },
+      { content: 'Answer', status: 'in_progress', activeForm: 'Answering' },
+    ];
+    server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'TodoWrite',
+            input: { todos: [{ content: 'Read the notes', status: 'in_progress' }] },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'TodoWrite', input: { todos } }] },
+      { text: 'Done.' },
+    );
+    const run = await warren(['-p', 'plan', ...against('--output-format', 'stream-json')]);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const changes = lines.filter((line) => line.type === 'todos');
+    expect(changes).toEqual([
+      {
+        type: 'todos',
+        agent_id: lines[0].agent_id,
+        parent_id: null,
+        depth: 0,
+        todos: [{ content: 'Read the notes', status: 'in_progress' }],
+      },
+      { type: 'todos', agent_id: lines[0].agent_id, parent_id: null, depth: 0, todos },
+    ]);
+    // Each list follows the tool_result of the call that wrote it.
+    expect(lines[lines.indexOf(changes[0]) - 1]).toMatchObject({
+      type: 'tool_result',
+      tool_name: 'TodoWrite',
+    });
+    expect(lines.at(-1).agents[0].todos).toEqual(todos);
+  });
+
+  it('reports cache reads and writes per agent, with the share read from the cache', async () => {
+    server.enqueue({
+      text: 'Cached.',
+      usage: { input: 100, output: 5, cacheRead: 800, cacheWrite: 100 },
+    });
+    const run = await warren(
+      [
+        '-p',
+        'hi',
+        '--model',
+        'anthropic:claude-sonnet-4-5',
+        '--cwd',
+        project(),
+        '--session-dir',
+        sessions,
+        '--output-format',
+        'json',
+      ],
+      { env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' } },
+    );
+    expect(run.code).toBe(0);
+    const [main] = JSON.parse(run.stdout).agents;
+    expect(main.usage).toMatchObject({
+      cache_read_input_tokens: 800,
+      cache_creation_input_tokens: 100,
+    });
+    expect(main.cache_hit_ratio).toBe(0.8);
   });
 
   it('exits 1 with error_max_turns when the turn cap ends the run', async () => {

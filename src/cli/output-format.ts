@@ -1,6 +1,7 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import { formatSeconds } from '../model/request-timeout.js';
+import { TodoLists } from '../telemetry/todo-lists.js';
 import { denialReport } from './denial-report.js';
 import { mainTextStream } from './main-text-stream.js';
 import { usageJson } from './result-json.js';
@@ -67,11 +68,18 @@ export function jsonOutput(options: OutputOptions): OutputSink {
 
 export function streamJsonOutput(options: OutputOptions): OutputSink {
   const line = (value: object) => options.stdout(`${JSON.stringify(value)}\n`);
+  const todoLists = new TodoLists();
   return {
     event(event) {
       warningLine(event, options);
       const value = streamJsonLine(event, options);
       if (value) line(value);
+      // After the TodoWrite call's tool_result: a list the agent changed, whole.
+      const todos = todoLists.observe(event);
+      if (todos) {
+        const who = { agent_id: event.agentId, parent_id: event.parentId, depth: event.depth };
+        line({ type: 'todos', ...who, todos: todos.todos });
+      }
     },
     finish(result) {
       line(result);

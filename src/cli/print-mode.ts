@@ -8,6 +8,8 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
 import { checkAgentName } from '../agents/definitions/agent-name.js';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
+import { sessionDate } from '../agents/environment-prompt.js';
 import { ProjectContext } from '../agents/project-context.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
@@ -105,10 +107,13 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const mainContext = mainDefinition
     ? { sections: [], warnings: [] }
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
+  // One date for every system prompt of the session: a changing prompt defeats the cache.
+  const date = sessionDate();
   const systemPrompt = mainSystemPrompt({
     cwd,
     subagents: args.maxDepth > 0,
     sections: mainContext.sections.map((section) => section.text),
+    date,
   });
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   let sessionId = newSessionId();
@@ -141,9 +146,14 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const controller = new AbortController();
   const stopListening = io.onInterrupt(() => controller.abort());
   let result: RunResult | undefined;
-  // Untrusted project servers and problems with the project's instructions and skills are
-  // reported once the run has said who the main agent is.
-  let pendingWarnings = [...mcp.warnings, ...mainContext.warnings];
+  // Untrusted project servers, tools definitions list that warren lacks (once per tool, not per
+  // file), and problems with the project's instructions and skills are reported once the run has
+  // said who the main agent is.
+  let pendingWarnings = [
+    ...mcp.warnings,
+    ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
+    ...mainContext.warnings,
+  ];
   // Every event of the tree, background agents' included, is shown the moment it happens (the
   // run's onEvent), once; events made outside any loop (warnings) come only through the stream.
   const shown = new WeakSet<AgentEvent>();
@@ -177,6 +187,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         maxDepth: args.maxDepth,
         maxParallel: args.maxParallel,
         stallTimeoutMs: args.stallTimeoutMs,
+        sessionDate: date,
         transcriptPathFor: (agentId) => transcript.pathFor(agentId),
         messages: history,
         cwd,

@@ -1,7 +1,7 @@
 // The JSON contract of a finished run (`--output-format json`, the last line of stream-json):
 // snake_case, the main agent's result, and the whole agent tree with usage per agent.
 import type { RunResult } from '../core/events.js';
-import type { Usage } from '../core/usage.js';
+import { cacheHitRatio, type Usage } from '../core/usage.js';
 import type { AgentSummary, AgentTree } from '../telemetry/agent-tree.js';
 
 export interface UsageJson {
@@ -33,6 +33,7 @@ export function agentJson(agent: AgentSummary) {
     num_turns: agent.numTurns,
     tool_calls: agent.toolCalls,
     usage: usageJson(agent.usage),
+    cache_hit_ratio: roundedRatio(cacheHitRatio(agent.usage)),
     cost_usd: agent.costUsd,
     subtree_usage: usageJson(agent.subtreeUsage),
     subtree_cost_usd: agent.subtreeCostUsd,
@@ -40,7 +41,13 @@ export function agentJson(agent: AgentSummary) {
     worktree: agent.worktree,
     structured_output: agent.structuredOutput,
     transcript: agent.transcript,
+    todos: agent.todos,
   };
+}
+
+/** Four decimals are enough to compare runs; more is noise. */
+function roundedRatio(ratio: number | null): number | null {
+  return ratio === null ? null : Math.round(ratio * 10_000) / 10_000;
 }
 
 export function resultJson(params: { result: RunResult; sessionId: string; tree: AgentTree }) {

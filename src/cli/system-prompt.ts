@@ -19,6 +19,8 @@ export function mainSystemPrompt(params: {
   subagents: boolean;
   /** Sections that hold for the session (agents/project-context.ts), in order. */
   sections?: readonly string[];
+  /** The session's date; see agents/environment-prompt.ts for why it is fixed. */
+  date?: string;
 }): string {
   return withEnvironment(MAIN_PROMPT + (params.subagents ? SUBAGENTS : ''), params);
 }

@@ -1,6 +1,6 @@
 // The text of `warren usage`: one row per agent, indented under its parent, then a subtotal row
 // for every agent with children (itself and all below it), and the session total.
-import type { Usage } from '../core/usage.js';
+import { cacheHitRatio, type Usage } from '../core/usage.js';
 import {
   childrenByParent,
   type SessionTimeline,
@@ -23,6 +23,7 @@ const HEADERS = [
   'INPUT',
   'CACHE READ',
   'CACHE WRITE',
+  'CACHED',
   'OUTPUT',
   'COST',
   'TIME',
@@ -75,6 +76,7 @@ export function formatUsageTable(timeline: SessionTimeline): string {
     count(row.usage.inputTokens),
     count(row.usage.cacheReadInputTokens),
     count(row.usage.cacheCreationInputTokens),
+    share(cacheHitRatio(row.usage)),
     count(row.usage.outputTokens),
     row.cost === null ? '–' : `$${row.cost.toFixed(4)}`,
     row.durationMs === undefined ? '' : seconds(row.durationMs),
@@ -100,6 +102,11 @@ export function formatUsageTable(timeline: SessionTimeline): string {
 
 function count(tokens: number): string {
   return tokens.toLocaleString('en-US');
+}
+
+/** The share of input read from the prompt cache (`cache_hit_ratio`), as a whole percent. */
+function share(ratio: number | null): string {
+  return ratio === null ? '–' : `${Math.round(100 * ratio)}%`;
 }
 
 function seconds(ms: number): string {

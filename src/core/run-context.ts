@@ -20,6 +20,11 @@ export interface RunContext {
   readonly model: LanguageModelV4;
   /** The agent's tools: a child's tools are always a subset of these. */
   readonly tools: readonly Tool[];
+  /**
+   * The tool list the agent's model is shown: `tools`, or for a forked agent its parent's list.
+   * A forked child is shown the same list, so its requests share the cached prefix.
+   */
+  readonly shownTools: readonly Tool[];
   /** The agent's budget node; a child's budget hangs below it. */
   readonly budget: Budget;
   readonly permissions: PermissionPolicy | undefined;

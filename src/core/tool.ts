@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { AgentEvent, AgentRef } from './events.js';
 import type { FileState } from './file-state.js';
+import type { PermissionDecision } from './permission-policy.js';
 import type { RunContext } from './run-context.js';
 
 /** Who an agent is, as tools and permission prompts see it. */
@@ -28,6 +29,12 @@ export interface ToolContext {
   agent: AgentIdentity;
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
+  /**
+   * Asks the agent's permission policy about this call once more, under another permission
+   * subject: for what a tool learns only while it runs (WebFetch: that the host it was allowed
+   * to fetch resolves to a private address). Absent when the agent has no policy.
+   */
+  askPermission?(subject: string): Promise<PermissionDecision>;
 }
 
 /** What a tool that starts agents gets besides: the calling run, and its event stream. */
@@ -75,7 +82,7 @@ interface ToolFields<Input> {
   timeoutMs?: number;
   /**
    * What a permission rule `Name(specifier)` is matched against: a Bash command, a file path
-   * relative to cwd. Without it only the bare rule `Name` applies.
+   * relative to cwd, WebFetch's `domain:<host>`. Without it only the bare rule `Name` applies.
    */
   permissionSubject?(input: Input, ctx: Pick<ToolContext, 'cwd'>): string;
 }

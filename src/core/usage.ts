@@ -29,3 +29,12 @@ export function budgetTokens(usage: Usage): number {
     usage.outputTokens
   );
 }
+
+/**
+ * The share of input tokens read from the prompt cache: cache reads over all input (uncached,
+ * cache reads, cache writes). Null when there was no input at all.
+ */
+export function cacheHitRatio(usage: Usage): number | null {
+  const input = usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+  return input === 0 ? null : usage.cacheReadInputTokens / input;
+}

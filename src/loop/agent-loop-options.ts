@@ -19,6 +19,12 @@ export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
   model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
   systemPrompt?: string;
   tools?: readonly Tool[];
+  /**
+   * The tool list the model is shown, when it differs from `tools`: a forked child is shown
+   * its parent's, so that its requests open with the same prefix and read the parent's prompt
+   * cache. A call of a tool shown here but not in `tools` is refused. Default: `tools`.
+   */
+  shownTools?: readonly Tool[];
   /** Earlier conversation to continue (resume, forked context). */
   messages?: readonly Message[];
   /** Working directory of the agent's tools. Default: `process.cwd()`. */

@@ -75,8 +75,13 @@ interface RunState {
   readonly started: number;
   /** Present when the agent must finish with a structured value. */
   readonly output: StructuredOutput | undefined;
-  /** What the model is offered: the agent's tools, and StructuredOutput when it has a schema. */
+  /** What the agent may call: its tools, and StructuredOutput when it has a schema. */
   readonly tools: readonly Tool[];
+  /**
+   * What the model is offered: `tools`, or for a forked agent its parent's list (with its own
+   * StructuredOutput, if it has a schema), so its requests open with its parent's prefix.
+   */
+  readonly shownTools: readonly Tool[];
   stopHookContinuations: number;
   handoff?: HandoffVerdict;
   costUsd: number | null;
@@ -116,6 +121,11 @@ export async function* agentLoop({
 
   const environment: ToolCallEnvironment = {
     tools: new Map(tools.map((tool) => [tool.name, tool])),
+    withheld: new Set(
+      run.shownTools
+        .map((tool) => tool.name)
+        .filter((name) => !tools.some((tool) => tool.name === name)),
+    ),
     permissions: options.permissions,
     hooks: options.hooks,
     context: {
@@ -129,8 +139,9 @@ export async function* agentLoop({
         background: options.background === true,
       },
     },
-    // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone.
-    run: runContext(run, options.tools ?? []),
+    // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
+    // a forked child is shown what this agent's model is shown.
+    run: runContext(run, options.tools ?? [], run.shownTools),
     signal: new AbortFanOut(run.signal),
     cancel: new AbortFanOut(run.cancel.signal),
     ended: run.deadline && new AbortFanOut(run.deadline.ended),
@@ -215,13 +226,24 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     toolCalls: 0,
     fatal: false,
     output,
-    tools: output ? [...(options.tools ?? []), output.tool] : (options.tools ?? []),
+    tools: withOutputTool(options.tools ?? [], output),
+    shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
     stopHookContinuations: 0,
   };
 }
 
+/** The tools with this agent's StructuredOutput last, in place of any of that name. */
+function withOutputTool(tools: readonly Tool[], output: StructuredOutput | undefined): Tool[] {
+  if (!output) return [...tools];
+  return [...tools.filter((tool) => tool.name !== output.tool.name), output.tool];
+}
+
 /** What the run's tools that start agents see of it. */
-function runContext(run: RunState, tools: readonly Tool[]): RunContext {
+function runContext(
+  run: RunState,
+  tools: readonly Tool[],
+  shownTools: readonly Tool[],
+): RunContext {
   return {
     agentPath: run.path,
     inherited: inheritedOptions(run.options),
@@ -230,6 +252,7 @@ function runContext(run: RunState, tools: readonly Tool[]): RunContext {
     },
     model: run.model,
     tools,
+    shownTools,
     budget: run.budget,
     permissions: run.options.permissions,
     messages: run.messages,
@@ -406,7 +429,7 @@ async function* callModel(
   const turns = modelTurn({
     model: run.model,
     messages: run.messages,
-    tools: run.tools,
+    tools: run.shownTools,
     toolChoice: call.toolChoice,
     stream: options.stream ?? true,
     signal: call.signal,

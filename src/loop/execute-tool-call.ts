@@ -29,6 +29,8 @@ const SPAWN_SETTLE_MS = 10_000;
 
 export interface ToolCallEnvironment {
   tools: ReadonlyMap<string, Tool>;
+  /** Tools the model is shown but this agent may not use (a forked child sees its parent's). */
+  withheld?: ReadonlySet<string>;
   permissions: PermissionPolicy | undefined;
   /** The agent's hooks: PreToolUse before the permission decision is used, PostToolUse after. */
   hooks: HookRunner | undefined;
@@ -92,6 +94,11 @@ async function runTool(
   const tool = env.tools.get(call.toolName);
   if (!tool) {
     const names = [...env.tools.keys()].join(', ') || 'none';
+    if (env.withheld?.has(call.toolName)) {
+      return toolError(
+        `${call.toolName} is not available to this agent (its definition does not grant it); you see it only because you continue another agent's conversation. Available tools: ${names}.`,
+      );
+    }
     return toolError(`Unknown tool "${call.toolName}". Available tools: ${names}.`);
   }
   if (typeof call.input === 'string') {
@@ -169,12 +176,25 @@ async function callWithTimeout(
       leave.soon();
     }, timeoutMs);
   const { agentId, parentId, depth } = env.context.agent;
+  const signal = call?.signal ?? env.signal.signal;
+  const { permissions } = env;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
-    signal: call?.signal ?? env.signal.signal,
+    signal,
     progress: (text) =>
       own({ agentId, parentId, depth, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
+    ...(permissions && {
+      askPermission: (subject: string) =>
+        permissions.decide({
+          tool: { ...tool, permissionSubject: () => subject } as Tool,
+          input,
+          cwd: env.context.cwd,
+          allowedDirs: env.context.allowedDirs,
+          agent: env.context.agent,
+          signal,
+        }),
+    }),
   };
   const calling = tool.spawnsAgents
     ? tool.call(input, { ...context, run: env.run, emit })

@@ -69,18 +69,61 @@ describe('model prompt', () => {
     });
   });
 
-  it('marks cache breakpoints on the system prompt, the newest message and the last tool', () => {
+  it('marks cache breakpoints on the last tool, the system prompt and the newest message', () => {
+    const prompt = toModelPrompt([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'one' },
+    ]);
+    const marked = withCacheBreakpoints(prompt, toModelTools([tool]));
+    const cached = marked.prompt.map((message) => message.providerOptions !== undefined);
+    expect(cached).toEqual([true, true]);
+    expect(marked.tools[0]?.providerOptions).toEqual({
+      anthropic: { cacheControl: { type: 'ephemeral' } },
+    });
+  });
+
+  it('marks where the previous request ended too: the message before the newest reply', () => {
     const prompt = toModelPrompt([
       { role: 'system', content: 'sys' },
       { role: 'user', content: 'one' },
       { role: 'assistant', content: [{ type: 'text', text: 'two' }] },
       { role: 'user', content: 'three' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'Read', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'c', toolName: 'Read', output: 'x', isError: false },
+        ],
+      },
     ]);
     const marked = withCacheBreakpoints(prompt, toModelTools([tool]));
     const cached = marked.prompt.map((message) => message.providerOptions !== undefined);
-    expect(cached).toEqual([true, false, false, true]);
-    expect(marked.tools[0]?.providerOptions).toEqual({
-      anthropic: { cacheControl: { type: 'ephemeral' } },
-    });
+    expect(cached).toEqual([true, false, false, true, false, true]);
+  });
+
+  it('never marks more than four breakpoints, nor the same message twice', () => {
+    const conversations = [
+      [{ role: 'user', content: 'one' }],
+      [
+        { role: 'system', content: 'a' },
+        { role: 'system', content: 'b' },
+        { role: 'user', content: 'one' },
+        { role: 'assistant', content: [{ type: 'text', text: 'two' }] },
+      ],
+      [
+        { role: 'system', content: 'sys' },
+        { role: 'assistant', content: [{ type: 'text', text: 'two' }] },
+        { role: 'user', content: 'three' },
+      ],
+    ] as const;
+    for (const messages of conversations) {
+      const marked = withCacheBreakpoints(toModelPrompt(messages as never), toModelTools([tool]));
+      const count =
+        marked.prompt.filter((message) => message.providerOptions !== undefined).length + 1;
+      expect(count).toBeLessThanOrEqual(4);
+    }
   });
 });

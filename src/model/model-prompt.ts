@@ -75,22 +75,34 @@ function toModelMessage(message: Message): LanguageModelV4Message {
 const EPHEMERAL: SharedV4ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
 
 /**
- * Marks Anthropic cache breakpoints so the stable prefix is billed as a cache read on the next
- * turn: the last tool (caches all tool definitions), the system prompt, and the newest message
- * (caches the conversation so far). Three of Anthropic's four allowed breakpoints.
+ * Marks Anthropic's cache breakpoints (at most four) where a later request can read what this
+ * one writes. A request is laid out tools, system, messages; each breakpoint caches the prefix
+ * up to it:
+ * - the last tool: the tool list alone, shared by agents with the same tools;
+ * - the last system message: tools and system prompt, shared by siblings of one definition and
+ *   by every turn of an agent;
+ * - the message before the newest assistant reply: where the previous request of this
+ *   conversation ended, so this one reads it exactly even when the reply and its tool results
+ *   run past the 20 blocks Anthropic looks back from a breakpoint (ten parallel calls do);
+ * - the newest message: the whole conversation, for the next turn, and for a forked child
+ *   whose first request is this one plus a message.
  */
 export function withCacheBreakpoints(
   prompt: LanguageModelV4Prompt,
   tools: LanguageModelV4FunctionTool[],
 ): { prompt: LanguageModelV4Prompt; tools: LanguageModelV4FunctionTool[] } {
-  const marked = prompt.map((message, index) =>
-    message.role === 'system' || index === prompt.length - 1
-      ? { ...message, providerOptions: EPHEMERAL }
-      : message,
+  const marked = new Set<number>();
+  const lastSystem = prompt.findLastIndex((message) => message.role === 'system');
+  if (lastSystem >= 0) marked.add(lastSystem);
+  const newestReply = prompt.findLastIndex((message) => message.role === 'assistant');
+  if (newestReply - 1 > lastSystem) marked.add(newestReply - 1);
+  if (prompt.length - 1 > lastSystem) marked.add(prompt.length - 1);
+  const markedPrompt = prompt.map((message, index) =>
+    marked.has(index) ? { ...message, providerOptions: EPHEMERAL } : message,
   ) as LanguageModelV4Prompt;
   const last = tools.at(-1);
   const markedTools = last
     ? [...tools.slice(0, -1), { ...last, providerOptions: EPHEMERAL }]
     : tools;
-  return { prompt: marked, tools: markedTools };
+  return { prompt: markedPrompt, tools: markedTools };
 }

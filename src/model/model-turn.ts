@@ -21,6 +21,7 @@ import {
 import type { Tool } from '../core/tool.js';
 import type { Usage } from '../core/usage.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+import { prefixKey, promptCacheGate } from './prompt-cache-gate.js';
 import { RequestWatchdog } from './request-timeout.js';
 import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
 
@@ -60,6 +61,13 @@ export async function* modelTurn(
   request: ModelTurnRequest,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const callOptions = buildCallOptions(request);
+  // Requests that place cache breakpoints wait for a sibling already writing their prefix.
+  const pass = usesCacheBreakpoints(request.model)
+    ? await promptCacheGate(request.model).enter(
+        prefixKey(request.tools, request.messages),
+        request.signal,
+      )
+    : undefined;
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const watchdog = new RequestWatchdog(request.requestTimeoutMs);
@@ -71,15 +79,18 @@ export async function* modelTurn(
       yield { type: 'message_start' };
       if (request.stream) {
         const { stream } = await watchdog.wait(request.model.doStream(attemptOptions), 'response');
-        return yield* readStream(stream, watchdog);
+        return yield* readStream(stream, watchdog, () => pass?.started());
       }
       const reply = fromContent(
         await watchdog.wait(request.model.doGenerate(attemptOptions), 'response'),
       );
+      pass?.started();
       const text = textOf(reply.message);
       if (text) yield { type: 'message_delta', text };
       return reply;
     } catch (thrown) {
+      // Whoever waits for this prefix goes on without it rather than through the retries.
+      pass?.failed();
       request.signal.throwIfAborted();
       // Whatever the abort broke on its way out, the cause was the silence.
       const error = watchdog.error ?? thrown;
@@ -98,7 +109,7 @@ export async function* modelTurn(
 function buildCallOptions(request: ModelTurnRequest) {
   let prompt = toModelPrompt(request.messages);
   let tools = toModelTools(request.tools);
-  if (request.model.provider.startsWith('anthropic')) {
+  if (usesCacheBreakpoints(request.model)) {
     ({ prompt, tools } = withCacheBreakpoints(prompt, tools));
   }
   return {
@@ -111,14 +122,21 @@ function buildCallOptions(request: ModelTurnRequest) {
   } as const;
 }
 
+/** Anthropic caches only what a request marks; other providers cache on their own. */
+function usesCacheBreakpoints(model: LanguageModelV4): boolean {
+  return model.provider.startsWith('anthropic');
+}
+
 async function* readStream(
   stream: ReadableStream<LanguageModelV4StreamPart>,
   watchdog: RequestWatchdog,
+  onFirstPart: () => void,
 ): AsyncGenerator<ModelTurnEvent, ModelTurn> {
   const content: Array<TextPart | ToolCallPart> = [];
   let text: TextPart | undefined;
   let usage: Usage | undefined;
   let finishReason = 'other';
+  let first = true;
   const reader = stream.getReader();
   // Ends a read that waits on a provider that ignores the abort signal.
   watchdog.onFire(() => reader.cancel().catch(() => {}));
@@ -130,6 +148,12 @@ async function* readStream(
       watchdog.disarm();
       if (next.done) break;
       const part = next.value;
+      // The response has begun (its first event, past the provider's own stream-start): the
+      // prompt has been read, and its cache entry is readable.
+      if (first && part.type !== 'stream-start') {
+        first = false;
+        onFirstPart();
+      }
       switch (part.type) {
         case 'text-delta':
           if (!text) {

@@ -248,8 +248,12 @@ describe('rules for other tools', () => {
   it('match the exact specifier or a "*" glob', () => {
     expect(allows('Agent(Explore)', 'Agent', 'Explore')).toBe(true);
     expect(allows('Agent(Explore)', 'Agent', 'Explorer')).toBe(false);
-    expect(allows('WebFetch(https://docs.*)', 'WebFetch', 'https://docs.rs/x/y')).toBe(true);
-    expect(allows('WebFetch(https://docs.*)', 'WebFetch', 'https://evil.io/docs.')).toBe(false);
+    expect(allows('WebFetch(domain:*.python.org)', 'WebFetch', 'domain:docs.python.org')).toBe(
+      true,
+    );
+    expect(allows('WebFetch(domain:*.python.org)', 'WebFetch', 'domain:python.org.evil.io')).toBe(
+      false,
+    );
     expect(allows('Agent(*)', 'Agent', 'anything')).toBe(true);
   });
 });

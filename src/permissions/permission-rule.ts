@@ -76,6 +76,9 @@ export function parsePermissionRule(text: string, source: string): PermissionRul
     );
   }
   if (toolName === 'Bash') checkBashSpecifier(specifier, text, source);
+  if (toolName === 'WebFetch') {
+    return { text: rule, toolName, specifier: webFetchSpecifier(specifier, text, source), source };
+  }
   return { text: rule, toolName, specifier, source };
 }
 
@@ -109,6 +112,12 @@ export function findDenyingRule(
   rules: readonly PermissionRule[],
   target: PermissionTarget,
 ): PermissionRule | undefined {
+  const privateHost = target.toolName === 'WebFetch' && target.subject?.startsWith('private:');
+  if (privateHost) {
+    // A private destination needs its own allow rule, but a domain's deny rule still holds.
+    const asDomain = { ...target, subject: `domain:${target.subject!.slice('private:'.length)}` };
+    return rules.find((rule) => matchesCall(rule, target) || matchesCall(rule, asDomain));
+  }
   if (target.toolName !== 'Bash' || target.subject === undefined) {
     return rules.find((rule) => matchesCall(rule, target));
   }
@@ -227,6 +236,24 @@ function checkBashSpecifier(specifier: string, text: string, source: string): vo
       `":*" marks a command prefix and goes last, e.g. Bash(${specifier.slice(0, prefixMarker)}:*); use "*" for a wildcard inside a command`,
     );
   }
+}
+
+/**
+ * WebFetch rules name a host: `domain:example.com` (also `domain:*.example.com`) for public
+ * addresses, `private:localhost` for a host on the local network. Host names are matched in
+ * lower case, as URLs carry them.
+ */
+function webFetchSpecifier(specifier: string, text: string, source: string): string {
+  if (specifier === '*') return specifier;
+  const match = /^(domain|private):(\S+)$/i.exec(specifier);
+  if (!match) {
+    throw new ConfigError(
+      source,
+      `rule "${text}" does not name a host`,
+      'write WebFetch(domain:example.com) for a public host, WebFetch(private:localhost) for one on the local network, or WebFetch for every fetch',
+    );
+  }
+  return `${match[1]!.toLowerCase()}:${match[2]!.toLowerCase()}`;
 }
 
 /**

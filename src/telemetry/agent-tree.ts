@@ -1,7 +1,9 @@
 // Follows a run's events and keeps one summary per agent, main agent first: what the JSON
 // result's `agents` array reports (own and subtree usage), and what a live agent tree will draw.
 import type { AgentEvent, AgentStatus } from '../core/events.js';
+import type { TodoItem } from '../core/todo-list.js';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.js';
+import { TodoLists } from './todo-lists.js';
 
 export interface AgentSummary {
   agentId: string;
@@ -30,6 +32,8 @@ export interface AgentSummary {
   subtreeUsage: Usage;
   /** Null when the price of any agent in the subtree is unknown, as for the run's total. */
   subtreeCostUsd: number | null;
+  /** The agent's latest TodoWrite list; null if it never wrote one. */
+  todos: TodoItem[] | null;
 }
 
 export interface AgentWorktreeSummary {
@@ -49,6 +53,7 @@ export class AgentTree {
     Pick<AgentSummary, 'numTurns' | 'toolCalls' | 'durationMs' | 'costUsd'>
   >();
   readonly #transcriptOf: (agentId: string) => string | null;
+  readonly #todos = new TodoLists();
 
   constructor(options: { transcriptOf?: (agentId: string) => string | null } = {}) {
     this.#transcriptOf = options.transcriptOf ?? (() => null);
@@ -94,11 +99,14 @@ export class AgentTree {
         startedAt: at,
         subtreeUsage: emptyUsage(),
         subtreeCostUsd: null,
+        todos: null,
       });
       return;
     }
     const agent = this.#agents.get(event.agentId);
     if (!agent) return;
+    const todos = this.#todos.observe(event);
+    if (todos) agent.todos = todos.todos;
     if (event.type === 'usage') {
       addUsage(agent.usage, event.usage);
       if (event.costUsd !== null) agent.costUsd = (agent.costUsd ?? 0) + event.costUsd;

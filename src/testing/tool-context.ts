@@ -2,7 +2,8 @@
 // in, and readers for what a tool returns.
 
 import { beforeEach } from 'vitest';
-import type { ToolContext, ToolOutput } from '../core/tool.js';
+import type { PermissionPolicy } from '../core/permission-policy.js';
+import type { Tool, ToolContext, ToolOutput } from '../core/tool.js';
 import { FileStateCache } from '../tools/file-state.js';
 import { useTempDir } from './temp-dir.js';
 
@@ -51,4 +52,40 @@ export function outputText(result: ToolOutput): string {
 /** Whether a tool result is flagged as an error for the model. */
 export function isErrorOutput(result: ToolOutput): boolean {
   return typeof result !== 'string' && result.isError === true;
+}
+
+/**
+ * Calls a plain tool the way the loop does: the input is parsed by the tool's schema, the policy
+ * decides on it, then the tool runs with it (or the denial comes back), able to ask the policy
+ * again under another subject.
+ */
+export async function callThroughPolicy(
+  tool: Tool,
+  rawInput: unknown,
+  policy: PermissionPolicy,
+  ctx: ToolContext,
+): Promise<ToolOutput> {
+  if (tool.spawnsAgents) throw new Error('callThroughPolicy(): only for plain tools');
+  const input = tool.inputSchema.parse(rawInput);
+  const decision = await policy.decide({
+    tool,
+    input,
+    cwd: ctx.cwd,
+    allowedDirs: ctx.allowedDirs,
+    agent: ctx.agent,
+    signal: ctx.signal,
+  });
+  if (decision.behavior === 'deny') return { output: decision.message, isError: true };
+  const asked = decision.input ?? input;
+  // A second question under another subject, as the loop lets a tool ask it while it runs.
+  const askPermission = (subject: string) =>
+    policy.decide({
+      tool: { ...tool, permissionSubject: () => subject } as Tool,
+      input: asked,
+      cwd: ctx.cwd,
+      allowedDirs: ctx.allowedDirs,
+      agent: ctx.agent,
+      signal: ctx.signal,
+    });
+  return tool.call(asked, { ...ctx, askPermission });
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builtinTools, readOnlyBashTool } from './builtin-tools.js';
 
 describe('builtinTools', () => {
-  it('offers Read, Write, Edit, Glob, Grep and Bash, in that order', () => {
+  it('offers Read, Write, Edit, Glob, Grep, Bash, TodoWrite and WebFetch, in that order', () => {
     expect(builtinTools().map((tool) => tool.name)).toEqual([
       'Read',
       'Write',
@@ -11,7 +11,15 @@ describe('builtinTools', () => {
       'Glob',
       'Grep',
       'Bash',
+      'TodoWrite',
+      'WebFetch',
     ]);
+  });
+
+  it('is the same list, object for object, every time: a stable prefix for the prompt cache', () => {
+    expect(builtinTools()).toEqual(builtinTools());
+    const again = builtinTools();
+    for (const [i, tool] of builtinTools().entries()) expect(tool).toBe(again[i]);
   });
 
   it('describes every tool and every input field for the model', () => {
@@ -52,13 +60,15 @@ describe('builtinTools', () => {
         required: ['pattern'],
       },
       Bash: { all: ['command', 'timeout'], required: ['command'] },
+      TodoWrite: { all: ['todos'], required: ['todos'] },
+      WebFetch: { all: ['prompt', 'url'], required: ['url'] },
     });
   });
 
-  it('lets only the reading tools run in parallel', () => {
+  it('lets only the tools that change no file run in parallel', () => {
     const safe = builtinTools()
       .filter((tool) => tool.isConcurrencySafe)
       .map((tool) => tool.name);
-    expect(safe).toEqual(['Read', 'Glob', 'Grep']);
+    expect(safe).toEqual(['Read', 'Glob', 'Grep', 'TodoWrite', 'WebFetch']);
   });
 });

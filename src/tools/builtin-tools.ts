@@ -7,11 +7,27 @@ import { editTool } from './edit.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { readTool } from './read.js';
+import { todoWriteTool } from './todo-write.js';
+import { webFetchTool } from './web-fetch.js';
 import { writeTool } from './write.js';
 
-export { bashTool, editTool, globTool, grepTool, readOnlyBashTool, readTool, writeTool };
+export {
+  bashTool,
+  editTool,
+  globTool,
+  grepTool,
+  readOnlyBashTool,
+  readTool,
+  todoWriteTool,
+  webFetchTool,
+  writeTool,
+};
 
-/** Read, Write, Edit, Glob, Grep, Bash, in the order the model sees them. */
+/**
+ * Read, Write, Edit, Glob, Grep, Bash, TodoWrite, WebFetch, in the order the model sees them.
+ * The order never changes: the tool list opens every request, and a stable one is what lets
+ * the provider's prompt cache serve it again.
+ */
 export function builtinTools(): Tool[] {
-  return [readTool, writeTool, editTool, globTool, grepTool, bashTool];
+  return [readTool, writeTool, editTool, globTool, grepTool, bashTool, todoWriteTool, webFetchTool];
 }

@@ -127,7 +127,9 @@ export const agentFieldSchemas = {
   onFailure: onFailureSchema,
   skills: nameListSchema,
   memory: z.enum(['user', 'project', 'local']).describe('one of user, project, local'),
-  forkContext: z.boolean().describe('true or false'),
+  forkContext: z
+    .union([z.boolean(), positiveInt('a whole number of turns above 0')])
+    .describe('true (the whole conversation), false (none) or a whole number of turns above 0'),
   omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
 } as const;
@@ -221,8 +223,11 @@ export const agentDefinitionSchema = z.object({
    * as the built-in explore and plan do. Claude Code's `omitClaudeMd` means the same.
    */
   omitProjectInstructions: z.boolean().optional(),
-  /** Start from the parent's conversation instead of a fresh one. */
-  forkContext: z.boolean().optional(),
+  /**
+   * Start from the parent's conversation instead of a fresh one: `true` all of it, a number N
+   * its last N turns (see agents/fork-context.ts).
+   */
+  forkContext: z.union([z.boolean(), z.number().int().positive()]).optional(),
   /**
    * Deny and ask rules of this agent's permissions, from an opencode `permission` block. A tool
    * the block switches off outright is in `disallowedTools` instead.

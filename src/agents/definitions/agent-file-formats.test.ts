@@ -147,6 +147,14 @@ describe("Codex's TOML agents (.codex/agents/*.toml)", () => {
     });
   });
 
+  it("lists the tools warren lacks in a warren `tools` list, for the run's one warning per tool", () => {
+    const entry = codex(
+      'description = "d"\ndeveloper_instructions = "i"\ntools = ["Read", "WebSearch"]\n',
+    );
+    expect(entry.definition?.tools).toEqual(['Read']);
+    expect(entry.unknownTools).toEqual(['WebSearch']);
+  });
+
   it('validates the name like any agent name', () => {
     const entry = codex('name = "../x"\ndescription = "d"\ndeveloper_instructions = "i"\n');
     expect(entry.status).toBe('error');
@@ -190,6 +198,14 @@ describe("Gemini CLI's agents (.gemini/agents/*.md)", () => {
       model: 'gemini-3-flash-preview',
       temperature: 0.2,
     });
+  });
+
+  it("maps Gemini's web_fetch and write_todos to WebFetch and TodoWrite", () => {
+    const entry = gemini(
+      '---\nname: researcher\ndescription: Reads the web.\ntools: [web_fetch, write_todos]\n---\nR.',
+    );
+    expect(entry.definition?.tools).toEqual(['WebFetch', 'TodoWrite']);
+    expect(entry.unknownTools).toBeUndefined();
   });
 
   it('warns that a Gemini model cannot run here, on its line', () => {

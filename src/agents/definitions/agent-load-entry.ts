@@ -27,6 +27,8 @@ export interface AgentLoadEntry {
   warnings: AgentDiagnostic[];
   /** Harmless remarks (a name that differs from the file name, a model id read as anthropic:…). */
   notes: AgentDiagnostic[];
+  /** Tools the definition lists that warren lacks; warned about once per tool, not per file. */
+  unknownTools?: string[];
 }
 
 /** How messages name a definition's origin: its file, or "the built-in definition". */

@@ -43,6 +43,8 @@ export type BuiltAgentDefinition = {
   name: string;
   warnings: AgentDiagnostic[];
   notes: AgentDiagnostic[];
+  /** Tool names dropped because warren has no such tool; a run warns about each once. */
+  unknownTools?: string[];
 } & (
   | { definition: AgentDefinition; error?: undefined }
   /** Why there is no definition: every problem found, in one message. */
@@ -119,7 +121,8 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     extra: state.extra,
     source: options.source,
   });
-  return { name, definition, warnings: state.warnings, notes: state.notes };
+  const unknown = tools.unknownTools.length > 0 ? { unknownTools: tools.unknownTools } : {};
+  return { name, definition, warnings: state.warnings, notes: state.notes, ...unknown };
 }
 
 type FieldValues = { [K in AgentFieldName]?: z.output<(typeof agentFieldSchemas)[K]> };

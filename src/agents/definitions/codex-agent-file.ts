@@ -50,12 +50,15 @@ export function parseCodexAgentFile(options: ParseCodexAgentFileOptions): AgentL
     missingFieldLine: 1,
     extra: mapped.extra,
   });
-  const warnings = [...mapped.warnings, ...built.warnings];
-  const notes = [...mapped.notes, ...built.notes];
+  const diagnostics = {
+    warnings: [...mapped.warnings, ...built.warnings],
+    notes: [...mapped.notes, ...built.notes],
+    ...(built.unknownTools && { unknownTools: built.unknownTools }),
+  };
   if (built.error) {
-    return { name: built.name, source, status: 'error', error: built.error, warnings, notes };
+    return { name: built.name, source, status: 'error', error: built.error, ...diagnostics };
   }
-  return { name: built.name, source, status: 'ok', definition: built.definition, warnings, notes };
+  return { name: built.name, source, status: 'ok', definition: built.definition, ...diagnostics };
 }
 
 /** TOML values as JSON-like ones: plain objects (the parser's have no prototype), dates as text. */

@@ -188,9 +188,18 @@ function sdkEntries(agents: Readonly<Record<string, AgentDefinitionInput>>): Age
       fallbackName: name,
       source,
     });
-    const { warnings, notes } = built;
+    const { warnings, notes, unknownTools } = built;
     if (built.error) return { name, source, status: 'error', error: built.error, warnings, notes };
-    return { name, source, status: 'ok', definition: built.definition, warnings, notes };
+    const unknown = unknownTools && { unknownTools };
+    return {
+      name,
+      source,
+      status: 'ok',
+      definition: built.definition,
+      warnings,
+      notes,
+      ...unknown,
+    };
   });
 }
 

@@ -51,7 +51,8 @@ describe('loadAgentFile on real files', () => {
     );
     expect(entry.status).toBe('ok');
     expect(entry.definition!.description).toMatch(/Triggers on: 'GDPR', .*'California privacy'\.$/);
-    expect(entry.definition!.tools).toEqual(['Read', 'Grep', 'Glob']);
+    expect(entry.definition!.tools).toEqual(['Read', 'Grep', 'Glob', 'WebFetch']);
+    expect(entry.unknownTools).toEqual(['WebSearch']);
   });
 
   it('recovers a description broken over a blank line', async () => {
@@ -194,14 +195,23 @@ describe('loadAgentFile on real files', () => {
     expect(messages(entry.warnings)).toContain('does not know the model `fable`');
   });
 
-  it('drops non-tools listed in `tools` with a warning on that line', async () => {
+  it('drops non-tools listed in `tools` with a note on that line, for the run to warn about once', async () => {
     const entry = await loadFixture(
       'VoltAgent__awesome-claude-code-subagents/categories/09-meta-orchestration/codebase-orchestrator.md',
     );
-    expect(entry.definition!.tools).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
-    const warning = entry.warnings.find((w) => w.message.startsWith('`tools`'));
-    expect(warning?.message).toContain('`pied-piper`');
-    expect(warning?.line).toBe(4);
+    expect(entry.definition!.tools).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Bash',
+      'Glob',
+      'Grep',
+      'WebFetch',
+    ]);
+    const note = entry.notes.find((w) => w.message.startsWith('`tools`: dropped'));
+    expect(note?.message).toContain('`pied-piper`');
+    expect(note?.line).toBe(4);
+    expect(entry.unknownTools).toContain('pied-piper');
   });
 
   it('takes `tools` from the real field, not from commented-out alternatives', async () => {
@@ -603,9 +613,10 @@ describe('diagnostics', () => {
 
   it('does not warn about dropping a tool the opencode tools map switched off', async () => {
     const entry = await loadText(
-      '---\nname: a\ndescription: d\ntools:\n  webfetch: false\n  bash: false\n---\nbody',
+      '---\nname: a\ndescription: d\ntools:\n  websearch: false\n  bash: false\n---\nbody',
     );
     expect(entry.definition!.disallowedTools).toEqual(['Bash']);
     expect(entry.warnings).toEqual([]);
+    expect(entry.unknownTools).toBeUndefined();
   });
 });

@@ -140,6 +140,7 @@ function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
   const diagnostics = {
     warnings: [...warnings, ...built.warnings],
     notes: [...mapped.notes, ...built.notes],
+    ...(built.unknownTools && { unknownTools: built.unknownTools }),
   };
   if (built.error) {
     return { name: built.name, source, status: 'error', error: built.error, ...diagnostics };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeTools, parseToolRule } from './normalize-tools.js';
+import { normalizeTools, parseToolRule, unknownToolWarnings } from './normalize-tools.js';
 
 const fromFile = (
   tools?: Parameters<typeof normalizeTools>[0]['tools'],
@@ -29,23 +29,59 @@ describe('normalizeTools', () => {
     expect(result.notes[0]?.message).toContain('`Task` as `Agent`');
   });
 
-  it('drops tools warren lacks and non-tools, with one warning that lists them', () => {
-    const result = fromFile('Read, WebFetch, TodoWrite, pied-piper, subagent-catalog:search');
+  it('drops tools warren lacks and non-tools, noting them and listing them for the run', () => {
+    const result = fromFile('Read, WebSearch, NotebookEdit, pied-piper, subagent-catalog:search');
     expect(result.tools).toEqual(['Read']);
-    expect(result.warnings).toEqual([
+    expect(result.warnings).toEqual([]);
+    expect(result.notes).toEqual([
       {
         field: 'tools',
-        message: expect.stringMatching(
-          /^dropped `WebFetch`, `TodoWrite`, `pied-piper`, `subagent-catalog:search`: warren has no such tool/,
-        ),
+        message:
+          'dropped `WebSearch`, `NotebookEdit`, `pied-piper`, `subagent-catalog:search`: warren has no such tool',
       },
+    ]);
+    expect(result.unknownTools).toEqual([
+      'WebSearch',
+      'NotebookEdit',
+      'pied-piper',
+      'subagent-catalog:search',
     ]);
   });
 
+  it('knows TodoWrite and WebFetch', () => {
+    expect(fromFile('TodoWrite, webfetch, WebFetch(domain:example.com)').tools).toEqual([
+      'TodoWrite',
+      'WebFetch',
+      'WebFetch(domain:example.com)',
+    ]);
+  });
+
+  it("reads Gemini CLI's web_fetch and write_todos as WebFetch and TodoWrite, and knows Skill", () => {
+    const result = fromFile('web_fetch, write_todos, activate_skill, Skill');
+    expect(result.tools).toEqual(['WebFetch', 'TodoWrite', 'Skill']);
+    expect(result.unknownTools).toEqual([]);
+  });
+
   it('warns that an agent whose every tool was dropped gets no tools', () => {
-    const result = fromFile('WebSearch, WebFetch');
+    const result = fromFile('WebSearch, NotebookEdit');
     expect(result.tools).toEqual([]);
     expect(result.warnings.map((w) => w.message).join('\n')).toContain('gets no tools at all');
+  });
+
+  it('warns once per missing tool, naming every definition that lists it', () => {
+    const warnings = unknownToolWarnings([
+      { name: 'researcher', unknownTools: ['WebSearch', 'NotebookEdit'] },
+      { name: 'writer', unknownTools: ['WebSearch'] },
+      { name: 'reviewer' },
+    ]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warren has no tool `WebSearch`: 2 agents list it \(researcher, writer\) and run without it\. warren's tools: Read, .*TodoWrite, WebFetch/,
+      ),
+      expect.stringMatching(
+        /^warren has no tool `NotebookEdit`: agent researcher lists it and runs without it\./,
+      ),
+    ]);
   });
 
   it('keeps MCP tool names and server patterns as written', () => {

@@ -1,5 +1,6 @@
-// Turns the `tools` / `disallowedTools` people write (Claude Code and opencode dialects) into
-// warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP names kept as-is.
+// Turns the `tools` / `disallowedTools` people write (Claude Code, opencode and Gemini CLI
+// dialects) into warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP
+// names kept as-is.
 
 /** The built-in tool names a definition can grant. MCP tools are `mcp__<server>__<tool>`. */
 export const WARREN_TOOL_NAMES = [
@@ -9,6 +10,8 @@ export const WARREN_TOOL_NAMES = [
   'Glob',
   'Grep',
   'Bash',
+  'TodoWrite',
+  'WebFetch',
   'Skill',
   'Agent',
   'TaskOutput',
@@ -21,7 +24,7 @@ export const WARREN_TOOL_NAMES = [
  * Lower-cased names from Claude Code, opencode and Gemini CLI that mean a warren tool. `Task` is
  * Claude Code's old name for Agent; opencode's `list`, Claude Code's `LS` and Gemini's
  * `list_directory` list a folder, which Glob does; `MultiEdit`, opencode's `patch` and Gemini's
- * `replace` are edits.
+ * `replace` are edits; Gemini's `web_fetch` and `write_todos` are WebFetch and TodoWrite.
  */
 const TOOL_ALIASES: Record<string, string> = {
   ...Object.fromEntries(WARREN_TOOL_NAMES.map((name) => [name.toLowerCase(), name])),
@@ -38,6 +41,8 @@ const TOOL_ALIASES: Record<string, string> = {
   grep_search: 'Grep',
   search_file_content: 'Grep',
   run_shell_command: 'Bash',
+  web_fetch: 'WebFetch',
+  write_todos: 'TodoWrite',
   activate_skill: 'Skill',
 };
 
@@ -75,10 +80,15 @@ export interface NormalizedTools {
   /** Keyed by field (`tools` or `disallowedTools`). */
   warnings: { field: 'tools' | 'disallowedTools'; message: string }[];
   notes: { field: 'tools' | 'disallowedTools'; message: string }[];
+  /**
+   * Names dropped because warren has no such tool (`WebSearch`, `NotebookEdit`, …). Each file
+   * notes them; a run warns once per name (`unknownToolWarnings`), not once per file.
+   */
+  unknownTools: string[];
 }
 
 export function normalizeTools(options: NormalizeToolsOptions): NormalizedTools {
-  const result: NormalizedTools = { warnings: [], notes: [] };
+  const result: NormalizedTools = { warnings: [], notes: [], unknownTools: [] };
   const allow = readToolsField('tools', options.tools, result);
   const deny = readToolsField('disallowedTools', options.disallowedTools, result);
 
@@ -190,12 +200,39 @@ function canonicalize(
     result.notes.push({ field, message: `read ${unique(renamed).join(', ')}` });
   }
   if (dropped.length > 0 && !options.quiet) {
-    result.warnings.push({
+    result.notes.push({
       field,
-      message: `dropped ${dropped.map((d) => `\`${d}\``).join(', ')}: warren has no such tool (it has ${WARREN_TOOL_NAMES.join(', ')} and mcp__<server>__<tool>)`,
+      message: `dropped ${dropped.map((d) => `\`${d}\``).join(', ')}: warren has no such tool`,
     });
+    result.unknownTools = unique([...result.unknownTools, ...dropped.map(toolNameOf)]);
   }
   return unique(kept);
+}
+
+/** `Bash(rm:*)` is about Bash; anything unparsable is its own name. */
+function toolNameOf(entry: string): string {
+  return parseToolRule(entry)?.toolName ?? entry;
+}
+
+/**
+ * One warning per tool name that definitions in use list but warren lacks, naming the
+ * definitions: what a run and `warren agents` say, instead of the same line for every file.
+ */
+export function unknownToolWarnings(
+  definitions: readonly { name: string; unknownTools?: readonly string[] }[],
+): string[] {
+  const namedBy = new Map<string, string[]>();
+  for (const { name, unknownTools } of definitions) {
+    for (const tool of unknownTools ?? []) namedBy.set(tool, [...(namedBy.get(tool) ?? []), name]);
+  }
+  return [...namedBy].map(([tool, names]) => {
+    const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')}, …` : names.join(', ');
+    const who =
+      names.length === 1
+        ? `agent ${shown} lists it and runs without it`
+        : `${names.length} agents list it (${shown}) and run without it`;
+    return `warren has no tool \`${tool}\`: ${who}. warren's tools: ${WARREN_TOOL_NAMES.join(', ')}, mcp__<server>__<tool>.`;
+  });
 }
 
 function canonicalToolName(name: string): string | undefined {
