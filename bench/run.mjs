@@ -12,10 +12,11 @@
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
 // keeps when it delegates reading), cache (the share of input read from Anthropic's prompt cache
 // by ten siblings and a forked child, against Claude Code's behaviour), cli (warren -p start-up),
-// mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once), worktree
-// (an agent worktree's create + remove in a 1,000-file repository, beside git's own worktree add
-// and remove), tui (100 children drawn by the terminal UI: the agents' throughput against print
-// mode's, and the UI's CPU). Profiled timings are slower: never mix them with real runs.
+// mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once), background
+// (spawn → running and memory per background child in flight), worktree (an agent worktree's
+// create + remove in a 1,000-file repository, beside git's own worktree add and remove), tui (100
+// children drawn by the terminal UI: the agents' throughput against print mode's, and the UI's
+// CPU). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -201,6 +202,10 @@ try {
       await runCli(scenario);
       continue;
     }
+    if (scenario.job === 'background') {
+      await runBackground(scenario);
+      continue;
+    }
     if (scenario.job === 'mcp') {
       await runMcp(scenario);
       continue;
@@ -295,6 +300,61 @@ async function runCli(scenario) {
     });
     if (!sample.ok) return;
   }
+}
+
+/** warren only: the background worker in a fresh process per repetition. */
+async function runBackground(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const profDir = profDirFor(`background-${rep + 1}`);
+    const flags = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+    const result = await runWithFlags(
+      [...flags, path.join(BENCH, 'lib', 'background-worker.mjs'), JSON.stringify(scenario)],
+      scenario.timeoutMs,
+    );
+    log(
+      `background rep ${rep + 1}/${reps} warren`,
+      result,
+      `spawn → running ${result.spawnToRunningMedianMs?.toFixed(2)} ms, ${result.rssPerChildKiB?.toFixed(1)} KiB RSS per child`,
+    );
+    runs.push({
+      adapter: 'warren',
+      scenario: 'background',
+      mode: 'json',
+      rep,
+      ok: result.ok,
+      error: result.error,
+      samples: result.ok ? [result] : [],
+    });
+  }
+}
+
+/**
+ * Runs node with `args` (flags, a script, its argument) that prints one `RESULT <json>` line;
+ * kills it after `timeoutMs`.
+ */
+function runWithFlags(args, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(killer);
+      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+      const result = line
+        ? JSON.parse(line.slice('RESULT '.length))
+        : { ok: false, error: `exited (code ${code}, signal ${signal}) without a result` };
+      if (!result.ok && stderr) result.stderrTail = stderr.slice(-1500);
+      resolve(result);
+    });
+  });
 }
 
 /** warren only: each repetition a fresh process running lib/mcp-start.mjs. */

@@ -3,7 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentEvent, defineTool, query, type RunResult } from './index.js';
+import {
+  type AgentEvent,
+  defineTool,
+  query,
+  type RunResult,
+  TaskManager,
+  TaskStore,
+} from './index.js';
 import { makeTempDir } from './testing/temp-dir.js';
 import { scriptedModel } from './testing.js';
 
@@ -92,5 +99,31 @@ describe('the public API', () => {
       },
     });
     await expect(run.next()).rejects.toThrow(/agents\.broken/);
+  });
+
+  it('keeps background tasks in a file store the host gives, and hands the host the tasks', async () => {
+    const dir = await makeTempDir();
+    const tasks = new TaskManager({ store: TaskStore.open(join(dir, 'tasks.db')) });
+    const model = scriptedModel([
+      {
+        match: { prompt: 'START' },
+        toolCalls: [
+          {
+            name: 'Agent',
+            input: { description: 'bg', prompt: 'BG work', run_in_background: true },
+          },
+        ],
+      },
+      { match: { prompt: 'BG work' }, text: 'background result' },
+      { match: { lastToolResult: '"task_id"' }, text: 'not waiting' },
+    ]);
+    const run = query({ prompt: 'START', options: { model, tasks, waitForBackground: false } });
+    for await (const _event of run);
+    const [task] = await run.tasks.waitAll();
+    expect(task).toMatchObject({ status: 'completed', result: 'background result' });
+    tasks.store.close();
+    const reread = TaskStore.read(join(dir, 'tasks.db'));
+    expect(reread.list()).toEqual([expect.objectContaining({ taskId: task?.taskId })]);
+    reread.close();
   });
 });

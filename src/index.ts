@@ -20,6 +20,7 @@ export {
   type ProjectContextOptions,
 } from './agents/project-context.js';
 export type { PromptSection } from './agents/prompt-section.js';
+export { AgentStop } from './core/agent-stop.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
 export type {
@@ -30,6 +31,8 @@ export type {
   AgentStatus,
   ResultSubtype,
   RunResult,
+  TaskEnding,
+  TaskEventFields,
   WorktreeReport,
 } from './core/events.js';
 export type {
@@ -40,6 +43,7 @@ export type {
   HookOutcome,
   HookRunner,
 } from './core/hook-runner.js';
+export type { Inbox, InboxDelivery, InboxOptions, InboxState } from './core/inbox.js';
 export type { InheritedOptions, RetryOptions } from './core/inherited-options.js';
 export type {
   AssistantMessage,
@@ -59,8 +63,19 @@ export type {
   PermissionRequest,
 } from './core/permission-policy.js';
 export type { RunContext } from './core/run-context.js';
+export type {
+  TaskControl,
+  TaskExecutor,
+  TaskKind,
+  TaskMeta,
+  TaskOutcome,
+  TaskProgress,
+  TaskRecord,
+  TaskStatus,
+} from './core/tasks.js';
 export type { TodoItem, TodoStatus } from './core/todo-list.js';
 export {
+  type AgentIdentity,
   defineTool,
   FatalToolError,
   type Tool,
@@ -109,19 +124,29 @@ export { resolveModel } from './model/resolve-model.js';
 export {
   type CanUseTool,
   createPermissionPolicy,
+  type PermissionAnswer,
   type PermissionPolicyOptions,
+  type PermissionPrompt,
   type RulePermissionPolicy,
 } from './permissions/create-permission-policy.js';
 export { DecisionStore } from './permissions/decision-store.js';
 export { parsePermissionRule, parseRuleList } from './permissions/permission-rule.js';
 export {
+  type Query,
   type QueryOptions,
   type QueryParams,
+  type QueryTasks,
   query,
   type StructuredOutputOf,
 } from './query.js';
 export { loadSession, readTranscript } from './session/read-transcript.js';
 export { TranscriptWriter } from './session/transcript-writer.js';
+export {
+  TaskManager,
+  type TaskManagerOptions,
+  type WaitOptions,
+} from './tasks/task-manager.js';
+export { TaskStore } from './tasks/task-store.js';
 export { type AgentSummary, AgentTree } from './telemetry/agent-tree.js';
 export {
   bashTool,

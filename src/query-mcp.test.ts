@@ -130,7 +130,14 @@ describe('query() with mcpServers', () => {
       mcpServers: { gone: { command: 'warren-no-such-server' }, mine: shouter() },
     });
     expect(events[0]?.type).toBe('run_start');
-    expect((events[0] as AgentEventOf<'run_start'>).tools).toEqual(['mcp__mine__shout', 'Agent']);
+    expect((events[0] as AgentEventOf<'run_start'>).tools).toEqual([
+      'mcp__mine__shout',
+      'Agent',
+      'TaskOutput',
+      'TaskStop',
+      'SendMessage',
+      'ListAgents',
+    ]);
     expect(events[1]).toMatchObject({
       type: 'warning',
       agentId: events[0]?.agentId,

@@ -1,8 +1,8 @@
-// query(): the agent loop with sub-agents, MCP, hooks and the project's context wired in. It adds
-// the Agent tool (and a definition's delegate_to_<name> tools, and Skill when there are skills)
-// to the main agent; every sub-agent then runs agentLoop() again. The session's MCP servers
-// start before the main agent and stop after it; its SessionStart and SessionEnd hooks run
-// around all that.
+// query(): the agent loop with sub-agents, background tasks, MCP, hooks and the project's context
+// wired in. It adds the Agent tool (and a definition's delegate_to_<name> tools, the task tools,
+// and Skill when there are skills) to the main agent; every sub-agent then runs agentLoop()
+// again, in the foreground or in the background. The session's MCP servers start before the
+// main agent and stop after it; its SessionStart and SessionEnd hooks run around all that.
 import { randomUUID } from 'node:crypto';
 import type { TracerProvider } from '@opentelemetry/api';
 import type { z } from 'zod';
@@ -26,22 +26,29 @@ import {
   sessionHooksOf,
 } from './agents/session-hooks-run.js';
 import { SpawnTools } from './agents/spawn-tools.js';
+import type { ParentView } from './agents/subagent-context.js';
 import { SubagentRuntime, type SubagentSettings } from './agents/subagent-runtime.js';
+import { Budget } from './core/budget.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
 import type { HookRunner } from './core/hook-runner.js';
+import { inheritedOptions } from './core/inherited-options.js';
 import type { Tool } from './core/tool.js';
 import { type AgentLoopOptions, agentLoop } from './loop/agent-loop.js';
+import { Interrupter } from './loop/stop-signals.js';
 import { mcpTimeoutsFromEnv, type StartedServers, startMcpServers } from './mcp/mcp-servers.js';
 import { type McpServerInput, type McpServerSpec, serverSpecsOf } from './mcp/server-config.js';
 import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
+import { BackgroundTasks } from './tasks/background-tasks.js';
+import { TaskManager } from './tasks/task-manager.js';
 import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
+import { FileStateCache } from './tools/file-state.js';
 
 export interface QueryOptions
-  extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema'>,
+  extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
     Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
     SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
@@ -88,6 +95,18 @@ export interface QueryOptions
    */
   outputSchema?: OutputSchemaInput;
   /**
+   * The run's task manager, e.g. one with a task store in the session folder (print mode);
+   * default one with an in-memory store.
+   */
+  tasks?: TaskManager;
+  /** Where background shell commands write their output; default a folder in the OS temp dir. */
+  taskOutputDir?: string;
+  /**
+   * Restart the background tasks of `tasks`' store that were running when an earlier process
+   * stopped (`--resume`), each from its sidechain transcript.
+   */
+  resumeTasks?: { warn?: (warning: string) => void };
+  /**
    * Project instructions, skills and agent memory, from `ProjectContext.load({ projectDir,
    * instructions: true, skills: true })`: they go into the prompt of every agent run as a
    * definition (`agent` and sub-agents), and the main agent gets the Skill tool. A `systemPrompt`
@@ -102,69 +121,213 @@ export interface QueryParams {
   options: QueryOptions;
 }
 
+/** The background tasks of a run, for a host that manages them (`waitForBackground: false`). */
+export type QueryTasks = Pick<
+  TaskManager,
+  'list' | 'get' | 'output' | 'wait' | 'waitAll' | 'stop' | 'shutdown'
+>;
+
+/**
+ * The run's generator (every event of the tree, the main agent's result), with two more
+ * handles: `interrupt()` ends the main agent's current turn, leaving background tasks running;
+ * `tasks` lists, waits for and stops them.
+ */
+export type Query<Result extends RunResult = RunResult> = AsyncGenerator<AgentEvent, Result> & {
+  interrupt(): void;
+  readonly tasks: QueryTasks;
+};
+
+/** What the main agent's loop gets besides its options: the run's background side. */
+interface RunSide {
+  background: BackgroundTasks;
+  spawn: SpawnTools;
+  interrupter: Interrupter;
+  options: QueryOptions;
+}
+
 /**
  * Runs an agent, and the sub-agents it starts, to the end. Yields every event of the tree as
- * it happens (children's events carry their own `agentId`, `parentId` and `depth`); returns
- * the main agent's result. Tools default to the built-ins: Read, Write, Edit, Glob, Grep, Bash,
- * TodoWrite, WebFetch.
- * Permissions default to the `default` mode with no way to ask: read-only calls run, others are
- * denied with a message; pass `permissions` (with `canUseTool`, or another mode) to allow more.
- * `hooks` run for every agent of the tree (docs/hooks.md); with an `outputSchema` (or an `agent`
- * whose definition has one) the result's `structuredOutput` is typed by a zod schema.
- * Unusable options (a broken definition) make the first `next()` reject.
+ * it happens (children's events carry their own `agentId`, `parentId` and `depth`, background
+ * ones included); returns the main agent's result. When the main agent ends its turn while
+ * background tasks it started still run, it waits for them and goes on with their
+ * notifications, unless `waitForBackground: false`. Tools default to the built-ins: Read,
+ * Write, Edit, Glob, Grep, Bash, TodoWrite, WebFetch. Permissions default to the `default` mode
+ * with no way to ask: read-only calls run, others are denied with a message; pass `permissions`
+ * (with `canUseTool`, or another mode) to allow more. `hooks` run for every agent of the tree
+ * (docs/hooks.md); with an `outputSchema` (or an `agent` whose definition has one) the result's
+ * `structuredOutput` is typed by a zod schema. Unusable options (a broken definition) make the
+ * first `next()` reject.
  */
 export function query<const Options extends QueryOptions>(params: {
   prompt: string;
   options: Options;
-}): AsyncGenerator<AgentEvent, RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
-export function query({ prompt, options }: QueryParams): AsyncGenerator<AgentEvent, RunResult> {
+}): Query<RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
+export function query({ prompt, options }: QueryParams): Query {
+  const interrupter = new Interrupter();
+  const manager =
+    options.tasks ??
+    new TaskManager({
+      signal: options.signal,
+      onEvent: options.onEvent,
+      resultMaxChars: options.resultMaxChars,
+    });
+  let run: AsyncGenerator<AgentEvent, RunResult>;
   try {
-    const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
-    const mcp = mcpSettings(options);
-    const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
-    const session = sessionHooksOf(options, agentId, definitions.values());
-    const spawn = new SpawnTools(
-      new SubagentRuntime({ ...options, definitions, mcp, sessionHooks: session?.hooks }),
-    );
-    // Without a policy, read-only calls run and the rest are denied, as in print mode.
-    const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
-    const model =
-      typeof options.model === 'string'
-        ? resolveModel(options.model, { baseUrl: options.baseUrl })
-        : options.model;
-    const skill = spawn.runtime.context.skillTool;
-    const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])];
-    const main = { ...options, agentId, model, permissions, tools };
-    const servers = serverSpecsOf(options.mcpServers ?? {});
-    const mainDefinition =
-      options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
-    // Without servers, a definition or hooks, the loop's own generator, not a wrapper: every
-    // event of the tree passes through here.
-    const start = (hooks: HookRunner | undefined) =>
-      servers.length > 0 || options.agent !== undefined
-        ? runWithSetup(prompt, main, spawn, servers, hooks)
-        : agentLoop({ prompt, options: plainMainOptions(main, spawn, hooks) });
-    const run = session
-      ? runInSession(
-          session,
-          {
-            ref: { agentId, parentId: null, depth: 0 },
-            agentType: mainDefinition?.name ?? options.agentType ?? 'main',
-            path: options.agentPath ?? 'main',
-            cwd: options.cwd ?? process.cwd(),
-            model,
-            resumed: (options.messages?.length ?? 0) > 0,
-            signal: options.signal,
-            definition: mainDefinition,
-          },
-          start,
-        )
-      : start(undefined);
-    if (!options.tracerProvider) return run;
-    return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
+    run = start(prompt, options, manager, interrupter);
   } catch (error) {
-    return rejecting(error);
+    run = rejecting(error);
   }
+  return Object.assign(run, { interrupt: () => interrupter.interrupt(), tasks: manager });
+}
+
+function start(
+  prompt: string,
+  options: QueryOptions,
+  manager: TaskManager,
+  interrupter: Interrupter,
+): AsyncGenerator<AgentEvent, RunResult> {
+  const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
+  const mcp = mcpSettings(options);
+  const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+  const session = sessionHooksOf(options, agentId, definitions.values());
+  const runtime = new SubagentRuntime({
+    ...options,
+    definitions,
+    mcp,
+    sessionHooks: session?.hooks,
+  });
+  const background = new BackgroundTasks(manager, runtime, { outputDir: options.taskOutputDir });
+  runtime.background = background;
+  const spawn = new SpawnTools(runtime);
+  // Without a policy, read-only calls run and the rest are denied, as in print mode.
+  const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
+  const model =
+    typeof options.model === 'string'
+      ? resolveModel(options.model, { baseUrl: options.baseUrl })
+      : options.model;
+  // The built-in Bash becomes the one that can run in the background.
+  const skill = runtime.context.skillTool;
+  const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])].map((tool) =>
+    background.withBackgroundBash(tool),
+  );
+  const main = { ...options, agentId, model, permissions, tools };
+  const side: RunSide = { background, spawn, interrupter, options };
+  const servers = serverSpecsOf(options.mcpServers ?? {});
+  const mainDefinition =
+    options.agent === undefined ? undefined : spawn.runtime.findDefinition(options.agent);
+  // Without servers, a definition or hooks, the loop's own generator, not a wrapper: every
+  // event of the tree passes through here.
+  const begin = (hooks: HookRunner | undefined) =>
+    servers.length > 0 || options.agent !== undefined
+      ? runWithSetup(prompt, main, side, servers, hooks)
+      : mainLoop(prompt, plainMainOptions(main, spawn, hooks), side);
+  const run = session
+    ? runInSession(
+        session,
+        {
+          ref: { agentId, parentId: null, depth: 0 },
+          agentType: mainDefinition?.name ?? options.agentType ?? 'main',
+          path: options.agentPath ?? 'main',
+          cwd: options.cwd ?? process.cwd(),
+          model,
+          resumed: (options.messages?.length ?? 0) > 0,
+          signal: options.signal,
+          definition: mainDefinition,
+        },
+        begin,
+      )
+    : begin(undefined);
+  if (!options.tracerProvider) return run;
+  return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
+}
+
+/**
+ * The main agent's loop with the run's background side: its inbox (and so its background
+ * tasks' notifications), its interrupt, its place at the root of the agent directory, and the
+ * restart of tasks a crashed run left running.
+ */
+function mainLoop(
+  prompt: string,
+  main: AgentLoopOptions,
+  side: RunSide,
+): AsyncGenerator<AgentEvent, RunResult> {
+  const { background, spawn, interrupter, options } = side;
+  const agentId = main.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+  spawn.runtime.directory.addRoot({
+    agentId,
+    parentId: null,
+    depth: 0,
+    agentType: main.agentType ?? 'main',
+    description: main.description ?? '',
+    path: main.agentPath ?? 'main',
+  });
+  let model = main.model;
+  if (options.resumeTasks) {
+    // Restarted children hang below the main agent's budget, made here rather than by the loop.
+    main.budget ??= new Budget({
+      timeMs: main.timeBudgetMs,
+      tokens: main.tokenBudget,
+      costUsd: main.costBudgetUsd,
+    });
+    const budget = main.budget;
+    // Restarted tasks must count before the main agent first waits: the loop starts once the
+    // model and the restarts are ready. The module loads only to resume: other runs never pay
+    // for it at start-up.
+    const resumed = Promise.all([model, import('./tasks/resume-tasks.js')]).then(
+      ([resolved, { resumeTasks }]) =>
+        resumeTasks({
+          tasks: background,
+          spawner: spawn,
+          main: mainView({ ...main, agentId }, resolved, budget, background.signal),
+          history: options.messages ?? [],
+          warn: options.resumeTasks?.warn,
+        }),
+    );
+    model = Promise.all([model, resumed]).then(([resolved]) => resolved);
+  }
+  const inbox = background.manager.inboxFor(
+    { agentId, parentId: null, depth: 0 },
+    { root: true, keepTasks: options.waitForBackground === false },
+  );
+  return agentLoop({
+    prompt,
+    options: { ...main, agentId, model, interrupt: interrupter, inbox },
+  });
+}
+
+/** The main agent as its children see it, for tasks restarted before its loop runs. */
+function mainView(
+  main: AgentLoopOptions,
+  model: Awaited<AgentLoopOptions['model']>,
+  budget: Budget,
+  signal: AbortSignal,
+): ParentView {
+  const cwd = main.cwd ?? process.cwd();
+  return {
+    run: {
+      agentPath: main.agentPath ?? 'main',
+      inherited: inheritedOptions(main),
+      cancelSignal: signal,
+      model,
+      tools: main.tools ?? [],
+      shownTools: main.tools ?? [],
+      budget,
+      permissions: main.permissions,
+      messages: [],
+      turnsLeft: main.maxTurns ?? Infinity,
+    },
+    cwd,
+    allowedDirs: main.allowedDirs ?? [cwd],
+    fileState: main.fileState ?? new FileStateCache(),
+    toolCallId: 'resumed',
+    agent: {
+      agentId: main.agentId!,
+      parentId: null,
+      depth: 0,
+      agentType: main.agentType ?? 'main',
+      path: main.agentPath ?? 'main',
+    },
+  };
 }
 
 function mcpSettings(options: QueryOptions): AgentMcpSettings {
@@ -186,10 +349,11 @@ function mcpSettings(options: QueryOptions): AgentMcpSettings {
 async function* runWithSetup(
   prompt: string,
   options: QueryOptions & Pick<AgentLoopOptions, 'model'> & { tools: Tool[] },
-  spawn: SpawnTools,
+  side: RunSide,
   specs: readonly McpServerSpec[],
   hooks: HookRunner | undefined,
 ): AsyncGenerator<AgentEvent, RunResult> {
+  const { spawn } = side;
   const { mcp } = spawn.runtime;
   const cwd = options.cwd ?? process.cwd();
   const signal = options.signal ?? new AbortController().signal;
@@ -219,7 +383,7 @@ async function* runWithSetup(
       main.tools = withAgentServerTools(main.tools ?? [], granted);
     }
     warnings.unshift(...session.warnings, ...(own?.warnings ?? []));
-    const loop = agentLoop({ prompt, options: main });
+    const loop = mainLoop(prompt, main, side);
     const first = await loop.next();
     if (first.done) return first.value;
     yield first.value;

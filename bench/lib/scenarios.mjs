@@ -6,7 +6,8 @@ const times = (count, cfg) => Array.from({ length: count }, () => ({ ...cfg }));
 /**
  * Scenarios by name. Fan-out-style ones (`job: 'fanout'`) run in one worker process per
  * repetition and adapter; `explore` runs only for adapters whose meta says `explores`; `cli`
- * spawns warren's command line from the driver.
+ * spawns warren's command line from the driver; `background` (warren only) times spawning
+ * background children and weighs 1000 of them in flight (lib/background-worker.mjs).
  */
 export function scenarios({ quick }) {
   return {
@@ -55,6 +56,14 @@ export function scenarios({ quick }) {
       job: 'cli',
       modes: ['json'],
       runs: quick ? 5 : 11,
+    },
+    background: {
+      title: 'background children',
+      job: 'background',
+      modes: ['json'],
+      spawns: quick ? 50 : 200,
+      children: 1000,
+      timeoutMs: 120_000,
     },
     cache: {
       title: 'prompt cache',

@@ -25,6 +25,14 @@ export class AgentSlots {
     this.#lenders.set(agentId, 0);
   }
 
+  /** Takes a free slot for `agentId` now, if one is free and nobody is queued before it. */
+  tryAcquire(agentId: string): boolean {
+    if (this.#running >= this.limit || this.#queue.length > 0) return false;
+    this.#count();
+    this.#lenders.set(agentId, 0);
+    return true;
+  }
+
   release(agentId: string): void {
     if (!this.#lenders.delete(agentId)) return;
     this.#give();

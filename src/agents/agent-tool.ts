@@ -34,10 +34,19 @@ const agentInputSchema = z.object({
     .string()
     .optional()
     .describe('A model for this agent as provider:model, or "inherit"; default: the agent\'s own.'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64')
+    .optional()
+    .describe(
+      'A name for the agent, unique among running agents, to address it with SendMessage later.',
+    ),
   run_in_background: z
     .boolean()
     .optional()
-    .describe('Start it in the background and continue; not available yet.'),
+    .describe(
+      'Start it in the background and go on at once; you are notified with its result when it finishes.',
+    ),
   isolation: z
     .enum(['worktree', 'remote'])
     .optional()
@@ -68,7 +77,7 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
   );
   const tool = defineTool({
     name: 'Agent',
-    description: describeAgentTool(available),
+    description: describeAgentTool(available, runtime.background !== undefined),
     inputSchema: agentInputSchema,
     spawnsAgents: true,
     // Starting an agent changes nothing by itself; each of the child's calls is checked.
@@ -78,11 +87,6 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
     timeoutMs: Infinity,
     permissionSubject: (input) => input.subagent_type ?? 'general-purpose',
     async call(input, ctx) {
-      if (input.run_in_background) {
-        return toolError(
-          'run_in_background is not available yet: background sub-agents come with the task store. Call Agent without it to run the agent and wait for its result.',
-        );
-      }
       if (input.isolation === 'remote') {
         return toolError(
           'isolation: "remote" is not available yet: remote agents come with the Restate executor. Call Agent without it, or with isolation "worktree".',
@@ -107,6 +111,9 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
           description: input.description,
           model: input.model,
           forkContext: input.forkContext ?? definition.forkContext ?? false,
+          name: input.name,
+          // A `background: true` definition always runs in the background.
+          background: definition.background === true || input.run_in_background === true,
           isolation: input.isolation ?? definition.isolation,
           worktreeBase: input.worktreeBase ?? definition.worktreeBase,
         },
@@ -117,17 +124,21 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
   return Object.assign(tool, { spawnableTypes: types });
 }
 
-function describeAgentTool(available: readonly AgentDefinition[]): string {
+function describeAgentTool(available: readonly AgentDefinition[], background: boolean): string {
   const list = available
     .map((definition) => `- ${definition.name}: ${clip(definition.description, 1000)}`)
     .join('\n');
   return `Starts a sub-agent to carry out a task on its own and returns its final report.
 
-The agent starts with a fresh conversation and only the tools its type allows; it sees nothing of yours (unless you pass forkContext), so the prompt must say everything it needs. Only its final message comes back to you, which keeps your context small: use it for searches across many files, self-contained side tasks, and work you can hand off. Start several agents in one message to run them in parallel. Do not use it for a single file read or a one-line search; call those tools yourself.
+The agent starts with a fresh conversation and only the tools its type allows; it sees nothing of yours (unless you pass forkContext), so the prompt must say everything it needs. Only its final message comes back to you, which keeps your context small: use it for searches across many files, self-contained side tasks, and work you can hand off. Start several agents in one message to run them in parallel. Do not use it for a single file read or a one-line search; call those tools yourself.${background ? BACKGROUND_USAGE : ''}
 
 Agent types (subagent_type):
 ${list || '(none)'}`;
 }
+
+const BACKGROUND_USAGE = `
+
+With run_in_background the call returns a task id at once and the agent works while you go on; its result arrives later as a <task-notification> message. Never guess a result you have not received: end your turn to wait for it, or use TaskOutput.`;
 
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

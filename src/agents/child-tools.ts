@@ -28,9 +28,22 @@ export interface ChildTools {
   mayUseAgent: boolean;
 }
 
-/** Tools that start agents; the runtime builds them per agent rather than passing them down. */
+/** The tools that manage background work; they come with `Agent`. */
+export const TASK_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'TaskOutput',
+  'TaskStop',
+  'SendMessage',
+  'ListAgents',
+]);
+
+/**
+ * Tools that start agents, and those that manage them: the runtime gives them per agent (with
+ * `Agent`) rather than passing them down.
+ */
 export function isSpawnTool(tool: Pick<Tool, 'name'>): boolean {
-  return tool.name === 'Agent' || tool.name.startsWith('delegate_to_');
+  return (
+    tool.name === 'Agent' || tool.name.startsWith('delegate_to_') || TASK_TOOL_NAMES.has(tool.name)
+  );
 }
 
 export function childTools(parentTools: readonly Tool[], definition: AgentDefinition): ChildTools {

@@ -114,6 +114,38 @@ describe('a sub-agent with isolation: "worktree"', () => {
     expect(branches(repo())).toEqual(['main']);
   });
 
+  it('in the background: its worktree is made at the call and finished when its task ends, and the note ends its notification', async () => {
+    makeGitRepo(repo(), { 'app.txt': 'v1\n' });
+    const { result, events, outputs, worktreeEvents } = await run([
+      call('Agent', agentCall('BG change the app', { run_in_background: true }).input),
+      { match: { prompt: 'BG' }, ...call('Read', { file_path: 'app.txt' }) },
+      {
+        match: { prompt: 'BG', lastToolResult: 'v1' },
+        ...call('Write', { file_path: 'app.txt', content: 'v2\n' }),
+      },
+      { match: { prompt: 'BG', lastToolResult: 'Updated' }, text: 'changed it' },
+      { match: { lastToolResult: '"task_id"' }, text: 'waiting' },
+      { match: { prompt: '<task-notification>' }, text: 'done' },
+    ]);
+    const child = worktreeOf(events);
+    const worktree = path.join(repo(), '.warren', 'worktrees', child.agentId);
+    expect(child.cwd).toBe(worktree);
+    expect(readFileSync(path.join(repo(), 'app.txt'), 'utf8')).toBe('v1\n');
+    expect(gitIn(repo(), 'show', `warren/${child.agentId}:app.txt`)).toBe('v2');
+    expect(outputs(0)[0]?.output).toMatch(/^\{"task_id":/);
+    const notification = ofType(events, 'task_notification')[0];
+    expect(notification?.result).toMatch(
+      new RegExp(
+        `^changed it\\n\\n\\[Worktree kept: the agent's changes are on branch warren/${child.agentId}`,
+      ),
+    );
+    expect(worktreeEvents.map((event) => [event.agentId, event.action])).toEqual([
+      [child.agentId, 'created'],
+      [child.agentId, 'kept'],
+    ]);
+    expect(result.result).toBe('done');
+  });
+
   it('comes from a definition with `isolation: worktree` as well as from the call', async () => {
     makeGitRepo(repo());
     const { events } = await run(

@@ -41,6 +41,7 @@ export function createDelegateTool(spawner: Spawner, target: AgentDefinition): T
           description: firstLine(input.instructions),
           timeBudgetMs: input.time_budget_ms,
           forkContext: target.forkContext ?? false,
+          background: target.background ?? false,
           isolation: target.isolation,
           worktreeBase: target.worktreeBase,
         },

@@ -81,7 +81,12 @@ function outputFor(result: RunResult, text: string): ToolOutput {
     case 'budget':
       return `${text}\n\n[Note: the ${type} agent was stopped early: ${result.error} The text above is the report it gave then.]`;
     default: {
-      const what = result.status === 'cancelled' ? 'was cancelled' : 'failed';
+      const what =
+        result.status === 'cancelled'
+          ? 'was cancelled'
+          : result.status === 'stalled'
+            ? 'stalled'
+            : 'failed';
       const last = text ? `\n\nIts last message:\n${text}` : '';
       return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
     }

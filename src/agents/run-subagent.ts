@@ -1,11 +1,12 @@
 // Runs one sub-agent for an Agent or delegate call: take a slot, make its worktree if it asked
 // for one, run the loop again with the child's context, pass its events up, and hand the parent
 // only its checked final text and what became of the worktree (or end the whole run, for a
-// failure that must not be recovered from).
+// failure that must not be recovered from). A background child is handed to the run's
+// background work instead, and the call returns at once.
 
 import type { AgentRef, RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
-import { agentLoop } from '../loop/agent-loop.js';
+import { neutraliseHandoff } from '../hooks/handoff-check.js';
 import { messageOf } from '../model/retry-policy.js';
 import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
 import { childTools } from './child-tools.js';
@@ -15,6 +16,7 @@ import {
   finishChildWorktree,
   openChildWorktree,
 } from './child-worktree.js';
+import { driveChild } from './drive-child.js';
 import { handOff } from './hand-off.js';
 import {
   createSubagentContext,
@@ -25,34 +27,38 @@ import {
   type SubagentStart,
 } from './subagent-context.js';
 
+export interface SpawnRequest extends SubagentRequest {
+  /** Unique among live agents; SendMessage can address the agent by it. */
+  name?: string;
+  /** The model asked for in the call, kept so a restart asks for the same. */
+  model?: string;
+}
+
 export async function runSubagent(
   spawner: Spawner,
-  request: SubagentRequest,
+  request: SpawnRequest,
   ctx: SpawnToolContext,
 ): Promise<ToolOutput> {
   const { runtime } = spawner;
-  const type = request.definition.name;
   if (ctx.agent.depth >= runtime.maxDepth) {
     return toolError(
       `Sub-agents may nest ${runtime.maxDepth} levels deep; this one would be deeper.`,
     );
   }
+  const taken = request.name ? runtime.directory.liveByName(request.name) : undefined;
+  if (taken) {
+    return toolError(
+      `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
+    );
+  }
+  if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
     const agentId = newAgentId();
     await runtime.slots.acquire(agentId, ctx.signal);
     try {
-      let workspace: ChildWorkspace | undefined;
-      if (request.isolation === 'worktree') {
-        const opened = await openChildWorktree({
-          agentId,
-          parent: { cwd: ctx.cwd, allowedDirs: ctx.allowedDirs, agentId: ctx.agent.agentId },
-          agentType: type,
-          description: request.description,
-          base: request.worktreeBase,
-        });
-        if (!opened.ok) return toolError(opened.message);
-        workspace = opened.workspace;
-      }
+      const opened = await openWorkspace(request, ctx, agentId);
+      if (!opened.ok) return toolError(opened.message);
+      const { workspace } = opened;
       const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
       let output: ToolOutput | undefined;
       try {
@@ -72,9 +78,25 @@ export async function runSubagent(
   });
 }
 
+/** The child's own worktree when it asked for one (`isolation: worktree`); else none. */
+async function openWorkspace(
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+  agentId: string,
+): Promise<{ ok: true; workspace?: ChildWorkspace } | { ok: false; message: string }> {
+  if (request.isolation !== 'worktree') return { ok: true };
+  return openChildWorktree({
+    agentId,
+    parent: { cwd: ctx.cwd, allowedDirs: ctx.allowedDirs, agentId: ctx.agent.agentId },
+    agentType: request.definition.name,
+    description: request.description,
+    base: request.worktreeBase,
+  });
+}
+
 async function runChild(
   spawner: Spawner,
-  request: SubagentRequest,
+  request: SpawnRequest,
   ctx: SpawnToolContext,
   placement: { agentId: string; workspace: ChildWorkspace | undefined; ref: AgentRef },
 ): Promise<ToolOutput> {
@@ -94,14 +116,14 @@ async function runChild(
   let servers: AgentServers | undefined;
   try {
     servers = await startOwnServers(spawner, request, ctx, options);
-    let result: RunResult | undefined;
-    for await (const event of agentLoop({ prompt, options })) {
-      emit(event);
-      if (event.type === 'result' && event.agentId === options.agentId) result = event;
-    }
+    const ending = await driveChild(
+      runtime,
+      { prompt, options, name: request.name, background: false },
+      emit,
+    );
     // The parent is being cancelled too: let its loop see that, not a child failure.
     ctx.run.cancelSignal.throwIfAborted();
-    const ended = result!;
+    const ended = ending.result;
     if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
     if (request.definition.onFailure === 'fatal' && failed(ended)) {
       throw new FatalToolError(
@@ -111,7 +133,7 @@ async function runChild(
     const handed = await handOff(ended, runtime, ctx.signal);
     const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
     for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
-    return handed.output;
+    return withPartial(handed.output, ending.partial);
   } finally {
     // However the child ended (done, failed, cancelled, out of budget): its servers stop now,
     // before its worktree is finished.
@@ -120,9 +142,67 @@ async function runChild(
 }
 
 /** The output with `note` after it, an error staying an error. */
-function withNote(output: ToolOutput, note: string): ToolOutput {
+export function withNote(output: ToolOutput, note: string): ToolOutput {
   if (typeof output === 'string') return `${output}\n\n${note}`;
   return { ...output, output: `${output.output}\n\n${note}` };
+}
+
+/**
+ * Hands the child to the run's background work; the model gets the task id at once. Its
+ * worktree, if it asked for one, is made now and finished when it ends, whenever that is.
+ */
+async function startInBackground(
+  spawner: Spawner,
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+): Promise<ToolOutput> {
+  const { runtime } = spawner;
+  const port = runtime.background;
+  if (!port) {
+    return toolError(
+      'run_in_background is not available in this run (it has no task manager). Call Agent without it to run the agent and wait for its result.',
+    );
+  }
+  const agentId = newAgentId();
+  const opened = await openWorkspace(request, ctx, agentId);
+  if (!opened.ok) return toolError(opened.message);
+  const { workspace } = opened;
+  const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
+  let options: SubagentOptions;
+  let prompt: string;
+  let servers: AgentServers | undefined;
+  try {
+    const start = await createSubagentContext(spawner, request, ctx, { agentId, workspace });
+    ({ options, prompt } = start);
+    for (const message of start.warnings) ctx.emit({ ...ref, type: 'warning', message });
+    // Its servers start now and stop when it ends, whenever that is.
+    servers = await startOwnServers(spawner, request, ctx, options);
+  } catch (error) {
+    const output = toolError(
+      `The ${request.definition.name} agent could not start: ${messageOf(error)}`,
+    );
+    if (!workspace) return output;
+    const { note } = await finishChildWorktree(workspace, ref, request, ctx.emit);
+    return withNote(output, note);
+  }
+  const { parentId, depth } = ctx.agent;
+  const task = port.launch({
+    prompt,
+    options,
+    name: request.name,
+    background: true,
+    owner: { agentId: ctx.agent.agentId, parentId, depth },
+    servers,
+    workspace,
+    restart: {
+      agentType: request.definition.name,
+      prompt: request.prompt,
+      model: request.model,
+      agentPath: options.agentPath,
+      ...(workspace && { worktree: workspace.worktree.path }),
+    },
+  });
+  return launchedOutput(task.taskId, options.agentId, task.status);
 }
 
 /**
@@ -130,10 +210,11 @@ function withNote(output: ToolOutput, note: string): ToolOutput {
  * its list. Its definition's deny list and read-only rule still apply to them; its allow list
  * does not: declaring a server is what grants its tools.
  */
-async function startOwnServers(
+export async function startOwnServers(
   spawner: Spawner,
   request: SubagentRequest,
-  ctx: SpawnToolContext,
+  ctx: Pick<SpawnToolContext, 'run' | 'cwd' | 'signal' | 'agent'> &
+    Partial<Pick<SpawnToolContext, 'emit'>>,
   options: SubagentOptions,
 ): Promise<AgentServers | undefined> {
   const { definition } = request;
@@ -152,7 +233,7 @@ async function startOwnServers(
   };
   // A child cancelled while its servers started needs no word on each: it is cancelled.
   if (!ctx.signal.aborted) {
-    for (const message of servers.warnings) ctx.emit({ ...child, type: 'warning', message });
+    for (const message of servers.warnings) ctx.emit?.({ ...child, type: 'warning', message });
   }
   const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
   options.tools = withAgentServerTools(options.tools ?? [], granted);
@@ -161,7 +242,22 @@ async function startOwnServers(
   return servers;
 }
 
+/** The tool result of a background start: JSON the model can keep, and what to do next. */
+export function launchedOutput(taskId: string, agentId: string, status: string): string {
+  const json = JSON.stringify({ task_id: taskId, agent_id: agentId, status });
+  const when =
+    status === 'pending' ? ' It starts as soon as a slot under --max-parallel is free.' : '';
+  return `${json}\nThe agent runs in the background.${when} You will be notified with its result when it finishes; do not guess or invent its result before then. Go on with other work, or end your turn to wait.`;
+}
+
+/** A stopped child's output, with what it was still writing (escaped like its other text). */
+export function withPartial(output: ToolOutput, partial: string): ToolOutput {
+  if (!partial || typeof output === 'string') return output;
+  const cut = `\n\nWhat it was writing when it stopped:\n${neutraliseHandoff(partial).text}`;
+  return { ...output, output: `${output.output}${cut}` };
+}
+
 /** Not completed, and not because its parent is being cancelled. */
-function failed(result: RunResult): boolean {
+export function failed(result: RunResult): boolean {
   return result.status !== 'completed' && result.status !== 'cancelled';
 }

@@ -66,6 +66,7 @@ export class SpawnTools {
     if (parentAgent && params.mayUseAgent) {
       tools.push(
         this.#agentTool(narrowTypes(parentAgent.spawnableTypes, definition?.spawnableAgents)),
+        ...(this.runtime.background?.tools ?? []),
       );
     }
     if (parentCanSpawn) {

@@ -6,6 +6,7 @@
 // and from its definition the project's instructions, its skills and its memory.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Inbox } from '../core/inbox.js';
 import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
@@ -39,6 +40,11 @@ export interface SubagentRequest {
   forkContext: ForkContext;
   /** From a delegate call's task spec. */
   timeBudgetMs?: number;
+  /** Runs without its parent waiting for it (`run_in_background`, a `background` definition). */
+  background?: boolean;
+  /** An agent restarted after a crash keeps its id (and so its transcript) and its path. */
+  agentId?: string;
+  agentPath?: string;
   /** `worktree`: the child works in a git worktree of its own (from the call or its definition). */
   isolation?: 'worktree';
   /** What that worktree branches from: `head` (the default) or a ref. */
@@ -51,6 +57,12 @@ export function newAgentId(): string {
 }
 
 export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
+
+/** What a child is derived from: the calling tool's context, or the main agent on a resume. */
+export type ParentView = Pick<
+  SpawnToolContext,
+  'run' | 'cwd' | 'allowedDirs' | 'fileState' | 'agent' | 'toolCallId'
+>;
 
 /** What the tools that start agents hold: the run-wide state, and how a child's tools are made. */
 export interface Spawner {
@@ -79,7 +91,7 @@ export interface SubagentStart {
 export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
-  ctx: SpawnToolContext,
+  ctx: ParentView,
   placement: { agentId?: string; workspace?: ChildWorkspace } = {},
 ): Promise<SubagentStart> {
   const { runtime } = spawner;
@@ -95,6 +107,9 @@ export async function createSubagentContext(
   const { memory, warnings } = setup;
   const { prompt, conversation } = childConversation(request, setup, run, workspace);
   const memoryDir = memory?.dir;
+  const agentId = request.agentId ?? placement.agentId ?? newAgentId();
+  const background = request.background === true || ctx.agent.background === true;
+  const ref = { agentId, parentId: ctx.agent.agentId, depth };
   const tools =
     memoryDir === undefined
       ? granted.tools
@@ -121,20 +136,42 @@ export async function createSubagentContext(
       timeMs: minDefined(definition.timeBudgetMs, request.timeBudgetMs),
       tokens: definition.tokenBudget,
     }),
-    signal: run.cancelSignal,
+    // A background child follows the run, not the turn that started it.
+    signal: request.background && runtime.background ? runtime.background.signal : run.cancelSignal,
     permissions: workspace ? workspace.confine(permissions) : permissions,
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
-    agentId: placement.agentId ?? newAgentId(),
-    parentId: ctx.agent.agentId,
-    depth,
-    agentPath: childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+    ...ref,
+    agentPath:
+      request.agentPath ?? childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
     parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,
     hooks: agentHookRunner(runtime.sessionHooks, definition, { subagent: true }),
     outputSchema: definition.outputSchema && compileOutputSchema(definition.outputSchema),
+    background,
+    inbox: childInbox(runtime, ref),
   };
   return { options, prompt, warnings };
+}
+
+/**
+ * A child's inbox. While it waits for its own background work, its slot is lent to that work,
+ * and its stall watchdog knows it is waiting on purpose, not stalled.
+ */
+export function childInbox(
+  runtime: SubagentRuntime,
+  ref: { agentId: string; parentId: string; depth: number },
+): Inbox | undefined {
+  return runtime.background?.inboxFor(ref, {
+    lend: async (signal, work) => {
+      runtime.directory.waiting(ref.agentId, true);
+      try {
+        return await runtime.slots.lendWhile(ref.agentId, signal, work);
+      } finally {
+        runtime.directory.waiting(ref.agentId, false);
+      }
+    },
+  });
 }
 
 /**
@@ -209,7 +246,7 @@ export function childPath(
 async function childModel(
   runtime: SubagentRuntime,
   request: SubagentRequest,
-  ctx: SpawnToolContext,
+  ctx: ParentView,
 ): Promise<LanguageModelV4> {
   const parent = ctx.run.model;
   const wanted = request.model ?? request.definition.model;

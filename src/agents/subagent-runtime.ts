@@ -7,13 +7,16 @@ import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
 import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
+import { AgentDirectory } from './agent-directory.js';
 import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
+import type { BackgroundPort } from './background-port.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { sessionDate, withEnvironment } from './environment-prompt.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
+import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -27,6 +30,11 @@ export interface SubagentSettings {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
   fileStateMaxEntries?: number;
+  /**
+   * A child (foreground or background) with no model output and no tool activity for this
+   * long is stopped as `stalled`. Default 600000 (10 minutes).
+   */
+  stallTimeoutMs?: number;
   /**
    * Turns a child's own model spec (`anthropic:claude-haiku-4-5`) into a model. Default:
    * `resolveModel`. Recording wraps what it returns; replaying answers from a cassette instead.
@@ -72,6 +80,11 @@ export class SubagentRuntime {
   readonly resultMaxChars: number;
   readonly transcriptPathFor: (agentId: string) => string | undefined;
   readonly fileStateMaxEntries: number;
+  readonly stallTimeoutMs: number;
+  /** Every agent of the run: names, the tree, what it takes to continue one. */
+  readonly directory = new AgentDirectory();
+  /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
+  background: BackgroundPort | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -89,6 +102,7 @@ export class SubagentRuntime {
     this.resultMaxChars = settings.resultMaxChars ?? 5000;
     this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
     this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
+    this.stallTimeoutMs = settings.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
     this.resolveModel = settings.resolveModel ?? resolveModel;
     this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
     this.sessionDate = settings.sessionDate ?? sessionDate();
@@ -104,14 +118,16 @@ export class SubagentRuntime {
    * of one definition send the same bytes and share a prompt-cache entry.
    * @param skillTool whether the agent holds the Skill tool (it then sees the skills list)
    */
-  async setupFor(
+  setupFor(
     definition: AgentDefinition,
     cwd: string,
     { skillTool }: { skillTool: boolean },
   ): Promise<AgentSetup> {
     const key = `${definition.name}\0${cwd}\0${skillTool}`;
     const made = this.#setups.get(key);
-    if (made !== undefined) return { ...(await made), warnings: [] };
+    // Not async, and one step on a made setup: calls made together resolve in the order they
+    // came, so background children launch (and take --max-parallel slots) in call order.
+    if (made !== undefined) return made.then((setup) => ({ ...setup, warnings: [] }));
     const setup = this.context
       .agentContext(definition, cwd, { skillTool })
       .then(({ sections, memory, warnings }) => ({

@@ -400,7 +400,15 @@ describe('delegate_to tools', () => {
       },
     );
     expect(result.result).toBe('The owner is Ada.');
-    expect(offeredTools(model.calls[0])).toEqual(['Agent', 'Echo', 'delegate_to_researcher']);
+    expect(offeredTools(model.calls[0])).toEqual([
+      'Agent',
+      'Echo',
+      'ListAgents',
+      'SendMessage',
+      'TaskOutput',
+      'TaskStop',
+      'delegate_to_researcher',
+    ]);
     expect(promptText(model.calls[0])).toContain('TRIAGE-PROMPT');
     const delegated = callFor(model, 'DELEGATED')!;
     expect(promptText(delegated)).toContain('RESEARCHER-PROMPT');
@@ -741,12 +749,6 @@ describe('what the parent gets back', () => {
       [{ toolCalls: [agentCall('x', { model: 'gemini:pro' })] }],
       {},
       /could not start: Agent model gemini:pro: unknown provider "gemini"/,
-    ],
-    [
-      'run_in_background, which is not available yet',
-      [{ toolCalls: [agentCall('x', { run_in_background: true })] }],
-      {},
-      /run_in_background is not available yet/,
     ],
     [
       'isolation: worktree outside a git repository, naming git',

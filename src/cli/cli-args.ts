@@ -16,6 +16,7 @@ export interface RunArgs {
   maxParallel: number;
   timeBudgetMs: number | undefined;
   tokenBudget: number | undefined;
+  stallTimeoutMs: number | undefined;
   requestTimeoutMs: number | undefined;
   permissionMode: PermissionMode | undefined;
   allowedTools: string | undefined;
@@ -70,6 +71,14 @@ export interface AgentsArgs {
   cwd: string | undefined;
 }
 
+export interface TasksArgs {
+  command: 'tasks';
+  /** Undefined: the newest session that has tasks. */
+  sessionId: string | undefined;
+  sessionDir: string | undefined;
+  json: boolean;
+}
+
 export const WORKTREE_ACTIONS = ['list', 'diff', 'merge', 'remove', 'prune'] as const;
 export type WorktreeAction = (typeof WORKTREE_ACTIONS)[number];
 
@@ -105,6 +114,7 @@ export interface TrustArgs {
 export type CliArgs =
   | PrintArgs
   | AgentsArgs
+  | TasksArgs
   | WorktreesArgs
   | SessionArgs
   | McpArgs
@@ -125,6 +135,7 @@ const OPTIONS = {
   'max-parallel': { type: 'string' },
   'time-budget': { type: 'string' },
   'token-budget': { type: 'string' },
+  'stall-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   'permission-mode': { type: 'string' },
   'allowed-tools': { type: 'string' },
@@ -137,6 +148,7 @@ const OPTIONS = {
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
   resume: { type: 'string' },
+  session: { type: 'string' },
   continue: { type: 'boolean' },
   json: { type: 'boolean' },
   force: { type: 'boolean' },
@@ -170,6 +182,17 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       json: values.json === true,
       agentsDirs: values['agents-dir'] ?? [],
       cwd: values.cwd,
+    };
+  }
+  if (positionals[0] === 'tasks') {
+    if (positionals.length > 1) {
+      throw new ConfigError(`tasks ${positionals[1]}`, 'unexpected argument', 'run warren --help');
+    }
+    return {
+      command: 'tasks',
+      sessionId: values.session,
+      sessionDir: values['session-dir'],
+      json: values.json === true,
     };
   }
   if (positionals[0] === 'usage' || positionals[0] === 'report') {
@@ -244,6 +267,7 @@ function runArgs(values: ParsedValues): RunArgs {
     maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
+    stallTimeoutMs: positiveInteger('--stall-timeout', values['stall-timeout']),
     requestTimeoutMs:
       values['request-timeout'] === undefined
         ? positiveInteger(
@@ -428,6 +452,8 @@ Usage:
                                     (needs a terminal; /help inside lists keys and commands)
   warren -p "<prompt>" [flags]      run to the end, print the result, exit
   warren agents [--json]            list agent definitions, their sources and load warnings
+  warren tasks [--session <id>] [--session-dir <dir>] [--json]
+                                    background tasks of a session (default: the newest with any)
   warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]
                                     agent worktrees kept for review (isolation: worktree): list
                                     them, show one's diff, merge its branch into the current
@@ -454,6 +480,8 @@ Flags:
   --time-budget <ms>                wall-clock budget for the whole run; the run ends at most 60 s
                                     after it, however deep its tree
   --token-budget <n>                input+output tokens for the whole run
+  --stall-timeout <ms>              stop a sub-agent with no model output and no tool activity
+                                    for this long, as stalled (default 600000)
   --request-timeout <ms>            no answer (headers or next chunk) from the model in this long:
                                     abort, retry (default 120000; env WARREN_REQUEST_TIMEOUT_MS)
   --permission-mode default|acceptEdits|plan|bypassPermissions
@@ -470,7 +498,7 @@ Flags:
   --force                           worktrees remove/prune: also discard changes that are not merged
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
-  --resume <session-id>             continue a session
+  --resume <session-id>             continue a session, and the background tasks it was running
   --continue                        continue the latest session of the working directory
   --record <cassette>               write every model call and tool result of the tree (JSONL)
   --replay <cassette>               answer every model call from a recorded cassette; no network

@@ -23,6 +23,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./tui/interactive-command.js')).runInteractive(args, io);
       case 'agents':
         return await (await import('./agents-command.js')).runAgentsCommand(args, io);
+      case 'tasks':
+        return await (await import('./tasks-command.js')).runTasksCommand(args, io);
       case 'worktrees':
         return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
       case 'mcp':

@@ -1,5 +1,5 @@
 // How print mode shows a run: the final text, one JSON object, or one JSON line per event.
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import { formatSeconds } from '../model/request-timeout.js';
 import { TodoLists } from '../telemetry/todo-lists.js';
 import { denialReport } from './denial-report.js';
@@ -137,6 +137,10 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
         delay_ms: event.delayMs,
         error: event.error,
       };
+    case 'task_started':
+    case 'task_progress':
+    case 'task_notification':
+      return taskLine(event, who);
     case 'worktree':
       return {
         type: 'worktree',
@@ -168,6 +172,47 @@ function streamJsonLine(event: AgentEvent, options: OutputOptions): object | und
   }
 }
 
+/** A task event as a stream-json line; it belongs to the agent that started the task. */
+function taskLine(
+  event: AgentEventOf<'task_started' | 'task_progress' | 'task_notification'>,
+  who: object,
+): object {
+  const task = {
+    type: event.type,
+    ...who,
+    task_id: event.taskId,
+    task_type: event.kind,
+    task_agent_id: event.taskAgentId,
+    description: event.description,
+    name: event.name,
+    status: event.status,
+  };
+  if (event.type === 'task_started') return task;
+  if (event.type === 'task_progress') {
+    const { progress } = event;
+    return {
+      ...task,
+      progress: {
+        turns: progress.turns,
+        tool_calls: progress.toolCalls,
+        tokens: progress.tokens,
+        last_activity_at: progress.lastActivityAt,
+        last_tool: progress.lastToolName,
+      },
+    };
+  }
+  return {
+    ...task,
+    agent_status: event.agentStatus,
+    result: event.result,
+    ...(event.error ? { error: event.error } : {}),
+    usage: event.usage ? usageJson(event.usage) : null,
+    cost_usd: event.costUsd,
+    output_file: event.resultPath,
+    duration_ms: event.durationMs,
+  };
+}
+
 function progressLine(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'run_start':
@@ -186,6 +231,10 @@ function progressLine(event: AgentEvent): string | undefined {
         : `  worktree ${event.action}: ${event.action === 'kept' ? `${event.path} (branch ${event.branch})` : event.path}`;
     case 'result':
       return event.depth === 0 ? undefined : `◂ ${event.agentType} ${event.status}`;
+    case 'task_started':
+      return `⇢ ${event.taskId} started in the background: ${event.description}`;
+    case 'task_notification':
+      return `⇠ ${event.taskId} ${event.status}${event.error ? `: ${firstLine(event.error)}` : ''}`;
     default:
       return undefined;
   }

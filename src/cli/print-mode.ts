@@ -37,17 +37,29 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const output = outputFor(args, { sessionId, permissionMode: setup.permissionMode, io });
   const controller = new AbortController();
   const stopListening = io.onInterrupt(() => controller.abort());
-
   let result: RunResult | undefined;
-  // Untrusted project servers are reported once the run has said who the main agent is.
+  // Untrusted project servers, tools definitions list that warren lacks, and problems with the
+  // project's instructions and skills are reported once the run has said who the main agent is.
   let pendingWarnings = setup.warnings;
+  // Every event of the tree, background agents' included, is shown the moment it happens (the
+  // run's onEvent), once; events made outside any loop (warnings) come only through the stream.
+  const shown = new WeakSet<AgentEvent>();
   const show = (event: AgentEvent) => {
+    if (shown.has(event) || transcript.closed) return;
+    shown.add(event);
     // The transcript line goes to disk before anyone is shown the event.
     transcript.write(event);
     tree.observe(event);
     setup.observe(event);
     output.event(event);
+    if (event.type === 'run_start' && event.agentId === mainAgentId) {
+      for (const message of pendingWarnings) {
+        show({ agentId: mainAgentId, parentId: null, depth: 0, type: 'warning', message });
+      }
+      pendingWarnings = [];
+    }
   };
+  const tasks = setup.openTasks({ sessionId, signal: controller.signal, onEvent: show });
   try {
     const run = query({
       prompt,
@@ -57,20 +69,21 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         signal: controller.signal,
         messages: setup.history,
         transcript,
+        tasks: tasks.manager,
+        onEvent: show,
+        ...(args.resume
+          ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
+          : {}),
       }),
     });
     for await (const event of run) {
       show(event);
-      if (event.type === 'run_start' && event.agentId === mainAgentId) {
-        for (const message of pendingWarnings) {
-          show({ agentId: mainAgentId, parentId: null, depth: 0, type: 'warning', message });
-        }
-        pendingWarnings = [];
-      }
       if (event.type === 'result' && event.agentId === mainAgentId) result = event;
     }
   } finally {
     stopListening();
+    // The main agent waits for its background work; what is left (it ended early) stops now.
+    await tasks.close();
     transcript.close();
     await setup.close();
   }

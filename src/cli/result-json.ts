@@ -29,6 +29,7 @@ export function agentJson(agent: AgentSummary) {
     depth: agent.depth,
     status: agent.status,
     background: agent.background,
+    task_id: agent.taskId,
     num_turns: agent.numTurns,
     tool_calls: agent.toolCalls,
     usage: usageJson(agent.usage),

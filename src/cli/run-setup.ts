@@ -1,6 +1,7 @@
 // What a session needs before its first event, assembled from flags and files: definitions,
 // settings, MCP servers, prices, the model, permissions, the system prompt, the conversation to
-// resume. Shared by print mode and the terminal UI, which differ only in how they show events.
+// resume, the task store. Shared by print mode and the terminal UI, which differ only in how
+// they show events.
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -37,8 +38,15 @@ import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadSettings } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
 import { prepareSessionDir } from '../session/session-dir.js';
-import { defaultSessionDir, newSessionId } from '../session/session-paths.js';
+import {
+  defaultSessionDir,
+  newSessionId,
+  taskOutputDir,
+  taskStorePath,
+} from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
+import { TaskManager } from '../tasks/task-manager.js';
+import { TaskStore } from '../tasks/task-store.js';
 import type { CassetteRecorder } from '../telemetry/cassette.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
@@ -65,6 +73,11 @@ export interface RunSetup {
   history: Message[];
   /** MCP servers not started (untrusted project files): reported once the run has begun. */
   warnings: string[];
+  /**
+   * The background tasks of a session: a task manager over the task store in its folder. Every
+   * `query()` of the session shares it; `close` stops what still runs and closes the store.
+   */
+  openTasks(params: OpenTasks): SessionTasks;
   /** The options of one `query()` of this session. */
   queryOptions(run: QueryRun): QueryOptions;
   /** Every event of the session, after its transcript line is written (cassettes see it). */
@@ -80,6 +93,31 @@ export interface QueryRun {
   signal: AbortSignal;
   messages: readonly Message[];
   transcript: TranscriptWriter;
+  /** The session's background tasks (`openTasks`). */
+  tasks: TaskManager;
+  /** Every event of the tree the moment it happens, background agents' included. */
+  onEvent: (event: AgentEvent) => void;
+  /** Restart the tasks the session was running when its last process stopped (`--resume`). */
+  resumeTasks?: { warn: (warning: string) => void };
+  /**
+   * Whether the main agent waits for its background tasks before its run ends (default true);
+   * false when the host keeps them running across runs (the terminal UI).
+   */
+  waitForBackground?: boolean;
+}
+
+export interface OpenTasks {
+  sessionId: string;
+  /** Every task stops when it aborts. */
+  signal: AbortSignal;
+  /** Where the manager's own events (`task_*`) go. */
+  onEvent: (event: AgentEvent) => void;
+}
+
+export interface SessionTasks {
+  manager: TaskManager;
+  /** Stops every task still running (waiting for them a while) and closes the store. */
+  close(): Promise<void>;
 }
 
 export interface SetUpOptions {
@@ -179,6 +217,17 @@ export async function setUpRun(
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
+    openTasks: ({ sessionId: id, signal, onEvent }) => {
+      const store = TaskStore.open(taskStorePath(sessionDir, id));
+      const manager = new TaskManager({ store, signal, onEvent });
+      return {
+        manager,
+        close: async () => {
+          await manager.shutdown();
+          store.close();
+        },
+      };
+    },
     queryOptions: (run) => ({
       model: models.model,
       baseUrl: args.baseUrl,
@@ -188,6 +237,7 @@ export async function setUpRun(
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
       maxParallel: args.maxParallel,
+      stallTimeoutMs: args.stallTimeoutMs,
       sessionDate: date,
       transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
       messages: run.messages,
@@ -199,6 +249,11 @@ export async function setUpRun(
       signal: run.signal,
       permissions,
       agentId: run.agentId,
+      onEvent: run.onEvent,
+      tasks: run.tasks,
+      taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
+      ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
+      ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
       settingsHooks,
       sessionId: run.sessionId,
       mcpServers,

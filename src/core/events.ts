@@ -2,6 +2,7 @@
 // CLI output formats, transcripts, later the terminal UI) is a reader of this one stream.
 import type { HandoffVerdict } from './hook-runner.js';
 import type { AssistantMessage, Message } from './messages.js';
+import type { TaskKind, TaskProgress, TaskStatus } from './tasks.js';
 import type { Usage } from './usage.js';
 
 /** Who an event belongs to. A child's events flow up its parent's stream with these set. */
@@ -11,8 +12,11 @@ export interface AgentRef {
   depth: number;
 }
 
-/** How an agent's run ended. `completed` is the only success. */
-export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget';
+/**
+ * How an agent's run ended. `completed` is the only success; `stalled`: stopped by the stall
+ * watchdog after no model output and no tool activity for too long.
+ */
+export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget' | 'stalled';
 
 /** The result subtypes of the CLI's JSON contract. */
 export type ResultSubtype =
@@ -106,9 +110,38 @@ export type AgentEvent = AgentRef &
      */
     | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
+    /** Background work started; the event belongs to the agent that started it (its owner). */
+    | ({ type: 'task_started' } & TaskEventFields)
+    /** How far a background task got; at most about once a second per task. */
+    | ({ type: 'task_progress' } & TaskEventFields & { progress: TaskProgress })
+    /** A background task ended; its owner gets the notification before its next model call. */
+    | ({ type: 'task_notification' } & TaskEventFields & TaskEnding)
     /** The agent's own git worktree (`isolation: worktree`): made before it runs, then kept or removed. */
     | ({ type: 'worktree' } & WorktreeReport)
   );
+
+/** What every task event says of its task. */
+export interface TaskEventFields {
+  taskId: string;
+  kind: TaskKind;
+  /** The background agent; null for a shell command. */
+  taskAgentId: string | null;
+  description: string;
+  name: string | null;
+  status: TaskStatus;
+}
+
+/** How a task ended, as a notification reports it. */
+export interface TaskEnding {
+  agentStatus: AgentStatus | null;
+  /** The result as the owner reads it: cut to size, pointing to the full text. */
+  result: string;
+  error?: string;
+  usage: Usage | null;
+  costUsd: number | null;
+  resultPath: string | null;
+  durationMs: number;
+}
 
 /** What happened to an agent's own worktree; `kept` and `removed` come once it has ended. */
 export interface WorktreeReport {

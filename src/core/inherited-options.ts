@@ -1,6 +1,7 @@
 // How an agent calls its model and its tools, passed unchanged to every sub-agent it starts.
 
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type { AgentEvent } from './events.js';
 
 /** Prices of models (see model/pricing.ts); the loop only hands it to `priceOf`. */
 export interface PriceTableRef {
@@ -45,6 +46,12 @@ export interface InheritedOptions {
    * arrive.
    */
   stream?: boolean;
+  /**
+   * Called with every event of this agent and of every agent below it (background ones
+   * included) the moment it happens, before anyone is handed it: where transcripts are
+   * written, so a tool result is on disk before the next model request. Must not throw.
+   */
+  onEvent?: (event: AgentEvent) => void;
   /** What models cost, for `costUsd` and cost budgets. Default: the built-in table. */
   prices?: PriceTableRef;
 }
@@ -60,6 +67,7 @@ export function inheritedOptions(options: InheritedOptions): InheritedOptions {
     baseUrl,
     graceTurn,
     stream,
+    onEvent,
     prices,
   } = options;
   return {
@@ -71,6 +79,7 @@ export function inheritedOptions(options: InheritedOptions): InheritedOptions {
     baseUrl,
     graceTurn,
     stream,
+    onEvent,
     prices,
   };
 }

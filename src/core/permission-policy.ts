@@ -27,7 +27,11 @@ export interface PermissionRequest {
   cwd: string;
   /** Directories the agent's file tools may touch; reading outside them needs asking. */
   allowedDirs: readonly string[];
-  agent: AgentRef & { agentType: string };
+  /**
+   * The asking agent: its id, type, path, and whether it runs in the background (nobody waits
+   * on it turn by turn: a UI queues its prompts).
+   */
+  agent: AgentRef & { agentType: string; path?: string; background?: boolean };
   signal: AbortSignal;
   /**
    * What the call's PreToolUse hooks answered (a hook's deny never gets here): `allow` skips

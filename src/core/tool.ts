@@ -6,6 +6,15 @@ import type { FileState } from './file-state.js';
 import type { PermissionDecision } from './permission-policy.js';
 import type { RunContext } from './run-context.js';
 
+/** Who an agent is, as tools and permission prompts see it. */
+export type AgentIdentity = AgentRef & {
+  agentType: string;
+  /** Its path in the tree (see the `run_start` event). */
+  path: string;
+  /** Runs in the background (or below an agent that does): nobody waits on it turn by turn. */
+  background?: boolean;
+};
+
 export interface ToolContext {
   toolCallId: string;
   /** Aborted when the run is cancelled, a budget runs out, or this call times out. */
@@ -17,7 +26,7 @@ export interface ToolContext {
   /** What this agent has read, so Write and Edit can refuse stale or unread files. */
   fileState: FileState;
   /** The agent running this tool, with its path in the tree (see the `run_start` event). */
-  agent: AgentRef & { agentType: string; path: string };
+  agent: AgentIdentity;
   /** Reports progress (a `tool_delta`) while the tool runs. */
   progress(text: string): void;
   /**

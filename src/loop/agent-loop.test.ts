@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { RunResult } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
+import type { Inbox, InboxDelivery, InboxState } from '../core/inbox.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
@@ -8,6 +9,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, throwingTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
+import { Interrupter } from './stop-signals.js';
 
 async function run(
   turns: ScriptTurn[],
@@ -479,5 +481,109 @@ describe('agentLoop()', () => {
       'assistant',
     ]);
     expect(JSON.stringify(model.calls[0]?.prompt)).toContain('The secret is 7.');
+  });
+});
+
+/** An inbox the test fills: `send` adds a message, `finish` says nothing more will come. */
+class TestInbox implements Inbox {
+  readonly delivered: string[] = [];
+  closed = false;
+  #queue: string[] = [];
+  #running: boolean;
+  #wake: (() => void) | undefined;
+
+  constructor(running: boolean) {
+    this.#running = running;
+  }
+
+  send(text: string): void {
+    this.#queue.push(text);
+    this.#wake?.();
+  }
+
+  finish(): void {
+    this.#running = false;
+    this.#wake?.();
+  }
+
+  take(): InboxDelivery | undefined {
+    if (this.#queue.length === 0) return undefined;
+    const content = this.#queue.splice(0).join('\n');
+    return { message: { role: 'user', content }, delivered: () => this.delivered.push(content) };
+  }
+
+  async wait(signal: AbortSignal): Promise<InboxState> {
+    for (;;) {
+      if (this.#queue.length > 0) return 'ready';
+      if (!this.#running) return 'idle';
+      if (signal.aborted) return 'aborted';
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+    }
+  }
+
+  passOn(): readonly AgentEvent[] {
+    return [];
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}
+
+describe('agentLoop() and its inbox', () => {
+  it('takes what arrived before every model call, and records that it has it', async () => {
+    const inbox = new TestInbox(false);
+    inbox.send('NEWS from a task');
+    const { result, model } = await run([{ text: 'read the news' }], { inbox });
+    expect(JSON.stringify(model.calls[0]?.prompt)).toContain('NEWS from a task');
+    expect(inbox.delivered).toEqual(['NEWS from a task']);
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'user', 'assistant']);
+    expect(inbox.closed).toBe(true);
+  });
+
+  it('when the model ends its turn, waits for what its background work sends and goes on', async () => {
+    const inbox = new TestInbox(true);
+    setTimeout(() => inbox.send('LATE NEWS'), 20);
+    setTimeout(() => inbox.finish(), 40);
+    const { result } = await run(
+      [
+        { match: { prompt: 'do the task' }, text: 'waiting' },
+        { match: { prompt: 'LATE NEWS' }, text: 'used the news' },
+      ],
+      { inbox },
+    );
+    expect(result).toMatchObject({ status: 'completed', result: 'used the news', numTurns: 2 });
+  });
+
+  it('with waitForBackground: false ends when the model ends its turn', async () => {
+    const inbox = new TestInbox(true);
+    const { result } = await run([{ text: 'not waiting' }], { inbox, waitForBackground: false });
+    expect(result).toMatchObject({ status: 'completed', numTurns: 1 });
+    expect(inbox.closed).toBe(true);
+  });
+
+  it('an interrupt ends the turn, not the agent: it goes on with what arrives', async () => {
+    const inbox = new TestInbox(true);
+    const interrupter = new Interrupter();
+    const { tool, aborted } = toolWaitingForAbort(() => {
+      setTimeout(() => interrupter.interrupt(), 10);
+      setTimeout(() => inbox.send('NEWS after the interrupt'), 30);
+      setTimeout(() => inbox.finish(), 40);
+    });
+    const { result } = await run(
+      [
+        { match: { prompt: 'do the task' }, toolCalls: [{ name: 'Waits', input: {} }] },
+        { match: { prompt: 'NEWS after' }, text: 'carried on' },
+      ],
+      { inbox, interrupt: interrupter, tools: [tool] },
+    );
+    expect(aborted()).toBe(true);
+    expect(result).toMatchObject({ status: 'completed', result: 'carried on' });
+    expect(toolResults(result)[0]).toMatchObject({ isError: true });
+    expect(
+      result.messages.some((m) => m.role === 'user' && m.content.includes('interrupted')),
+    ).toBe(true);
   });
 });

@@ -2,20 +2,11 @@
 // ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import { Budget, type BudgetKind, describeBudget } from '../core/budget.js';
-import type {
-  AgentEvent,
-  AgentRef,
-  AgentStatus,
-  ResultSubtype,
-  RunResult,
-} from '../core/events.js';
-import type { FileState } from '../core/file-state.js';
-import type { HandoffVerdict, HookRunner } from '../core/hook-runner.js';
-import { type InheritedOptions, inheritedOptions } from '../core/inherited-options.js';
-import { type AssistantMessage, type Message, textOf, toolCallsOf } from '../core/messages.js';
-import type { OutputSchema } from '../core/output-schema.js';
-import type { PermissionPolicy } from '../core/permission-policy.js';
+import { Budget } from '../core/budget.js';
+import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
+import type { HandoffVerdict } from '../core/hook-runner.js';
+import { inheritedOptions } from '../core/inherited-options.js';
+import { type AssistantMessage, type Message, toolCallsOf } from '../core/messages.js';
 import type { RunContext } from '../core/run-context.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
@@ -26,78 +17,34 @@ import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
 import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
+import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
+import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { lastReplyText, resultOf, statusOf } from './run-result.js';
+import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
 import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
 import { StructuredOutput } from './structured-output.js';
 
-export interface AgentLoopOptions extends InheritedOptions {
-  /**
-   * An AI SDK language model (`resolveModel()` turns a spec such as `anthropic:claude-sonnet-4-5`
-   * into one). A promise of one lets the run start while the provider loads.
-   */
-  model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
-  systemPrompt?: string;
-  tools?: readonly Tool[];
-  /**
-   * The tool list the model is shown, when it differs from `tools`: a forked child is shown
-   * its parent's, so that its requests open with the same prefix and read the parent's prompt
-   * cache. A call of a tool shown here but not in `tools` is refused. Default: `tools`.
-   */
-  shownTools?: readonly Tool[];
-  /** Earlier conversation to continue (resume, forked context). */
-  messages?: readonly Message[];
-  /** Working directory of the agent's tools. Default: `process.cwd()`. */
-  cwd?: string;
-  /** Directories file tools may touch. Default: `[cwd]`. */
-  allowedDirs?: readonly string[];
-  /** Model turns before the run ends with `max_turns`. Default: no limit. */
-  maxTurns?: number;
-  /** A budget node shared with the caller; or set the limits below for a fresh one. */
-  budget?: Budget;
-  timeBudgetMs?: number;
-  tokenBudget?: number;
-  costBudgetUsd?: number;
-  /**
-   * After the time budget, how long the whole tree has to stop its tools and give its final
-   * reports: the run ends at most this long after `timeBudgetMs`, at any depth. Default 60 s.
-   * With `budget`, the budget's own window applies.
-   */
-  windDownMs?: number;
-  signal?: AbortSignal;
-  permissions?: PermissionPolicy;
-  fileState?: FileState;
-  agentId?: string;
-  parentId?: string | null;
-  depth?: number;
-  /** The agent's path in the tree (see the `run_start` event). Default: `main`. */
-  agentPath?: string;
-  /** The parent's tool call that started this agent; reported in `run_start`. */
-  parentToolCallId?: string;
-  /** `main` for the top agent; a definition's name for a sub-agent. */
-  agentType?: string;
-  description?: string;
-  /**
-   * The agent's hooks: around its prompt, each tool call and its stop. Not inherited: whoever
-   * starts a sub-agent gives it its own (hooks/ builds them).
-   */
-  hooks?: HookRunner;
-  /** The agent must finish by calling `StructuredOutput` with a value this schema accepts. */
-  outputSchema?: OutputSchema;
-}
-
-export interface AgentLoopParams {
-  prompt: string;
-  options: AgentLoopOptions;
-}
+export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 
 const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
 /** How long a grace turn may take; after the time budget, the agent's wind-down window also bounds it. */
 const GRACE_TIME_MS = 60_000;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
-type Stop = { status: Exclude<AgentStatus, 'completed'>; reason: string };
+/** The signals of the current turn; rebuilt only after an interrupt. */
+interface TurnSignals {
+  /** The interrupt signal this turn follows, if the agent can be interrupted. */
+  readonly interrupt: AbortSignal | undefined;
+  /** Aborts on cancel or interrupt: what the turn's children follow. */
+  readonly cancel: AbortSignal;
+  /** Aborts on cancel, interrupt or the deadline: what the model call and tools stop on. */
+  readonly signal: AbortSignal;
+}
+
+const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
 
 /** Everything one run knows and changes, in one place; the steps below take it explicitly. */
 interface RunState {
@@ -118,6 +65,9 @@ interface RunState {
   readonly deadline: Deadline | undefined;
   /** Aborts on cancel or at the deadline: what model calls and tools stop on. */
   readonly signal: AbortSignal;
+  /** Aborts on cancel or once the wind-down window has closed: when waiting stops. */
+  readonly hardStop: AbortSignal;
+  turn: TurnSignals;
   readonly messages: Message[];
   /** Where this run's messages start; a resumed conversation's old replies are not its result. */
   readonly firstOwnMessage: number;
@@ -182,7 +132,12 @@ export async function* agentLoop({
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
       fileState: options.fileState ?? new FileStateCache(),
-      agent: { ...run.ref, agentType: run.agentType, path: run.path },
+      agent: {
+        ...run.ref,
+        agentType: run.agentType,
+        path: run.path,
+        background: options.background === true,
+      },
     },
     // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
     // a forked child is shown what this agent's model is shown.
@@ -191,6 +146,8 @@ export async function* agentLoop({
     cancel: new AbortFanOut(run.cancel.signal),
     ended: run.deadline && new AbortFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    record: options.onEvent ?? ignore,
+    passOn: () => options.inbox?.passOn() ?? NOTHING,
   };
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
@@ -203,6 +160,7 @@ export async function* agentLoop({
   } finally {
     run.deadline?.clear();
     run.cancel.end();
+    options.inbox?.close();
   }
 
   const result = resultOf(run);
@@ -231,6 +189,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
   const deadline = startDeadline(budget.effectiveDeadline(), budget.windDownEnd());
   const messages = [...(options.messages ?? [])];
   const output = options.outputSchema && new StructuredOutput(options.outputSchema);
+  const signal = either(cancel.signal, deadline?.expired);
   const ref: AgentRef = {
     agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
     parentId: options.parentId ?? null,
@@ -255,7 +214,9 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     budget,
     cancel,
     deadline,
-    signal: either(cancel.signal, deadline?.expired),
+    signal,
+    hardStop: either(cancel.signal, deadline?.ended),
+    turn: { interrupt: undefined, cancel: cancel.signal, signal },
     messages,
     firstOwnMessage: messages.length,
     usage: emptyUsage(),
@@ -286,7 +247,9 @@ function runContext(
   return {
     agentPath: run.path,
     inherited: inheritedOptions(run.options),
-    cancelSignal: run.cancel.signal,
+    get cancelSignal() {
+      return run.turn.cancel;
+    },
     model: run.model,
     tools,
     shownTools,
@@ -316,7 +279,7 @@ async function* admitPrompt(
 async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   for (;;) {
     yield* runTurns(run, env);
-    if (run.stop && run.stop.status !== 'cancelled' && run.options.graceTurn !== false) {
+    if (run.stop && !NO_GRACE.has(run.stop.status) && run.options.graceTurn !== false) {
       yield* graceTurn(run, run.stop);
     }
     const goOn = yield* finishRun(run);
@@ -355,32 +318,71 @@ function lifecycleFacts({ ref, agentType, path, cwd, cancel }: RunState): Lifecy
   return { agent: { ...ref, agentType, path }, cwd, signal: cancel.signal };
 }
 
-// Turns until the model stops or a limit does; a failure ends them as a stop or a failure.
+// Turns until the model stops with nothing left to wait for, or a limit stops it.
 async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
-  try {
-    for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
-      const { message } = yield* callModel(run, { toolChoice: 'auto', signal: run.signal });
-      yield append(run, message);
-      const calls = toolCallsOf(message);
-      if (calls.length > 0) {
-        run.toolCalls += calls.length;
-        const batch = yield* runToolCalls(calls, env);
-        yield append(run, { role: 'tool', content: batch.results });
-        if (batch.fatal) throw batch.fatal;
-      }
-      yield event(run, { type: 'turn_end', turn: run.numTurns, message });
-      if (calls.length === 0 || run.output?.settled) return;
+  const { inbox } = run.options;
+  const join = (message: Message) => append(run, message);
+  for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
+    for (const delivered of deliverInbox(inbox, join)) yield delivered;
+    const turnOver = yield* takeTurn(run, env);
+    if (run.stop || run.failure) return;
+    const waiting = run.options.waitForBackground !== false;
+    if (turnOver && !(yield* awaitInbox(waiting ? inbox : undefined, run.hardStop))) {
+      if (run.turn.interrupt?.aborted) run.stop = INTERRUPTED;
+      return;
     }
-  } catch (error) {
-    run.stop = stopFromError(run, error);
-    if (run.stop) return;
-    run.fatal = FatalToolError.isInstance(error);
-    run.failure = describeModelError(error, modelOf(run)) ?? messageOf(error);
   }
+}
+
+// One model call and the tools it asked for. True when the model ended its turn (or its
+// structured output is in), or the turn was interrupted; a failure ends the run.
+async function* takeTurn(
+  run: RunState,
+  env: ToolCallEnvironment,
+): AsyncGenerator<AgentEvent, boolean> {
+  beginTurn(run, env);
+  const interrupted = () => run.turn.interrupt?.aborted === true && !run.cancel.signal.aborted;
+  try {
+    const { message } = yield* callModel(run, { toolChoice: 'auto', signal: run.turn.signal });
+    yield append(run, message);
+    const calls = toolCallsOf(message);
+    if (calls.length > 0) {
+      run.toolCalls += calls.length;
+      const batch = yield* runToolCalls(calls, env);
+      yield append(run, { role: 'tool', content: batch.results });
+      if (batch.fatal && !interrupted()) throw batch.fatal;
+    }
+    yield event(run, { type: 'turn_end', turn: run.numTurns, message });
+    if (!interrupted()) return calls.length === 0 || run.output?.settled === true;
+  } catch (error) {
+    if (!interrupted()) {
+      run.stop = stopFromError(run, error);
+      if (run.stop) return true;
+      run.fatal = FatalToolError.isInstance(error);
+      run.failure = describeModelError(error, modelOf(run)) ?? messageOf(error);
+      return true;
+    }
+  }
+  yield append(run, { role: 'user', content: INTERRUPTED_NOTE });
+  return true;
+}
+
+/** After an interrupt, the next turn follows the interrupt source's new signal. */
+function beginTurn(run: RunState, env: ToolCallEnvironment): void {
+  const interrupt = run.options.interrupt?.signal;
+  if (interrupt === run.turn.interrupt) return;
+  const cancel = either(run.cancel.signal, interrupt);
+  run.turn = { interrupt, cancel, signal: either(run.signal, interrupt) };
+  env.signal = new AbortFanOut(run.turn.signal);
+  env.cancel = new AbortFanOut(cancel);
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
 async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
+  // What background work reported by now goes into the final report.
+  for (const delivered of deliverInbox(run.options.inbox, (m) => append(run, m))) {
+    yield delivered;
+  }
   if (run.deadline?.ended.aborted) {
     stop.reason += ' The time to wind down ran out before the final report.';
     return;
@@ -441,6 +443,7 @@ async function* callModel(
   let step = await turns.next();
   while (!step.done) {
     yield event(run, step.value);
+    for (const passed of options.inbox?.passOn() ?? NOTHING) yield passed;
     step = await turns.next();
   }
   const turn = step.value;
@@ -468,78 +471,15 @@ function modelOf(run: RunState) {
   };
 }
 
-/** Why the run must stop now, if it must; checked before every model call. */
-function limitReached(run: RunState): Stop | undefined {
-  if (run.cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
-  const kind = run.deadline?.expired.aborted ? 'time' : run.budget.exhausted();
-  if (kind) return budgetStop(kind);
-  const { maxTurns } = run.options;
-  if (maxTurns !== undefined && run.numTurns >= maxTurns) {
-    return { status: 'max_turns', reason: `Reached the maximum of ${maxTurns} turns.` };
-  }
-  return undefined;
-}
+const NOTHING: readonly AgentEvent[] = [];
 
-/** A thrown error that is really a limit (cancel, time budget) becomes a stop, not a failure. */
-function stopFromError(run: RunState, error: unknown): Stop | undefined {
-  if (run.cancel.signal.aborted) return { status: 'cancelled', reason: 'The run was cancelled.' };
-  if (run.deadline?.expired.aborted) return budgetStop('time');
-  const kind = run.budget.exhausted();
-  if (kind && error instanceof Error && error.name === 'AbortError') return budgetStop(kind);
-  return undefined;
-}
+function ignore(): void {}
 
-function budgetStop(kind: BudgetKind): Stop {
-  return { status: 'budget', reason: `The ${describeBudget(kind)} is used up.` };
-}
-
-function statusOf(run: RunState): AgentStatus {
-  return run.failure ? 'failed' : (run.stop?.status ?? 'completed');
-}
-
-/** The agent's last reply in this run; a resumed conversation's old replies are not its own. */
-function lastReplyText(run: RunState): string {
-  const lastReply = run.messages
-    .slice(run.firstOwnMessage)
-    .findLast((message) => message.role === 'assistant');
-  return lastReply ? textOf(lastReply) : '';
-}
-
-function resultOf(run: RunState): RunResult {
-  const status = statusOf(run);
-  const error = run.failure ?? run.stop?.reason;
-  const structured = run.output?.recorded;
-  return {
-    ...run.ref,
-    subtype: SUBTYPES[status],
-    status,
-    isError: status !== 'completed',
-    result: structured ? JSON.stringify(structured.value) : lastReplyText(run),
-    ...(structured ? { structuredOutput: structured.value } : {}),
-    ...(run.handoff ? { handoff: run.handoff } : {}),
-    ...(error ? { error } : {}),
-    ...(run.fatal ? { fatal: true } : {}),
-    agentType: run.agentType,
-    description: run.description,
-    numTurns: run.numTurns,
-    toolCalls: run.toolCalls,
-    durationMs: Date.now() - run.started,
-    usage: run.usage,
-    costUsd: run.costUsd,
-    messages: run.messages,
-  };
-}
-
-const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
-  completed: 'success',
-  failed: 'error_during_execution',
-  cancelled: 'error_during_execution',
-  max_turns: 'error_max_turns',
-  budget: 'error_budget',
-};
-
+/** An event of this agent, recorded (`onEvent`) as it is made. */
 function event(run: RunState, fields: DistributiveOmit<AgentEvent, keyof AgentRef>): AgentEvent {
-  return { ...run.ref, ...fields } as AgentEvent;
+  const made = { ...run.ref, ...fields } as AgentEvent;
+  run.options.onEvent?.(made);
+  return made;
 }
 
 function append(run: RunState, message: Message): AgentEvent {

@@ -38,13 +38,17 @@ export interface ToolCallEnvironment {
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
   /** The calling run, for tools that start agents. */
   run: RunContext;
-  /** Aborts on cancel or when the time budget ends: what tools are asked to stop on. */
+  /** Aborts on cancel, interrupt or when the time budget ends: what tools are asked to stop on. */
   signal: AbortFanOut;
-  /** Aborts on cancel only. */
+  /** Aborts on cancel, or an interrupt of the turn: what tools that start agents follow. */
   cancel: AbortFanOut;
   /** Aborts when the agent's wind-down window closes: nothing is waited for after that. */
   ended: AbortFanOut | undefined;
   timeoutMs: number;
+  /** Records an event of this agent as it is made (the run's `onEvent`). */
+  record: (event: AgentEvent) => void;
+  /** Events of background agents waiting to be yielded in this agent's stream. */
+  passOn: () => readonly AgentEvent[];
 }
 
 /** Where a call's events go: the stream of the batch it belongs to. */
@@ -55,13 +59,20 @@ export async function executeToolCall(
   env: ToolCallEnvironment,
   emit: Emit,
 ): Promise<ToolResultPart> {
-  const ref: AgentRef = env.context.agent;
+  const { agentId, parentId, depth } = env.context.agent;
+  const ref: AgentRef = { agentId, parentId, depth };
   const { toolCallId, toolName } = call;
   const started = Date.now();
-  emit({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
-  const { output, isError, denial } = capToolOutput(toolName, await runTool(call, env, emit));
+  // The call's own events are recorded as they happen; a child's (forwarded by `emit` from a
+  // tool that starts agents) were recorded by the child.
+  const own: Emit = (event) => {
+    env.record(event);
+    emit(event);
+  };
+  own({ ...ref, type: 'tool_start', toolCallId, toolName, input: call.input });
+  const { output, isError, denial } = capToolOutput(toolName, await runTool(call, env, emit, own));
   const result: ToolResultPart = { type: 'tool-result', toolCallId, toolName, output, isError };
-  emit({
+  own({
     ...ref,
     type: 'tool_end',
     toolCallId,
@@ -78,6 +89,7 @@ async function runTool(
   call: ToolCallPart,
   env: ToolCallEnvironment,
   emit: Emit,
+  own: Emit,
 ): Promise<{ output: string; isError: boolean; denial?: string }> {
   const tool = env.tools.get(call.toolName);
   if (!tool) {
@@ -103,7 +115,7 @@ async function runTool(
   }
   let input = parsed.data;
   const facts = { toolName: tool.name, toolUseId: call.toolCallId, input };
-  const before = await beforeToolCall(env, facts, emit);
+  const before = await beforeToolCall(env, facts, own);
   if (before.refused) return before.refused;
   if (before.updatedInput) {
     const updated = tool.inputSchema.safeParse(before.updatedInput);
@@ -123,7 +135,7 @@ async function runTool(
       agent: env.context.agent,
       signal: env.signal.signal,
       hookDecision: before.hookDecision,
-      onAsk: notifyOnAsk(env, emit),
+      onAsk: notifyOnAsk(env, own),
     });
     if (decision.behavior === 'deny') {
       return { ...toolError(decision.message), denial: decision.notice ?? decision.message };
@@ -133,8 +145,8 @@ async function runTool(
     const refusal = nobodyToAsk(tool.name, before.hookDecision.reason);
     return { ...toolError(refusal), denial: refusal };
   }
-  const result = await callWithTimeout(tool, input, call.toolCallId, env, emit);
-  return afterToolCall(env, { ...facts, input }, result, emit);
+  const result = await callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
+  return afterToolCall(env, { ...facts, input }, result, own);
 }
 
 function problemsOf(error: z.ZodError): string {
@@ -148,7 +160,7 @@ async function callWithTimeout(
   input: unknown,
   toolCallId: string,
   env: ToolCallEnvironment,
-  emit: Emit,
+  { emit, own }: { emit: Emit; own: Emit },
 ): Promise<{ output: string; isError: boolean }> {
   const timeoutMs = tool.timeoutMs ?? env.timeoutMs;
   // Only a call that can time out needs a signal of its own; the others share the agent's.
@@ -163,14 +175,15 @@ async function callWithTimeout(
       call.abort();
       leave.soon();
     }, timeoutMs);
-  const ref = env.context.agent;
+  const { agentId, parentId, depth } = env.context.agent;
   const signal = call?.signal ?? env.signal.signal;
   const { permissions } = env;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
     signal,
-    progress: (text) => emit({ ...ref, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
+    progress: (text) =>
+      own({ agentId, parentId, depth, type: 'tool_delta', toolCallId, toolName: tool.name, text }),
     ...(permissions && {
       askPermission: (subject: string) =>
         permissions.decide({

@@ -42,7 +42,10 @@ export async function* runToolCalls(
     if (parallel) await Promise.all(calls.map((_, index) => runOne(index)));
     else for (let index = 0; index < calls.length; index++) await runOne(index);
   })().finally(() => channel.close());
-  yield* channel;
+  for await (const event of channel) {
+    yield event;
+    for (const passed of env.passOn()) yield passed;
+  }
   await work;
   return batch;
 }

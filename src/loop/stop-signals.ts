@@ -84,3 +84,21 @@ export class AbortFanOut {
     return () => this.#callbacks.delete(callback);
   }
 }
+
+/**
+ * The interrupt source of an agent (`interrupt` in the loop options): each `interrupt()` ends
+ * the current turn, and the next turn follows a fresh signal.
+ */
+export class Interrupter {
+  #controller = new AbortController();
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  interrupt(): void {
+    const current = this.#controller;
+    this.#controller = new AbortController();
+    current.abort(new Error('The turn was interrupted.'));
+  }
+}

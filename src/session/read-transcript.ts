@@ -77,7 +77,7 @@ const resultSchema = z.object({
   parentId: z.string().nullable(),
   depth: z.number(),
   subtype: z.enum(['success', 'error_max_turns', 'error_budget', 'error_during_execution']),
-  status: z.enum(['completed', 'failed', 'cancelled', 'max_turns', 'budget']),
+  status: z.enum(['completed', 'failed', 'cancelled', 'max_turns', 'budget', 'stalled']),
   isError: z.boolean(),
   result: z.string(),
   error: z.string().optional(),

@@ -65,3 +65,13 @@ function requireSafe(kind: string, id: string): string {
   if (isSafeId(id)) return id;
   throw new Error(`${kind} ${JSON.stringify(id)} cannot be used as a file name`);
 }
+
+/** The session's task store: `<session-dir>/<session-id>/tasks.db`. */
+export function taskStorePath(sessionDir: string, sessionId: string): string {
+  return join(sessionDir, requireSafe('session id', sessionId), 'tasks.db');
+}
+
+/** Where background commands of the session write their output: `<session-dir>/<session-id>/tasks/`. */
+export function taskOutputDir(sessionDir: string, sessionId: string): string {
+  return join(sessionDir, requireSafe('session id', sessionId), 'tasks');
+}

@@ -1,6 +1,7 @@
 // Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
 // sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
-// shown to the user survives a crash or a kill; secrets are redacted on the way. An agent's file
+// shown to the user survives a crash or a kill, and a tool result is fsynced as its call ends,
+// so a resume never runs a finished call again; secrets are redacted on the way. An agent's file
 // is closed when its result is written, so a run holds open only the files of running agents.
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -91,10 +92,18 @@ export class TranscriptWriter {
     const line = JSON.stringify(record, (_key, value: unknown) =>
       typeof value === 'string' ? redactSecrets(value, { secrets }) : value,
     );
-    writeFully(this.#fileOf(event.agentId), Buffer.from(`${line}\n`));
+    const fd = this.#fileOf(event.agentId);
+    writeFully(fd, Buffer.from(`${line}\n`));
+    // A tool result is on disk, not just in the OS, before the next model request can be sent.
+    if (record.type === 'tool_end') fsyncSync(fd);
     // Its last record: a tree of thousands of agents must not hold a descriptor for each. An
     // agent continued later (a message to a finished agent) gets its file opened again.
     if (record.type === 'result') this.#closeFile(event.agentId);
+  }
+
+  /** After `close`, `write` throws: a writer of late events checks this first. */
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /**
@@ -183,12 +192,16 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     }
     // Deltas are replaced by the finished message; tool_start and turn_end repeat what the
     // assistant message already holds; turn_start and message_start carry nothing to resume from.
+    // Task events are in the task store; the notification itself is a message of the owner.
     case 'turn_start':
     case 'message_start':
     case 'message_delta':
     case 'tool_start':
     case 'tool_delta':
     case 'turn_end':
+    case 'task_started':
+    case 'task_progress':
+    case 'task_notification':
       return undefined;
     default: {
       const unhandled: never = event;

@@ -145,3 +145,63 @@ describe('AgentTree', () => {
     expect(agents.map((agent) => agent.subtreeCostUsd)).toEqual([null, null, null, null]);
   });
 });
+
+describe('AgentTree and background agents', () => {
+  const taskStarted = (taskId: string, taskAgentId: string): AgentEvent => ({
+    type: 'task_started',
+    agentId: 'main',
+    parentId: null,
+    depth: 0,
+    taskId,
+    kind: 'local_agent',
+    taskAgentId,
+    description: 'd',
+    name: null,
+    status: 'running',
+  });
+  const ended = (agentId: string, numTurns: number, toolCalls: number): AgentEvent => ({
+    type: 'result',
+    agentId,
+    parentId: 'main',
+    depth: 1,
+    subtype: 'success',
+    status: 'completed',
+    isError: false,
+    result: '',
+    agentType: 'explore',
+    description: '',
+    numTurns,
+    toolCalls,
+    durationMs: 10,
+    usage: emptyUsage(),
+    costUsd: null,
+    messages: [],
+  });
+
+  it('marks a background agent with its task, and keeps counting when it is continued', () => {
+    const tree = new AgentTree();
+    for (const event of [
+      start('main', null, 0),
+      start('fg', 'main', 1),
+      taskStarted('task_1', 'bg'),
+      start('bg', 'main', 1),
+      ended('bg', 2, 3),
+      taskStarted('task_2', 'bg'),
+      start('bg', 'main', 1),
+      ended('bg', 1, 1),
+    ]) {
+      tree.observe(event);
+    }
+    const [, fg, bg] = tree.agents();
+    expect(fg).toMatchObject({ background: false, taskId: null });
+    expect(bg).toMatchObject({
+      background: true,
+      taskId: 'task_2',
+      status: 'completed',
+      numTurns: 3,
+      toolCalls: 4,
+      durationMs: 20,
+    });
+    expect(tree.agents()).toHaveLength(3);
+  });
+});

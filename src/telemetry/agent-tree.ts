@@ -15,6 +15,8 @@ export interface AgentSummary {
   depth: number;
   status: AgentStatus | 'running';
   background: boolean;
+  /** The task of its (last) background run; null for a foreground agent. */
+  taskId: string | null;
   numTurns: number;
   toolCalls: number;
   usage: Usage;
@@ -43,6 +45,13 @@ export interface AgentWorktreeSummary {
 
 export class AgentTree {
   readonly #agents = new Map<string, AgentSummary>();
+  /** Background agents by id, from `task_started`, which comes before their `run_start`. */
+  readonly #tasks = new Map<string, string>();
+  /** What earlier runs of a continued agent counted, added to its next result's figures. */
+  readonly #earlier = new Map<
+    string,
+    Pick<AgentSummary, 'numTurns' | 'toolCalls' | 'durationMs' | 'costUsd'>
+  >();
   readonly #transcriptOf: (agentId: string) => string | null;
   readonly #todos = new TodoLists();
 
@@ -52,7 +61,23 @@ export class AgentTree {
 
   /** @param at when the event happened; now, for a live run. */
   observe(event: AgentEvent, at: number = Date.now()): void {
+    if (event.type === 'task_started' && event.taskAgentId) {
+      this.#tasks.set(event.taskAgentId, event.taskId);
+      const known = this.#agents.get(event.taskAgentId);
+      if (known) Object.assign(known, { background: true, taskId: event.taskId });
+      return;
+    }
     if (event.type === 'run_start') {
+      const taskId = this.#tasks.get(event.agentId) ?? null;
+      const known = this.#agents.get(event.agentId);
+      // An agent continued (SendMessage, a resume) runs again: its counts go on.
+      if (known) {
+        const { numTurns, toolCalls, durationMs, costUsd } = known;
+        this.#earlier.set(event.agentId, { numTurns, toolCalls, durationMs, costUsd });
+        Object.assign(known, { status: 'running', background: taskId !== null, taskId });
+        known.startedAt = at - durationMs;
+        return;
+      }
       this.#agents.set(event.agentId, {
         agentId: event.agentId,
         parentId: event.parentId,
@@ -61,7 +86,8 @@ export class AgentTree {
         description: event.description,
         depth: event.depth,
         status: 'running',
-        background: false,
+        background: taskId !== null,
+        taskId,
         numTurns: 0,
         toolCalls: 0,
         usage: emptyUsage(),
@@ -84,17 +110,22 @@ export class AgentTree {
     if (event.type === 'usage') {
       addUsage(agent.usage, event.usage);
       if (event.costUsd !== null) agent.costUsd = (agent.costUsd ?? 0) + event.costUsd;
-      agent.numTurns = event.turn;
+      agent.numTurns++;
     } else if (event.type === 'tool_start') {
       agent.toolCalls++;
     } else if (event.type === 'worktree') {
       agent.worktree = { path: event.path, branch: event.branch, changed: event.changed };
     } else if (event.type === 'result') {
+      // A continued agent's result covers its last run: earlier runs are added to it.
+      const earlier = this.#earlier.get(event.agentId);
       agent.status = event.status;
-      agent.costUsd = event.costUsd;
-      agent.numTurns = event.numTurns;
-      agent.toolCalls = event.toolCalls;
-      agent.durationMs = event.durationMs;
+      agent.numTurns = (earlier?.numTurns ?? 0) + event.numTurns;
+      agent.toolCalls = (earlier?.toolCalls ?? 0) + event.toolCalls;
+      agent.durationMs = (earlier?.durationMs ?? 0) + event.durationMs;
+      agent.costUsd =
+        event.costUsd === null || (earlier && earlier.costUsd === null)
+          ? null
+          : (earlier?.costUsd ?? 0) + event.costUsd;
       agent.structuredOutput = event.structuredOutput ?? null;
     }
   }

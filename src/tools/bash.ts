@@ -11,14 +11,14 @@ import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-const MAX_TIMEOUT_MS = 600_000;
+export const MAX_TIMEOUT_MS = 600_000;
 const MAX_OUTPUT_CHARS = 30_000;
 /** Between SIGTERM and SIGKILL: time for a command to clean up after itself. */
 const KILL_GRACE_MS = 2_000;
 /** After bash exits, how long its output may stay open before background jobs are stopped. */
 const PIPE_GRACE_MS = 250;
 
-const inputSchema = z.object({
+export const bashInputSchema = z.object({
   command: z.string().min(1).describe('The command to run, as you would type it in bash.'),
   timeout: z
     .number()
@@ -31,9 +31,9 @@ const inputSchema = z.object({
     ),
 });
 
-type BashInput = z.output<typeof inputSchema>;
+export type BashInput = z.output<typeof bashInputSchema>;
 
-const usage = [
+export const BASH_USAGE = [
   '- The command runs with `bash -c` in the working directory; each call starts a fresh shell, so `cd` and variables do not carry over to the next call. Quote paths that contain spaces.',
   `- It is stopped after ${DEFAULT_TIMEOUT_MS / 1000} s unless you pass timeout (up to ${MAX_TIMEOUT_MS / 1000} s).`,
   `- stdout and stderr come back together. Beyond ${MAX_OUTPUT_CHARS} characters the middle of the output is left out.`,
@@ -44,8 +44,8 @@ const usage = [
 
 export const bashTool = defineTool({
   name: 'Bash',
-  description: ['Runs a bash command and returns its output.', '', ...usage].join('\n'),
-  inputSchema,
+  description: ['Runs a bash command and returns its output.', '', ...BASH_USAGE].join('\n'),
+  inputSchema: bashInputSchema,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
   notReadOnlyReason: (input, scope) => {
     const verdict = checkReadOnlyCommand(input.command, scope);
@@ -65,9 +65,9 @@ export const readOnlyBashTool = defineTool({
     'Runs a read-only bash command and returns its output.',
     '',
     '- Only commands that change nothing and read only inside the allowed directories are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Refused: output redirection to files, command substitution, $VARIABLES, braces, ~, unknown programs, environment readers (env, printenv), paths or symlinks leading outside, and link-following walks (grep -R, find -L) over trees with links leading outside. Quote literal braces and dollar signs.',
-    ...usage,
+    ...BASH_USAGE,
   ].join('\n'),
-  inputSchema,
+  inputSchema: bashInputSchema,
   isReadOnly: true,
   isConcurrencySafe: true,
   timeoutMs: bashTool.timeoutMs,

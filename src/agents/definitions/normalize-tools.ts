@@ -16,6 +16,8 @@ export const WARREN_TOOL_NAMES = [
   'Agent',
   'TaskOutput',
   'TaskStop',
+  'SendMessage',
+  'ListAgents',
 ] as const;
 
 /**

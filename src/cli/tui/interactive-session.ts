@@ -1,14 +1,17 @@
 // The conversation behind the terminal UI: each prompt is one query() of the session, its events
-// written to the transcript and shown; the conversation so far goes into the next one. It owns
-// the turn in flight (Esc stops it) and the end of the session (nothing left running).
+// written to the session's transcript and shown; the conversation so far goes into the next one.
+// The session's background tasks outlive the prompt that started them (one task manager per
+// session). It owns the turn in flight (Esc interrupts it) and the end of the session (nothing
+// left running).
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
-import { query } from '../../query.js';
+import { FINAL_TASK_STATUSES, type TaskRecord } from '../../core/tasks.js';
+import { type Query, query } from '../../query.js';
 import { newSessionId } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import { AgentTree } from '../../telemetry/agent-tree.js';
-import { type RunSetup, resumeConversation } from '../run-setup.js';
+import { type RunSetup, resumeConversation, type SessionTasks } from '../run-setup.js';
 import { formatUsageTable } from '../usage-table.js';
 import { PermissionQueue } from './permission-queue.js';
 import { SessionView } from './session-view.js';
@@ -21,7 +24,24 @@ export interface InteractiveSessionOptions {
 
 interface Turn {
   controller: AbortController;
+  /** The query, once it has been made. */
+  run: Query | undefined;
   done: Promise<void>;
+}
+
+/** One session id's lasting parts: its main agent, transcript and background tasks. */
+interface Conversation {
+  sessionId: string;
+  /** The same main agent for every prompt, so the notifications of its tasks reach it. */
+  mainAgentId: string;
+  transcript: TranscriptWriter;
+  tasks: SessionTasks;
+  /** Stops the session's background tasks. */
+  controller: AbortController;
+  /** Events shown already: each comes once from `onEvent`, and again through the stream. */
+  shown: WeakSet<AgentEvent>;
+  /** The next prompt restarts the tasks a stopped process left running (a resumed session). */
+  resumeTasks: boolean;
 }
 
 /** How long the end of the session waits for a stopped turn to wind down. */
@@ -31,11 +51,11 @@ export class InteractiveSession {
   readonly view: SessionView;
   readonly permissions: PermissionQueue;
   readonly setup: RunSetup;
-  sessionId: string;
   /** Prompts typed while a turn ran; each runs when the one before ends. */
   readonly queued: string[] = [];
   /** Prompts sent so far, oldest first: the input's Up/Down history. */
   readonly sent: string[] = [];
+  #conversation: Conversation;
   #history: Message[];
   #tree: AgentTree;
   #turn: Turn | undefined;
@@ -60,12 +80,17 @@ export class InteractiveSession {
       describe: (agentId) => this.view.agents.get(agentId),
       onChange: () => this.#onChange(),
     });
-    this.sessionId = setup.sessionId;
+    const resumed = setup.history.length > 0;
+    this.#conversation = this.#open(setup.sessionId, resumed);
     this.#history = setup.history;
     this.#tree = new AgentTree();
     this.#pendingWarnings = [...setup.warnings];
     this.sent.push(...userPrompts(setup.history));
-    if (setup.history.length > 0) this.#showResumed(setup.history);
+    if (resumed) this.#showResumed(setup.history);
+  }
+
+  get sessionId(): string {
+    return this.#conversation.sessionId;
   }
 
   get busy(): boolean {
@@ -75,6 +100,31 @@ export class InteractiveSession {
   /** When the turn in flight started; undefined when idle. */
   get turnStartedAt(): number | undefined {
     return this.#turnStartedAt;
+  }
+
+  /** Every background task of the session, oldest first (earlier processes' included). */
+  tasks(): TaskRecord[] {
+    return this.#conversation.tasks.manager.list();
+  }
+
+  /** Whether background tasks of the session still run. */
+  get hasRunningTasks(): boolean {
+    return this.tasks().some((task) => !FINAL_TASK_STATUSES.has(task.status));
+  }
+
+  /** What a task has produced: its whole result once ended, else its output so far. */
+  taskOutput(taskId: string): string {
+    return this.#conversation.tasks.manager.output(taskId);
+  }
+
+  /** The transcript file of one of the session's agents. */
+  transcriptOf(agentId: string): string {
+    return this.#conversation.transcript.pathFor(agentId);
+  }
+
+  /** Stops a background task and what it started; its notification says how it ended. */
+  async stopTask(taskId: string): Promise<TaskRecord> {
+    return this.#conversation.tasks.manager.stop(taskId, 'Stopped by the user.');
   }
 
   /** Sends a prompt; while a turn runs it waits for that turn to end. */
@@ -96,24 +146,30 @@ export class InteractiveSession {
     return new Promise((resolve) => this.#whenIdle.push(resolve));
   }
 
-  /** Stops the turn in flight (Esc). Returns false when nothing ran. */
+  /**
+   * Ends the main agent's turn in flight (Esc); its background tasks keep running. Returns
+   * false when nothing ran.
+   */
   interrupt(): boolean {
-    if (!this.#turn) return false;
+    const turn = this.#turn;
+    if (!turn) return false;
     this.queued.length = 0;
-    this.#turn.controller.abort();
+    // Before the query exists there is no turn to end yet: stop the run instead.
+    if (turn.run) turn.run.interrupt();
+    else turn.controller.abort();
     return true;
   }
 
   /** Forgets the conversation: the next prompt starts a new session. */
-  clear(): void {
+  async clear(): Promise<void> {
+    await this.#replace(newSessionId(), false);
     this.#history = [];
-    this.sessionId = newSessionId();
     this.#tree = new AgentTree();
     this.view.clear();
     this.#onChange();
   }
 
-  /** Goes on with a saved session; throws ConfigError for an unknown one. */
+  /** Goes on with a saved session and the tasks it left running; throws ConfigError for an unknown one. */
   async resume(sessionId: string): Promise<void> {
     const warnings: string[] = [];
     const resumed = await resumeConversation({
@@ -122,14 +178,13 @@ export class InteractiveSession {
       systemPrompt: this.setup.systemPrompt,
       io: { stderr: (text) => warnings.push(text.replace(/^warren: warning: /, '').trim()) },
     });
+    await this.#replace(resumed.sessionId, true);
     this.view.clear();
-    this.sessionId = resumed.sessionId;
     this.#history = resumed.history;
     this.#tree = new AgentTree();
     this.sent.push(...userPrompts(resumed.history));
     this.#showResumed(resumed.history);
-    for (const warning of warnings)
-      this.view.add({ kind: 'notice', tone: 'warning', text: warning });
+    for (const warning of warnings) this.#warn(warning);
     this.#onChange();
   }
 
@@ -147,27 +202,68 @@ export class InteractiveSession {
     });
   }
 
-  /** Ends the session: stops the turn, denies the questions left, flushes what was recorded. */
+  /**
+   * Ends the session: stops the turn and every background task (their processes too), denies
+   * the questions left, flushes what was recorded.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.queued.length = 0;
     this.permissions.denyAll();
     const turn = this.#turn;
+    this.#conversation.controller.abort();
     if (turn) {
       turn.controller.abort();
       await Promise.race([turn.done, delay(SHUTDOWN_WAIT_MS)]);
     }
+    await this.#end(this.#conversation);
     await this.setup.close();
+  }
+
+  #open(sessionId: string, resumeTasks: boolean): Conversation {
+    const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+    const controller = new AbortController();
+    const conversation: Conversation = {
+      sessionId,
+      mainAgentId,
+      transcript: new TranscriptWriter({
+        sessionDir: this.setup.sessionDir,
+        sessionId,
+        mainAgentId,
+      }),
+      controller,
+      shown: new WeakSet(),
+      resumeTasks,
+      tasks: this.setup.openTasks({
+        sessionId,
+        signal: controller.signal,
+        onEvent: (event) => this.#show(event, conversation),
+      }),
+    };
+    return conversation;
+  }
+
+  /** The session's tasks stop, its transcript is flushed, and another takes its place. */
+  async #replace(sessionId: string, resumeTasks: boolean): Promise<void> {
+    const old = this.#conversation;
+    this.#conversation = this.#open(sessionId, resumeTasks);
+    old.controller.abort();
+    await this.#end(old);
+  }
+
+  async #end(conversation: Conversation): Promise<void> {
+    await conversation.tasks.close();
+    conversation.transcript.close();
   }
 
   #start(prompt: string): void {
     this.view.add({ kind: 'user', text: prompt });
     const controller = new AbortController();
     this.#turnStartedAt = this.#now();
-    const turn: Turn = { controller, done: Promise.resolve() };
+    const turn: Turn = { controller, run: undefined, done: Promise.resolve() };
     this.#turn = turn;
-    turn.done = this.#run(prompt, controller.signal).finally(() => {
+    turn.done = this.#run(prompt, turn).finally(() => {
       this.#turn = undefined;
       this.#turnStartedAt = undefined;
       this.#onChange();
@@ -178,50 +274,67 @@ export class InteractiveSession {
     this.#onChange();
   }
 
-  async #run(prompt: string, signal: AbortSignal): Promise<void> {
-    const agentId = `main_${randomUUID().slice(0, 8)}`;
-    const transcript = new TranscriptWriter({
-      sessionDir: this.setup.sessionDir,
-      sessionId: this.sessionId,
-      mainAgentId: agentId,
-    });
+  async #run(prompt: string, turn: Turn): Promise<void> {
+    const conversation = this.#conversation;
+    const { mainAgentId: agentId, transcript } = conversation;
+    const resumeTasks = conversation.resumeTasks;
+    conversation.resumeTasks = false;
     let result: RunResult | undefined;
     try {
       const run = query({
         prompt,
         options: this.setup.queryOptions({
-          sessionId: this.sessionId,
+          sessionId: conversation.sessionId,
           agentId,
-          signal,
+          signal: turn.controller.signal,
           messages: this.#history,
           transcript,
+          tasks: conversation.tasks.manager,
+          onEvent: (event) => this.#show(event, conversation),
+          // The session keeps its background tasks across prompts: the turn ends when the
+          // model stops, and what they report reaches the main agent with a later prompt.
+          waitForBackground: false,
+          ...(resumeTasks ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
         }),
       });
+      turn.run = run;
       for await (const event of run) {
-        this.#show(event, transcript);
-        if (event.type === 'run_start' && event.agentId === agentId) {
-          for (const message of this.#pendingWarnings.splice(0)) {
-            this.#show({ agentId, parentId: null, depth: 0, type: 'warning', message }, transcript);
-          }
-        }
+        this.#show(event, conversation);
         if (event.type === 'result' && event.agentId === agentId) result = event;
       }
     } catch (error) {
       // Bad options (a broken definition) reject the first event: a line, never a stack.
       const message = error instanceof Error ? error.message : String(error);
       this.view.add({ kind: 'notice', tone: 'error', text: message });
-    } finally {
-      transcript.close();
     }
-    if (result) this.#history = result.messages;
+    if (result && conversation === this.#conversation) this.#history = result.messages;
   }
 
-  #show(event: AgentEvent, transcript: TranscriptWriter): void {
+  #show(event: AgentEvent, conversation: Conversation): void {
+    const { shown, transcript, mainAgentId } = conversation;
+    if (shown.has(event) || transcript.closed) return;
+    shown.add(event);
     // The transcript line goes to disk before anyone is shown the event.
     transcript.write(event);
     this.#tree.observe(event);
     this.setup.observe(event);
     this.view.observe(event, this.#now());
+    if (event.type === 'run_start' && event.agentId === mainAgentId) {
+      for (const message of this.#pendingWarnings.splice(0)) {
+        const warning = {
+          agentId: mainAgentId,
+          parentId: null,
+          depth: 0,
+          type: 'warning' as const,
+        };
+        this.#show({ ...warning, message }, conversation);
+      }
+    }
+    this.#onChange();
+  }
+
+  #warn(text: string): void {
+    this.view.add({ kind: 'notice', tone: 'warning', text });
     this.#onChange();
   }
 
@@ -243,9 +356,14 @@ export class InteractiveSession {
   }
 }
 
+/** What the person typed: not the notifications of background work delivered as user messages. */
 function userPrompts(history: readonly Message[]): string[] {
   return history.flatMap((message) =>
-    message.role === 'user' && !message.content.startsWith('<') ? [message.content] : [],
+    message.role === 'user' &&
+    !message.content.startsWith('<') &&
+    !message.content.includes('<task-notification>')
+      ? [message.content]
+      : [],
   );
 }
 

@@ -57,6 +57,7 @@ export async function renderUi(
     maxParallel: 10,
     timeBudgetMs: undefined,
     tokenBudget: undefined,
+    stallTimeoutMs: undefined,
     permissionMode: undefined,
     allowedTools: undefined,
     disallowedTools: undefined,

@@ -1,0 +1,52 @@
+// What the spawn side needs of background work, and nothing more: tasks/ implements it (the task
+// manager and its executors) and query() plugs it into the run, so agents/ never imports tasks/.
+import type { AgentRef } from '../core/events.js';
+import type { Inbox } from '../core/inbox.js';
+import type { TaskRecord } from '../core/tasks.js';
+import type { Tool } from '../core/tool.js';
+import type { AgentServers } from './agent-mcp-servers.js';
+import type { ChildWorkspace } from './child-worktree.js';
+import type { ChildRun } from './drive-child.js';
+
+/** A child to run in the background, and what a restart after a crash needs to rebuild it. */
+export interface BackgroundChild extends ChildRun {
+  /** The agent that started it: it gets the notification. */
+  owner: AgentRef;
+  /** Its own MCP servers, started for it: they stop when it ends. */
+  servers?: AgentServers;
+  /**
+   * Its own git worktree (`isolation: worktree`), made before it was launched: announced after
+   * its `run_start`, finished (removed or kept) once it ends, with the note its owner reads.
+   */
+  workspace?: ChildWorkspace;
+  /**
+   * Kept in the task store: the definition, the task, the model asked for, its path, and its
+   * worktree (a restart after a crash does not re-enter a worktree; it names it instead).
+   */
+  restart: {
+    agentType: string;
+    prompt: string;
+    model?: string;
+    agentPath?: string;
+    worktree?: string;
+  };
+}
+
+export interface BackgroundPort {
+  /** TaskOutput, TaskStop, SendMessage, ListAgents: given to every agent that gets `Agent`. */
+  readonly tools: readonly Tool[];
+  /**
+   * Aborts when the run is cancelled. Background children follow it instead of their parent's
+   * turn, so an interrupted turn leaves them running.
+   */
+  readonly signal: AbortSignal;
+  /** Starts a child in the background; returns once its task is in the store. */
+  launch(child: BackgroundChild): TaskRecord;
+  /**
+   * The inbox of an agent: notifications of its tasks, messages sent to it. `lend` runs a wait
+   * that blocks with the agent's `--max-parallel` slot lent out, so its own children can run.
+   */
+  inboxFor(agent: AgentRef, options?: { lend?: Lend }): Inbox;
+}
+
+export type Lend = <T>(signal: AbortSignal, work: () => Promise<T>) => Promise<T>;

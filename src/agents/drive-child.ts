@@ -1,0 +1,60 @@
+// Runs one child's loop to its end, foreground or background alike: passes its events on, keeps
+// its entry in the run's agent directory, and stops it as `stalled` when it stops making progress.
+import type { AgentEvent, RunResult } from '../core/events.js';
+import { agentLoop } from '../loop/agent-loop.js';
+import { StallWatchdog } from './stall-watchdog.js';
+import type { SubagentOptions } from './subagent-context.js';
+import type { SubagentRuntime } from './subagent-runtime.js';
+
+export interface ChildRun {
+  prompt: string;
+  options: SubagentOptions;
+  name?: string;
+  background: boolean;
+  taskId?: string;
+}
+
+export interface ChildEnding {
+  result: RunResult;
+  /** Text the child was streaming when it was stopped, not yet in any message. */
+  partial: string;
+}
+
+/** Where a child's events go: its parent's stream (foreground) or the run's (background). */
+export type ChildSink = (event: AgentEvent) => void;
+
+export async function driveChild(
+  runtime: SubagentRuntime,
+  child: ChildRun,
+  sink: ChildSink,
+): Promise<ChildEnding> {
+  const { agentId } = child.options;
+  const entry = runtime.directory.started(child.options, child);
+  const watchdog = new StallWatchdog(agentId, runtime.stallTimeoutMs, () => entry.waiting);
+  const signal = child.options.signal
+    ? AbortSignal.any([child.options.signal, watchdog.signal])
+    : watchdog.signal;
+  let partial = '';
+  let result: RunResult | undefined;
+  try {
+    for await (const event of agentLoop({
+      prompt: child.prompt,
+      options: { ...child.options, signal },
+    })) {
+      const now = Date.now();
+      watchdog.observe(event, now);
+      sink(event);
+      if (event.agentId !== agentId) continue;
+      entry.lastActivityAt = now;
+      if (event.type === 'message_delta') partial += event.text;
+      else if (event.type === 'message_start' || event.type === 'message_end') partial = '';
+      else if (event.type === 'result') result = event;
+    }
+  } finally {
+    watchdog.stop();
+  }
+  // The loop always ends with its result event; without one, it threw before starting.
+  if (!result) throw new Error(`agent ${agentId} ended without a result`);
+  runtime.directory.ended(result);
+  return { result, partial };
+}

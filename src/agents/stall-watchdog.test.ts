@@ -1,0 +1,132 @@
+// The stall watchdog through query(): a child whose model stream hangs is stopped as `stalled`,
+// foreground or background, and its parent goes on with what it had; a slow tool is not a stall.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import { defineTool } from '../core/tool.js';
+import { scriptedModel } from '../model/scripted-model.js';
+import type { ScriptTurn } from '../model/scripted-script.js';
+import { query } from '../query.js';
+import { echoTool } from '../testing/stub-tools.js';
+import { makeTempDir } from '../testing/temp-dir.js';
+
+const slowTool = defineTool({
+  name: 'Slow',
+  description: 'takes a while',
+  inputSchema: z.object({}),
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  call: () => new Promise<string>((resolve) => setTimeout(() => resolve('slow result'), 300)),
+});
+
+async function run(turns: ScriptTurn[]): Promise<{ result: RunResult; events: AgentEvent[] }> {
+  const events: AgentEvent[] = [];
+  const generator = query({
+    prompt: 'MAIN',
+    options: {
+      model: scriptedModel(turns),
+      tools: [echoTool, slowTool],
+      cwd: await makeTempDir(),
+      stallTimeoutMs: 100,
+    },
+  });
+  for (;;) {
+    const step = await generator.next();
+    if (step.done) return { result: step.value, events };
+    events.push(step.value);
+  }
+}
+
+const childResult = (events: AgentEvent[]) =>
+  events.find(
+    (event): event is AgentEventOf<'result'> => event.type === 'result' && event.depth === 1,
+  );
+
+describe('the stall watchdog', () => {
+  it('stops a foreground child whose model stream hangs; the parent gets its last words', async () => {
+    const { result, events } = await run([
+      {
+        match: { prompt: 'MAIN' },
+        toolCalls: [{ name: 'Agent', input: { description: 'x', prompt: 'HANGS' } }],
+      },
+      {
+        match: { prompt: 'HANGS' },
+        text: 'FIRST-STEP done',
+        toolCalls: [{ name: 'Echo', input: { text: 'x' } }],
+      },
+      { match: { lastToolResult: 'echo: x' }, delayMs: 60_000, text: 'never' },
+      { match: { lastToolResult: 'stalled' }, text: 'The helper stalled; carrying on.' },
+    ]);
+    expect(childResult(events)).toMatchObject({
+      status: 'stalled',
+      subtype: 'error_during_execution',
+      error: 'Stalled: no model output and no tool activity for 100 ms, so the agent was stopped.',
+    });
+    const output = result.messages.flatMap((m) => (m.role === 'tool' ? m.content : []))[0]!;
+    expect(output.isError).toBe(true);
+    expect(output.output).toMatch(/^The general-purpose agent stalled: Stalled: no model output/);
+    expect(output.output).toMatch(/Its last message:\nFIRST-STEP done/);
+    expect(result.result).toBe('The helper stalled; carrying on.');
+  });
+
+  it('does not count a slow tool as a stall', async () => {
+    const { events } = await run([
+      {
+        match: { prompt: 'MAIN' },
+        toolCalls: [{ name: 'Agent', input: { description: 'x', prompt: 'SLOW' } }],
+      },
+      { match: { prompt: 'SLOW' }, toolCalls: [{ name: 'Slow', input: {} }] },
+      { match: { lastToolResult: 'slow result' }, text: 'finished slowly' },
+      { match: { lastToolResult: 'finished slowly' }, text: 'ok' },
+    ]);
+    expect(childResult(events)).toMatchObject({ status: 'completed', result: 'finished slowly' });
+  });
+
+  it('does not count waiting for its own background children as a stall', async () => {
+    const { events } = await run([
+      {
+        match: { prompt: 'MAIN' },
+        toolCalls: [{ name: 'Agent', input: { description: 'x', prompt: 'OWNER' } }],
+      },
+      {
+        match: { prompt: 'OWNER' },
+        toolCalls: [
+          {
+            name: 'Agent',
+            input: { description: 'y', prompt: 'GRANDCHILD', run_in_background: true },
+          },
+        ],
+      },
+      // The grandchild is busy in a slow tool (not a stall) for longer than the stall timeout.
+      { match: { prompt: 'GRANDCHILD' }, toolCalls: [{ name: 'Slow', input: {} }] },
+      { match: { lastToolResult: 'slow result' }, text: 'grandchild done' },
+      { match: { lastToolResult: '"task_id"' }, text: 'owner waits' },
+      { match: { prompt: '<task-notification>' }, text: 'owner done with the grandchild' },
+      { match: { lastToolResult: 'owner done' }, text: 'ok' },
+    ]);
+    expect(childResult(events)).toMatchObject({
+      status: 'completed',
+      result: 'owner done with the grandchild',
+    });
+  });
+
+  it('stops a background child too; the notification says it stalled', async () => {
+    const { result } = await run([
+      {
+        match: { prompt: 'MAIN' },
+        toolCalls: [
+          { name: 'Agent', input: { description: 'x', prompt: 'HANGS', run_in_background: true } },
+        ],
+      },
+      { match: { prompt: 'HANGS' }, delayMs: 60_000, text: 'never' },
+      { match: { lastToolResult: '"task_id"' }, text: 'waiting' },
+      { match: { prompt: '<task-notification>' }, text: 'noted the stall' },
+    ]);
+    const notification = result.messages.find(
+      (m) => m.role === 'user' && m.content.includes('<task-notification>'),
+    );
+    expect(notification?.content).toContain('<status>failed</status>');
+    expect(notification?.content).toContain('<agent-status>stalled</agent-status>');
+    expect(result.result).toBe('noted the stall');
+  });
+});

@@ -1,0 +1,65 @@
+// The stall watchdog of one child: with no model output and no tool activity for too long, the
+// child is stopped as `stalled`, so its parent is never left waiting forever on a hung stream.
+import { AgentStop } from '../core/agent-stop.js';
+import type { AgentEvent } from '../core/events.js';
+
+/** Ten minutes, as Claude Code's background watchdog. */
+export const DEFAULT_STALL_TIMEOUT_MS = 600_000;
+
+export class StallWatchdog {
+  /** Aborts with an `AgentStop('stalled')` when the child stalls; what the child also follows. */
+  readonly signal: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #agentId: string;
+  readonly #timeoutMs: number;
+  #lastActivity = Date.now();
+  /** Tool calls of the child in flight: they are bounded by their own timeouts. */
+  #toolsRunning = 0;
+  #timer: NodeJS.Timeout | undefined;
+  /** True while the agent waits for its own background work on purpose. */
+  readonly #waiting: () => boolean;
+
+  constructor(agentId: string, timeoutMs: number, waiting: () => boolean = () => false) {
+    this.#agentId = agentId;
+    this.#timeoutMs = timeoutMs;
+    this.#waiting = waiting;
+    this.signal = this.#controller.signal;
+    if (Number.isFinite(timeoutMs)) this.#arm(timeoutMs);
+  }
+
+  /**
+   * Any event of the child's subtree is progress. Only a timestamp per event: the timer checks
+   * it when it fires instead of being reset on every stream chunk.
+   */
+  observe(event: AgentEvent, now: number): void {
+    this.#lastActivity = now;
+    if (event.agentId !== this.#agentId) return;
+    if (event.type === 'tool_start') this.#toolsRunning++;
+    else if (event.type === 'tool_end') this.#toolsRunning--;
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => this.#check(), ms);
+    this.#timer.unref?.();
+  }
+
+  #check(): void {
+    const idle = Date.now() - this.#lastActivity;
+    const busy = this.#toolsRunning > 0 || this.#waiting();
+    if (busy || idle < this.#timeoutMs) {
+      this.#arm(Math.max(1, this.#timeoutMs - (busy ? 0 : idle)));
+      return;
+    }
+    this.#controller.abort(
+      new AgentStop(
+        'stalled',
+        this.#agentId,
+        `Stalled: no model output and no tool activity for ${this.#timeoutMs} ms, so the agent was stopped.`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,183 @@
+// Resuming background work after a crash, through query(): the task that was running restarts
+// from its sidechain, a read-only call the crash cut off runs again, one that changes things is
+// reported as interrupted, and the new main agent gets the notification once.
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../core/events.js';
+import type { TaskControl, TaskExecutor, TaskOutcome } from '../core/tasks.js';
+import { scriptedModel } from '../model/scripted-model.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { query } from '../query.js';
+import { INTERRUPTED_TOOL_OUTPUT } from '../session/read-transcript.js';
+import { TranscriptWriter } from '../session/transcript-writer.js';
+import { makeTempDir } from '../testing/temp-dir.js';
+import { RESUMED_PROMPT } from './resume-tasks.js';
+import { TaskManager } from './task-manager.js';
+import { TaskStore } from './task-store.js';
+
+/** An executor whose tasks never end: the process "dies" with them running. */
+const neverEnding: TaskExecutor<null> = {
+  kind: 'local_agent',
+  start: (_taskId: string, _spec: null, control: TaskControl) => control.running(),
+  status: async () => 'running',
+  stop: () => {},
+  result: () => new Promise<TaskOutcome>(() => {}),
+  output: () => '',
+};
+
+describe('resumeTasks', () => {
+  it('restarts a crashed child from its sidechain, re-running only what changes nothing', async () => {
+    const cwd = await makeTempDir();
+    const sessionDir = join(cwd, 'sessions');
+    await writeFile(join(cwd, 'notes.txt'), 'NOTES-CONTENT');
+    const storePath = join(sessionDir, 's1', 'tasks.db');
+
+    // The first run: a background child made two calls, then the process was killed.
+    const crashed = new TaskManager({ store: TaskStore.open(storePath) });
+    const task = crashed.start(neverEnding, null, {
+      kind: 'local_agent',
+      description: 'read and write',
+      owner: { agentId: 'main_old', parentId: null, depth: 0 },
+      agentId: 'agent_crashed1',
+      agentType: 'general-purpose',
+      spec: { agentType: 'general-purpose', prompt: 'CRASHED task' },
+    });
+    const before = new TranscriptWriter({
+      sessionDir,
+      sessionId: 's1',
+      mainAgentId: 'main_old',
+      env: {},
+    });
+    const child = { agentId: 'agent_crashed1', parentId: 'main_old', depth: 1 };
+    for (const message of [
+      { role: 'system', content: 'You are a sub-agent.' },
+      { role: 'user', content: 'CRASHED task' },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: 'r1',
+            toolName: 'Read',
+            input: { file_path: 'notes.txt' },
+          },
+          {
+            type: 'tool-call',
+            toolCallId: 'w1',
+            toolName: 'Write',
+            input: { file_path: 'x', content: 'x' },
+          },
+        ],
+      },
+    ] as const) {
+      before.write({ ...child, type: 'message_end', message: structuredClone(message) as never });
+    }
+    before.close();
+    crashed.store.close();
+
+    // The resumed run.
+    const model = scriptedModel([
+      { match: { prompt: 'stopped unexpectedly' }, text: 'RESUMED-DONE' },
+      { match: { prompt: 'continue' }, text: 'waiting for the child' },
+      { match: { prompt: '<task-notification>' }, text: 'FINAL' },
+    ]);
+    const transcript = new TranscriptWriter({
+      sessionDir,
+      sessionId: 's1',
+      mainAgentId: 'main_new',
+      env: {},
+    });
+    const tasks = new TaskManager({ store: TaskStore.open(storePath) });
+    const events: AgentEvent[] = [];
+    const run = query({
+      prompt: 'continue',
+      options: {
+        model,
+        cwd,
+        agentId: 'main_new',
+        tasks,
+        resumeTasks: {},
+        transcriptPathFor: (agentId) => transcript.pathFor(agentId),
+        onEvent: (event) => transcript.write(event),
+        permissions: createPermissionPolicy({ mode: 'default' }),
+      },
+    });
+    for await (const event of run) events.push(event);
+    transcript.close();
+
+    const resumedCall = model.calls.find((call) =>
+      JSON.stringify(call.prompt).includes('stopped unexpectedly'),
+    )!;
+    const results = resumedCall.prompt.flatMap((message) =>
+      message.role === 'tool' ? message.content : [],
+    );
+    expect(results).toEqual([
+      expect.objectContaining({
+        toolCallId: 'r1',
+        output: { type: 'text', value: expect.stringContaining('NOTES-CONTENT') },
+      }),
+      expect.objectContaining({
+        toolCallId: 'w1',
+        output: { type: 'error-text', value: INTERRUPTED_TOOL_OUTPUT },
+      }),
+    ]);
+    expect(existsSync(join(cwd, 'x'))).toBe(false);
+    expect(resumedCall.prompt.at(-1)).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: RESUMED_PROMPT }],
+    });
+
+    const sidechain = readFileSync(transcript.pathFor('agent_crashed1'), 'utf8');
+    expect(sidechain).toMatch(/"toolCallId":"r1","toolName":"Read","output":"[^"]*NOTES-CONTENT"/);
+    const final = events.at(-1);
+    expect(final).toMatchObject({ type: 'result', agentId: 'main_new', result: 'FINAL' });
+    const record = run.tasks.get(task.taskId);
+    expect(record).toMatchObject({
+      status: 'completed',
+      attempt: 2,
+      result: 'RESUMED-DONE',
+      owner: { agentId: 'main_new' },
+    });
+    expect(record?.notifiedAt).toBeTypeOf('number');
+    tasks.store.close();
+  });
+
+  it('ends, rather than restarts, a child that worked in its own worktree, naming where its work is', async () => {
+    const cwd = await makeTempDir();
+    const storePath = join(cwd, 'sessions', 's2', 'tasks.db');
+    const crashed = new TaskManager({ store: TaskStore.open(storePath) });
+    const worktree = join(cwd, '.warren', 'worktrees', 'agent_wt1');
+    const task = crashed.start(neverEnding, null, {
+      kind: 'local_agent',
+      description: 'change it',
+      owner: { agentId: 'main_old', parentId: null, depth: 0 },
+      agentId: 'agent_wt1',
+      agentType: 'general-purpose',
+      spec: { agentType: 'general-purpose', prompt: 'WT task', worktree },
+    });
+    crashed.store.close();
+
+    const warnings: string[] = [];
+    const tasks = new TaskManager({ store: TaskStore.open(storePath) });
+    const model = scriptedModel([
+      { match: { prompt: '<task-notification>' }, text: 'FINAL' },
+      { match: { prompt: 'continue' }, text: 'waiting' },
+    ]);
+    const run = query({
+      prompt: 'continue',
+      options: { model, cwd, tasks, resumeTasks: { warn: (warning) => warnings.push(warning) } },
+    });
+    for await (const _ of run);
+    expect(model.calls.some((call) => JSON.stringify(call.prompt).includes('WT task'))).toBe(false);
+    expect(run.tasks.get(task.taskId)).toMatchObject({ status: 'failed' });
+    expect(run.tasks.get(task.taskId)?.error).toContain(
+      `it worked in its own git worktree, ${worktree}, which a restart does not re-enter`,
+    );
+    expect(warnings).toEqual([
+      expect.stringContaining(`task ${task.taskId} could not be restarted`),
+    ]);
+    tasks.store.close();
+  });
+});

@@ -1,0 +1,265 @@
+// After a crash, `--resume` continues the session's background work: what was delivered but not
+// recorded is recorded, tasks of agents that are gone go to the new main agent, and every agent
+// task that was running restarts from its sidechain transcript. A finished call is never run
+// again; one without a result is reported as interrupted, or run again if it changes nothing.
+import { existsSync, readFileSync } from 'node:fs';
+import type { BackgroundChild } from '../agents/background-port.js';
+import { startOwnServers } from '../agents/run-subagent.js';
+import {
+  createSubagentContext,
+  type ParentView,
+  type Spawner,
+  type SubagentOptions,
+} from '../agents/subagent-context.js';
+import type { AgentRef } from '../core/events.js';
+import type { Message, ToolCallPart, ToolMessage } from '../core/messages.js';
+import { signalGroup } from '../core/process-group.js';
+import type { TaskOutcome, TaskRecord } from '../core/tasks.js';
+import { isReadOnlyCall } from '../core/tool.js';
+import { INTERRUPTED_TOOL_OUTPUT, readTranscript } from '../session/read-transcript.js';
+import type { BackgroundTasks } from './background-tasks.js';
+import { notifiedTaskIds } from './task-notification.js';
+
+/** The first message of a restarted agent. */
+export const RESUMED_PROMPT =
+  'The session stopped unexpectedly and has been resumed. Continue your task from where you left off. Tool calls whose result says "Interrupted" did not finish: check their effects before repeating them.';
+
+export interface ResumeParams {
+  tasks: BackgroundTasks;
+  spawner: Spawner;
+  /** The new main agent, as children are derived from it. */
+  main: ParentView;
+  /** The resumed main conversation: notifications already in it count as delivered. */
+  history: readonly Message[];
+  /** Warnings for people (a damaged transcript line, a task that cannot restart). */
+  warn?: (warning: string) => void;
+}
+
+/** What the resume did, for tests and the CLI's warnings. */
+export interface ResumeReport {
+  restarted: string[];
+  ended: string[];
+}
+
+export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
+  const { tasks, main, history } = params;
+  const { manager } = tasks;
+  const warn = params.warn ?? (() => {});
+  const mainRef: AgentRef = {
+    agentId: main.agent.agentId,
+    parentId: null,
+    depth: 0,
+  };
+  // Delivered in the conversation, killed before the store heard of it: not delivered twice.
+  manager.markDelivered(
+    history.flatMap((message) => (message.role === 'user' ? notifiedTaskIds(message.content) : [])),
+  );
+
+  const interrupted = manager
+    .list()
+    .filter((record) => record.status === 'running' || record.status === 'pending');
+  const restartable = interrupted.filter(
+    (record) => record.kind === 'local_agent' && record.agentId,
+  );
+  const continuing = new Set(restartable.map((record) => record.agentId));
+  // An owner that is neither restarted nor the new main agent is gone: its tasks report to main.
+  const orphans = manager
+    .list()
+    .filter(
+      (record) =>
+        record.owner.agentId !== mainRef.agentId &&
+        !continuing.has(record.owner.agentId) &&
+        (record.notifiedAt === null || interrupted.includes(record)),
+    );
+  manager.reown(
+    orphans.map((record) => record.taskId),
+    mainRef,
+  );
+
+  const report: ResumeReport = { restarted: [], ended: [] };
+  for (const record of interrupted.filter((candidate) => !restartable.includes(candidate))) {
+    manager.endInterrupted(record.taskId, interruptedOutcome(record));
+    report.ended.push(record.taskId);
+  }
+  // Parents before their children, so an owner's inbox exists before its tasks report.
+  for (const record of restartable.sort((a, b) => a.owner.depth - b.owner.depth)) {
+    const fresh = manager.get(record.taskId)!;
+    try {
+      const child = await restartedChild(params, fresh);
+      manager.restart(fresh.taskId, tasks.agents, child, fresh.owner);
+      report.restarted.push(fresh.taskId);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      warn(`task ${fresh.taskId} could not be restarted: ${reason}`);
+      manager.endInterrupted(fresh.taskId, {
+        ...interruptedOutcome(fresh),
+        error: `Could not be restarted after the session stopped: ${reason}`,
+      });
+      report.ended.push(fresh.taskId);
+    }
+  }
+  return report;
+}
+
+/** The child of a restarted task: its definition again, its conversation from its sidechain. */
+async function restartedChild(params: ResumeParams, record: TaskRecord): Promise<BackgroundChild> {
+  const { tasks, spawner, main } = params;
+  const spec = record.spec as BackgroundChild['restart'] | null;
+  const type = spec?.agentType ?? record.agentType ?? 'general-purpose';
+  const definition = tasks.runtime.findDefinition(type);
+  if (!definition) throw new Error(`the agent type "${type}" is not defined any more`);
+  // Its worktree holds what it did; going on there would need the worktree's edge rebuilt from
+  // its record, which a restart does not do yet: it ends, naming where its work is.
+  if (spec?.worktree) {
+    throw new Error(
+      `it worked in its own git worktree, ${spec.worktree}, which a restart does not re-enter; what it did is there (see warren worktrees)`,
+    );
+  }
+  const ownerEntry = tasks.runtime.directory.get(record.owner.agentId);
+  const owner: ParentView['agent'] = {
+    ...record.owner,
+    agentType: ownerEntry?.agentType ?? 'agent',
+    path: ownerEntry?.path ?? main.agent.path,
+    background: record.owner.depth > 0,
+  };
+  const start = await createSubagentContext(
+    spawner,
+    {
+      definition,
+      prompt: spec?.prompt ?? '',
+      description: record.description,
+      model: spec?.model,
+      forkContext: false,
+      background: true,
+      agentId: record.agentId!,
+      agentPath: spec?.agentPath,
+    },
+    { ...main, agent: owner },
+  );
+  const { options } = start;
+  for (const warning of start.warnings) params.warn?.(warning);
+  const servers = await startOwnServers(
+    spawner,
+    { definition, prompt: '', description: record.description, forkContext: false },
+    { ...main, agent: owner, signal: tasks.signal },
+    options,
+  );
+  const transcript = tasks.runtime.transcriptPathFor(record.agentId!);
+  const base = {
+    name: record.name ?? undefined,
+    background: true,
+    owner: record.owner,
+    servers,
+    restart: { ...spec, agentType: type, prompt: spec?.prompt ?? '', agentPath: options.agentPath },
+  };
+  // Killed before its first line: it starts over with its task.
+  if (!transcript || !existsSync(transcript)) {
+    return { ...base, prompt: spec?.prompt ?? RESUMED_PROMPT, options };
+  }
+  const { messages, warnings } = readTranscript(transcript);
+  for (const warning of warnings) params.warn?.(warning);
+  await rerunReadOnlyCalls(messages, options, tasks.signal);
+  return { ...base, prompt: RESUMED_PROMPT, options: { ...options, messages } };
+}
+
+/**
+ * Calls the crash cut off without a result are answered "interrupted" by readTranscript; those
+ * that change nothing are run again (through the permission policy) and get their real result.
+ * Every repaired result is written to the sidechain, so a second resume reads the same thing.
+ */
+async function rerunReadOnlyCalls(
+  messages: Message[],
+  options: SubagentOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  const calls = new Map<string, ToolCallPart>();
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const part of message.content)
+        if (part.type === 'tool-call') calls.set(part.toolCallId, part);
+    }
+  }
+  const cwd = options.cwd ?? process.cwd();
+  const allowedDirs = options.allowedDirs ?? [cwd];
+  const agent = {
+    agentId: options.agentId,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 1,
+    agentType: options.agentType ?? 'agent',
+    path: options.agentPath ?? options.agentId,
+    background: true,
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    const interrupted = message.content.filter((part) => part.output === INTERRUPTED_TOOL_OUTPUT);
+    if (interrupted.length === 0) continue;
+    for (const part of interrupted) {
+      const call = calls.get(part.toolCallId);
+      const tool = options.tools?.find((candidate) => candidate.name === part.toolName);
+      if (!call || !tool || tool.spawnsAgents) continue;
+      const parsed = tool.inputSchema.safeParse(call.input);
+      if (!parsed.success || !isReadOnlyCall(tool, parsed.data, { cwd, allowedDirs })) continue;
+      const decision = await options.permissions?.decide({
+        tool,
+        input: parsed.data,
+        cwd,
+        allowedDirs,
+        agent,
+        signal,
+      });
+      if (decision?.behavior === 'deny') continue;
+      try {
+        const output = await tool.call(parsed.data, {
+          toolCallId: part.toolCallId,
+          signal,
+          cwd,
+          allowedDirs,
+          fileState: options.fileState!,
+          agent,
+          progress: () => {},
+        });
+        part.output = typeof output === 'string' ? output : output.output;
+        part.isError = typeof output !== 'string' && output.isError === true;
+      } catch (error) {
+        part.output = `${INTERRUPTED_TOOL_OUTPUT} Running it again (it changes nothing) failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    const repaired: ToolMessage = message;
+    const { agentId, parentId, depth } = agent;
+    options.onEvent?.({ agentId, parentId, depth, type: 'message_end', message: repaired });
+  }
+}
+
+/** What a task that cannot go on after the crash reports. */
+function interruptedOutcome(record: TaskRecord): TaskOutcome {
+  if (record.kind === 'local_bash') stopLeftover(record);
+  const what =
+    record.kind === 'local_bash'
+      ? 'The session stopped while the command ran; it was not run again.'
+      : `The session stopped while it ran, and tasks of kind ${record.kind} cannot be restarted by this warren.`;
+  return {
+    status: 'failed',
+    result: '',
+    error: what,
+    agentStatus: null,
+    usage: null,
+    costUsd: null,
+    resultPath: record.resultPath,
+  };
+}
+
+/**
+ * A command's process group outlives a kill -9 of warren. It is stopped only if its leader still
+ * carries this task's marker (WARREN_TASK_ID), so a reused process id is never hit.
+ */
+function stopLeftover(record: TaskRecord): void {
+  const { pid } = record;
+  if (!pid) return;
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    if (environ.split('\0').includes(`WARREN_TASK_ID=${record.taskId}`))
+      signalGroup(pid, 'SIGKILL');
+  } catch {
+    // Gone already, or no /proc to check by (not Linux): leave it.
+  }
+}

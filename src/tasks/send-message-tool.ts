@@ -1,0 +1,63 @@
+// SendMessage: continues another agent's conversation. A running agent reads the message before
+// its next model call; one that has ended resumes in the background with its whole history and
+// notifies the sender when done. An agent may address its descendants and its siblings only.
+import { z } from 'zod';
+import type { AgentEntry } from '../agents/agent-directory.js';
+import { launchedOutput } from '../agents/run-subagent.js';
+import { defineTool, type Tool, toolError } from '../core/tool.js';
+import type { BackgroundTasks } from './background-tasks.js';
+import { agentMessageBlock, inboxMessage } from './task-notification.js';
+
+const inputSchema = z.object({
+  to: z.string().min(1).describe('The agent: its id (agent_…) or the name it was given at spawn.'),
+  message: z.string().min(1).describe('What to tell it: self-contained, as for a new task.'),
+});
+
+export function sendMessageTool(tasks: BackgroundTasks): Tool {
+  return defineTool({
+    name: 'SendMessage',
+    description:
+      'Sends a message to an agent you started (or one below it, or a sibling), continuing its conversation with everything it already knows. A running agent reads it before its next step; an agent that has finished or was stopped resumes in the background, and you are notified with its answer. ListAgents shows whom you can address.',
+    inputSchema,
+    // It acts on the run's own agents; each of their calls is checked on its own.
+    isReadOnly: true,
+    isConcurrencySafe: true,
+    timeoutMs: 60_000,
+    async call(input, ctx) {
+      const { directory } = tasks.runtime;
+      const caller = ctx.agent;
+      const target = directory.resolve(caller.agentId, input.to);
+      if (!target) return toolError(noSuchAgent(tasks, caller.agentId, input.to));
+      const from = directory.get(caller.agentId);
+      const block = agentMessageBlock(
+        { agentId: caller.agentId, path: from?.path ?? caller.agentType },
+        input.message,
+      );
+      if (target.status === 'running') {
+        if (tasks.manager.sendTo(target.agentId, { text: block })) {
+          return `Delivered to ${describe(target)}: it reads the message before its next step.`;
+        }
+        // Its loop has just ended: once it has, it is continued like any finished agent.
+        await directory.whenEnded(target.agentId);
+      }
+      if (!target.options) return toolError(`${describe(target)} cannot be continued.`);
+      const { agentId, parentId, depth } = caller;
+      const record = tasks.continueAgent(
+        target,
+        inboxMessage([{ notification: false, text: block }]),
+        { agentId, parentId, depth },
+      );
+      return `${launchedOutput(record.taskId, target.agentId, record.status)}\n${describe(target)} had ended (${target.status}); it continues with its whole conversation.`;
+    },
+  });
+}
+
+function describe(entry: AgentEntry): string {
+  return `${entry.path}${entry.name ? ` "${entry.name}"` : ''} (${entry.agentId})`;
+}
+
+function noSuchAgent(tasks: BackgroundTasks, callerId: string, to: string): string {
+  const addressable = tasks.runtime.directory.addressableFrom(callerId).map(describe);
+  const list = addressable.length > 0 ? addressable.join(', ') : 'none';
+  return `No agent "${to}" that you may address (your descendants and siblings). You may address: ${list}.`;
+}

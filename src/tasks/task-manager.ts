@@ -1,0 +1,484 @@
+// The lifecycle of a run's background tasks, whatever runs them: a row in the store before
+// anything is reported, progress at most once a second, the ending written and then delivered
+// to the owner's inbox exactly once, stop and wait. Executors only do the work.
+import { randomUUID } from 'node:crypto';
+import { AgentStop } from '../core/agent-stop.js';
+import type { AgentEvent, AgentRef, TaskEnding, TaskEventFields } from '../core/events.js';
+import {
+  FINAL_TASK_STATUSES,
+  type TaskControl,
+  type TaskExecutor,
+  type TaskMeta,
+  type TaskOutcome,
+  type TaskProgress,
+  type TaskRecord,
+} from '../core/tasks.js';
+import { AbortFanOut } from '../loop/stop-signals.js';
+import { AgentInbox, type InboxItem } from './agent-inbox.js';
+import { notificationBlock, truncateForOwner } from './task-notification.js';
+import { TaskStore } from './task-store.js';
+
+export interface TaskManagerOptions {
+  /** Where rows go; default an in-memory store (nothing survives the process). */
+  store?: TaskStore;
+  /** The run's cancel signal: every task stops with it. */
+  signal?: AbortSignal;
+  /** Called with every event the manager makes (`task_*`): the run's `onEvent`. */
+  onEvent?: (event: AgentEvent) => void;
+  /** A result is cut to this many characters in its notification. Default 5000. */
+  resultMaxChars?: number;
+  /** Progress is written (and reported) at most this often per task. Default 1000. */
+  progressIntervalMs?: number;
+}
+
+export interface WaitOptions {
+  /** Give up after this long and return the task as it is. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+interface LiveTask {
+  record: TaskRecord;
+  executor: TaskExecutor<never>;
+  stop: AbortController;
+  ended: Promise<TaskRecord>;
+  /** `task_started` went out: later changes are reported as progress. */
+  announced: boolean;
+  progressWrittenAt: number;
+  progressDirty: boolean;
+}
+
+export class TaskManager {
+  readonly store: TaskStore;
+  /** Aborts when the run is cancelled or the manager shuts down: background work follows it. */
+  readonly signal: AbortSignal;
+  readonly #shutdown = new AbortController();
+  readonly #fanOut: AbortFanOut;
+  readonly #onEvent: (event: AgentEvent) => void;
+  readonly #resultMaxChars: number;
+  readonly #progressIntervalMs: number;
+  readonly #records = new Map<string, TaskRecord>();
+  readonly #live = new Map<string, LiveTask>();
+  /** Pending or running tasks per owner: what an owner's loop waits for. */
+  readonly #running = new Map<string, number>();
+  readonly #inboxes = new Map<string, AgentInbox>();
+  /** Every agent that had an inbox, to find the nearest live ancestor of an ended owner. */
+  readonly #refs = new Map<string, AgentRef>();
+  #root: AgentInbox | undefined;
+
+  constructor(options: TaskManagerOptions = {}) {
+    this.store = options.store ?? TaskStore.open(':memory:');
+    this.signal = options.signal
+      ? AbortSignal.any([options.signal, this.#shutdown.signal])
+      : this.#shutdown.signal;
+    this.#fanOut = new AbortFanOut(this.signal);
+    this.#onEvent = options.onEvent ?? (() => {});
+    this.#resultMaxChars = options.resultMaxChars ?? 5000;
+    this.#progressIntervalMs = options.progressIntervalMs ?? 1000;
+    for (const record of this.store.list()) this.#records.set(record.taskId, record);
+  }
+
+  /**
+   * Starts a task: its row is written (pending) before the executor starts, and `task_started`
+   * reported after. Returns the record as it stands then (running if it got its slot at once).
+   */
+  start<Spec>(executor: TaskExecutor<Spec>, spec: Spec, meta: TaskMeta): TaskRecord {
+    const record: TaskRecord = {
+      taskId: `task_${randomUUID().slice(0, 8)}`,
+      kind: meta.kind,
+      agentId: meta.agentId ?? null,
+      owner: meta.owner,
+      agentType: meta.agentType ?? null,
+      name: meta.name ?? null,
+      description: meta.description,
+      status: 'pending',
+      agentStatus: null,
+      createdAt: Date.now(),
+      startedAt: null,
+      endedAt: null,
+      progress: emptyProgress(),
+      result: null,
+      resultPath: null,
+      error: null,
+      usage: null,
+      costUsd: null,
+      notifiedAt: null,
+      spec: meta.spec ?? null,
+      attempt: 1,
+      pid: null,
+    };
+    this.store.insert(record);
+    this.#records.set(record.taskId, record);
+    return this.#run(record, executor, spec);
+  }
+
+  /**
+   * Runs a task again after a crash under its old id: the row says running once more, its
+   * ending is forgotten, and the owner's inbox expects it again.
+   */
+  restart<Spec>(
+    taskId: string,
+    executor: TaskExecutor<Spec>,
+    spec: Spec,
+    owner: AgentRef,
+  ): TaskRecord {
+    const known = this.#records.get(taskId);
+    if (!known) throw new Error(`no task ${taskId} to restart`);
+    this.store.restart(taskId, owner);
+    const record = this.store.get(taskId)!;
+    this.#records.set(taskId, record);
+    return this.#run(record, executor, spec);
+  }
+
+  /** Every task of the store, this run's and earlier ones', oldest first. */
+  list(): TaskRecord[] {
+    return [...this.#records.values()].map(copy);
+  }
+
+  get(taskId: string): TaskRecord | undefined {
+    const record = this.#records.get(taskId);
+    return record && copy(record);
+  }
+
+  /** What a running task has produced so far (its ending once it has ended). */
+  output(taskId: string): string {
+    const live = this.#live.get(taskId);
+    if (live) return live.executor.output(taskId);
+    return this.#records.get(taskId)?.result ?? '';
+  }
+
+  /** Resolves when the task has ended, or as it stands when the timeout or signal comes first. */
+  async wait(taskId: string, options: WaitOptions = {}): Promise<TaskRecord> {
+    const live = this.#live.get(taskId);
+    const record = this.#records.get(taskId);
+    if (!record) throw new Error(`no task ${taskId}`);
+    if (!live) return copy(record);
+    const stops: Promise<unknown>[] = [live.ended];
+    const cleanups: Array<() => void> = [];
+    if (options.timeoutMs !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      stops.push(new Promise((resolve) => (timer = setTimeout(resolve, options.timeoutMs))));
+      cleanups.push(() => clearTimeout(timer));
+    }
+    if (options.signal) {
+      const signal = options.signal;
+      let onAbort = () => {};
+      stops.push(new Promise((resolve) => (onAbort = () => resolve(undefined))));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      cleanups.push(() => signal.removeEventListener('abort', onAbort));
+    }
+    try {
+      await Promise.race(stops);
+    } finally {
+      for (const cleanup of cleanups) cleanup();
+    }
+    return copy(record);
+  }
+
+  /** Resolves when no task of this run is pending or running. */
+  async waitAll(): Promise<TaskRecord[]> {
+    while (this.#live.size > 0) await Promise.all([...this.#live.values()].map((t) => t.ended));
+    return this.list();
+  }
+
+  /** Stops a task and its subtree; resolves with its final record (cancelled, with what it had). */
+  async stop(taskId: string, reason = 'Stopped.', options: WaitOptions = {}): Promise<TaskRecord> {
+    const live = this.#live.get(taskId);
+    if (live) {
+      const agentId = live.record.agentId ?? live.record.owner.agentId;
+      live.stop.abort(new AgentStop('cancelled', agentId, reason));
+      live.executor.stop(taskId, reason);
+    }
+    return this.wait(taskId, options);
+  }
+
+  /** Stops every running task of this run and waits for them to end, at most `graceMs`. */
+  async shutdown(graceMs = 10_000): Promise<void> {
+    this.#shutdown.abort(new Error('The run ended.'));
+    for (const [taskId, live] of this.#live) live.executor.stop(taskId, 'The run ended.');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.waitAll(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * The inbox of an agent. `root`: the main agent's, which also passes background agents'
+   * events into the run's stream; `keepTasks`: its tasks outlive its loop (the host manages them).
+   */
+  inboxFor(
+    ref: AgentRef,
+    options: {
+      root?: boolean;
+      keepTasks?: boolean;
+      lend?: <T>(signal: AbortSignal, work: () => Promise<T>) => Promise<T>;
+    } = {},
+  ): AgentInbox {
+    const inbox = new AgentInbox(
+      ref,
+      {
+        delivered: (taskIds) => this.#delivered(taskIds),
+        running: (agentId) => this.#running.get(agentId) ?? 0,
+        closed: (closed) => this.#closed(closed),
+        lend: options.lend,
+      },
+      options,
+    );
+    this.#inboxes.set(ref.agentId, inbox);
+    this.#refs.set(ref.agentId, ref);
+    if (options.root) this.#root = inbox;
+    // What ended earlier and was never delivered (a restart) is delivered now.
+    for (const record of this.#records.values()) {
+      if (record.owner.agentId === ref.agentId && isUndelivered(record)) {
+        inbox.push(this.#itemOf(record));
+      }
+    }
+    return inbox;
+  }
+
+  /** A message for an agent whose loop runs; false when it takes nothing any more. */
+  sendTo(agentId: string, item: InboxItem): boolean {
+    const inbox = this.#inboxes.get(agentId);
+    return inbox?.push(item) === true;
+  }
+
+  /** The owner read the ending another way (TaskOutput, TaskStop): no notification follows. */
+  acknowledge(taskId: string): void {
+    const record = this.#records.get(taskId);
+    if (!record || !isUndelivered(record)) return;
+    this.#inboxes.get(record.owner.agentId)?.withdraw(taskId);
+    this.#delivered([taskId]);
+  }
+
+  /** Gives tasks of agents that are gone (a crashed run's main agent) to `owner`. */
+  reown(taskIds: readonly string[], owner: AgentRef): void {
+    this.store.reown(taskIds, owner);
+    const inbox = this.#liveInbox(owner.agentId);
+    for (const taskId of taskIds) {
+      const record = this.#records.get(taskId);
+      if (!record) continue;
+      record.owner = owner;
+      // Ended while its old owner was gone and never delivered: the new owner gets it now.
+      if (isUndelivered(record)) inbox?.push(this.#itemOf(record));
+    }
+  }
+
+  /** Records deliveries made in an earlier run that the store missed (killed in between). */
+  markDelivered(taskIds: readonly string[]): void {
+    this.#delivered(taskIds.filter((id) => this.#records.has(id)));
+  }
+
+  #run<Spec>(record: TaskRecord, executor: TaskExecutor<Spec>, spec: Spec): TaskRecord {
+    const stop = new AbortController();
+    const unfollow = this.#fanOut.add(() => stop.abort(this.signal.reason));
+    const live: LiveTask = {
+      record,
+      executor: executor as TaskExecutor<never>,
+      stop,
+      ended: Promise.resolve(record),
+      announced: false,
+      progressWrittenAt: 0,
+      progressDirty: false,
+    };
+    this.#live.set(record.taskId, live);
+    this.#count(record.owner.agentId, +1);
+    executor.start(record.taskId, spec, this.#control(live));
+    live.ended = executor
+      .result(record.taskId)
+      .catch((error: unknown): TaskOutcome => failure(error))
+      .then((outcome) => {
+        unfollow();
+        return this.#finish(live, outcome);
+      });
+    this.#report({ type: 'task_started', ...this.#fields(record) }, record.owner);
+    live.announced = true;
+    return copy(record);
+  }
+
+  #control(live: LiveTask): TaskControl {
+    const { record } = live;
+    return {
+      taskId: record.taskId,
+      signal: live.stop.signal,
+      running: (details) => {
+        if (record.status !== 'pending') return;
+        const at = Date.now();
+        record.pid = details?.pid ?? null;
+        this.store.markRunning(record.taskId, at, record.pid);
+        record.status = 'running';
+        record.startedAt = at;
+        record.progress.lastActivityAt = at;
+        live.progressWrittenAt = at;
+        // Started at once, `task_started` says running; started later, progress says so.
+        if (live.announced) this.#reportProgress(live);
+      },
+      progress: (update) => {
+        Object.assign(record.progress, update);
+        live.progressDirty = true;
+        if (Date.now() - live.progressWrittenAt >= this.#progressIntervalMs) {
+          this.#writeProgress(live);
+        }
+      },
+      emit: (event) => {
+        this.#root?.passEvent(event);
+      },
+    };
+  }
+
+  #writeProgress(live: LiveTask): void {
+    this.store.saveProgress(live.record.taskId, live.record.progress);
+    live.progressWrittenAt = Date.now();
+    live.progressDirty = false;
+    this.#reportProgress(live);
+  }
+
+  #reportProgress(live: LiveTask): void {
+    const { record } = live;
+    this.#report(
+      { type: 'task_progress', ...this.#fields(record), progress: { ...record.progress } },
+      record.owner,
+    );
+  }
+
+  /** Ends a task that no executor runs any more (it ran when an earlier process died). */
+  endInterrupted(taskId: string, outcome: TaskOutcome): TaskRecord {
+    const record = this.#records.get(taskId);
+    if (!record) throw new Error(`no task ${taskId}`);
+    return this.#end(record, outcome);
+  }
+
+  #finish(live: LiveTask, outcome: TaskOutcome): TaskRecord {
+    if (live.progressDirty) this.store.saveProgress(live.record.taskId, live.record.progress);
+    this.#live.delete(live.record.taskId);
+    this.#count(live.record.owner.agentId, -1);
+    return this.#end(live.record, outcome);
+  }
+
+  /** Writes the ending, reports it, and hands the notification to the owner (or its nearest live ancestor). */
+  #end(record: TaskRecord, outcome: TaskOutcome): TaskRecord {
+    const at = Date.now();
+    this.store.finish(record.taskId, outcome, at);
+    Object.assign(record, {
+      status: outcome.status,
+      agentStatus: outcome.agentStatus,
+      endedAt: at,
+      result: outcome.result,
+      resultPath: outcome.resultPath,
+      error: outcome.error ?? null,
+      usage: outcome.usage,
+      costUsd: outcome.costUsd,
+    });
+    this.#report(
+      { type: 'task_notification', ...this.#fields(record), ...this.#ending(record) },
+      record.owner,
+    );
+    const inbox = this.#liveInbox(record.owner.agentId);
+    if (inbox) inbox.push(this.#itemOf(record));
+    this.#inboxes.get(record.owner.agentId)?.notify();
+    return copy(record);
+  }
+
+  #itemOf(record: TaskRecord): InboxItem {
+    return { taskId: record.taskId, text: notificationBlock(record, this.#ending(record)) };
+  }
+
+  #ending(record: TaskRecord): TaskEnding {
+    return {
+      agentStatus: record.agentStatus,
+      result: truncateForOwner(record.result ?? '', this.#resultMaxChars, record.resultPath),
+      ...(record.error ? { error: record.error } : {}),
+      usage: record.usage,
+      costUsd: record.costUsd,
+      resultPath: record.resultPath,
+      durationMs: (record.endedAt ?? Date.now()) - (record.startedAt ?? record.createdAt),
+    };
+  }
+
+  #fields(record: TaskRecord): TaskEventFields {
+    return {
+      taskId: record.taskId,
+      kind: record.kind,
+      taskAgentId: record.agentId,
+      description: record.description,
+      name: record.name,
+      status: record.status,
+    };
+  }
+
+  #report(fields: DistributiveOmit<AgentEvent, keyof AgentRef>, owner: AgentRef): void {
+    const event = { ...owner, ...fields } as AgentEvent;
+    this.#onEvent(event);
+    this.#root?.passEvent(event);
+  }
+
+  /** The owner's inbox while its loop runs; else the nearest ancestor's that does. */
+  #liveInbox(agentId: string): AgentInbox | undefined {
+    for (let id: string | null = agentId; id; id = this.#refs.get(id)?.parentId ?? null) {
+      const inbox = this.#inboxes.get(id);
+      if (inbox && !inbox.closed) return inbox;
+    }
+    return undefined;
+  }
+
+  #delivered(taskIds: readonly string[]): void {
+    const at = Date.now();
+    const fresh = taskIds.filter((id) => {
+      const record = this.#records.get(id);
+      return record !== undefined && record.notifiedAt === null;
+    });
+    this.store.markNotified(fresh, at);
+    for (const id of fresh) this.#records.get(id)!.notifiedAt = at;
+  }
+
+  /** An agent's loop ended: what it still ran stops with it, what it never read goes up. */
+  #closed(inbox: AgentInbox): void {
+    this.#inboxes.delete(inbox.ref.agentId);
+    if (inbox === this.#root) this.#root = undefined;
+    const up = inbox.ref.parentId ? this.#liveInbox(inbox.ref.parentId) : undefined;
+    for (const item of inbox.leftOver()) if (!up?.push(item)) break;
+    if (inbox.keepTasks) return;
+    for (const [taskId, live] of this.#live) {
+      if (live.record.owner.agentId === inbox.ref.agentId) {
+        void this.stop(taskId, 'The agent that started it ended.');
+      }
+    }
+  }
+
+  #count(ownerId: string, delta: number): void {
+    const count = (this.#running.get(ownerId) ?? 0) + delta;
+    if (count > 0) this.#running.set(ownerId, count);
+    else this.#running.delete(ownerId);
+  }
+}
+
+function emptyProgress(): TaskProgress {
+  return { turns: 0, toolCalls: 0, tokens: 0, lastActivityAt: null, lastToolName: null };
+}
+
+function isUndelivered(record: TaskRecord): boolean {
+  return FINAL_TASK_STATUSES.has(record.status) && record.notifiedAt === null;
+}
+
+function copy(record: TaskRecord): TaskRecord {
+  return { ...record, progress: { ...record.progress } };
+}
+
+function failure(error: unknown): TaskOutcome {
+  return {
+    status: 'failed',
+    result: '',
+    error: `The task's executor failed: ${error instanceof Error ? error.message : String(error)}`,
+    agentStatus: null,
+    usage: null,
+    costUsd: null,
+    resultPath: null,
+  };
+}
+
+/** Omit that keeps a union a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

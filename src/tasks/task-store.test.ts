@@ -1,0 +1,108 @@
+// The task store on disk: made with the first task (not before), every field read back as
+// written, and files it cannot read refused with the file named.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../core/config-error.js';
+import type { TaskRecord } from '../core/tasks.js';
+import { makeTempDir } from '../testing/temp-dir.js';
+import { TaskStore } from './task-store.js';
+
+const record = (taskId: string): TaskRecord => ({
+  taskId,
+  kind: 'local_agent',
+  agentId: 'agent_1',
+  owner: { agentId: 'main', parentId: null, depth: 0 },
+  agentType: 'explore',
+  name: 'finder',
+  description: 'find it',
+  status: 'pending',
+  agentStatus: null,
+  createdAt: 1000,
+  startedAt: null,
+  endedAt: null,
+  progress: { turns: 0, toolCalls: 0, tokens: 0, lastActivityAt: null, lastToolName: null },
+  result: null,
+  resultPath: null,
+  error: null,
+  usage: null,
+  costUsd: null,
+  notifiedAt: null,
+  spec: { agentType: 'explore', prompt: 'find it' },
+  attempt: 1,
+  pid: null,
+});
+
+describe('TaskStore', () => {
+  it('makes its file only when the first task is written', async () => {
+    const path = join(await makeTempDir(), 'session', 'tasks.db');
+    const store = TaskStore.open(path);
+    expect(store.list()).toEqual([]);
+    expect(existsSync(path)).toBe(false);
+    store.insert(record('task_1'));
+    expect(existsSync(path)).toBe(true);
+    store.close();
+  });
+
+  it('reads back every state change as written, from a second connection', async () => {
+    const path = join(await makeTempDir(), 'tasks.db');
+    const store = TaskStore.open(path);
+    store.insert(record('task_1'));
+    store.markRunning('task_1', 2000, 4242);
+    store.saveProgress('task_1', {
+      turns: 2,
+      toolCalls: 5,
+      tokens: 900,
+      lastActivityAt: 2500,
+      lastToolName: 'Grep',
+    });
+    store.finish(
+      'task_1',
+      {
+        status: 'completed',
+        result: 'found it',
+        agentStatus: 'max_turns',
+        error: 'Stopped early.',
+        usage: {
+          inputTokens: 800,
+          outputTokens: 100,
+          cacheReadInputTokens: 0,
+          cacheCreationInputTokens: 0,
+        },
+        costUsd: null,
+        resultPath: '/t/agent_1.jsonl',
+      },
+      3000,
+    );
+    store.markNotified(['task_1'], 3100);
+    const reader = TaskStore.read(path);
+    expect(reader.get('task_1')).toEqual({
+      ...record('task_1'),
+      status: 'completed',
+      agentStatus: 'max_turns',
+      startedAt: 2000,
+      endedAt: 3000,
+      pid: 4242,
+      progress: { turns: 2, toolCalls: 5, tokens: 900, lastActivityAt: 2500, lastToolName: 'Grep' },
+      result: 'found it',
+      error: 'Stopped early.',
+      resultPath: '/t/agent_1.jsonl',
+      usage: {
+        inputTokens: 800,
+        outputTokens: 100,
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+      },
+      notifiedAt: 3100,
+    });
+    reader.close();
+    store.close();
+  });
+
+  it('refuses a file that is not a task store, naming it', async () => {
+    const path = join(await makeTempDir(), 'tasks.db');
+    writeFileSync(path, 'not a database at all, just text that is long enough to look like one');
+    expect(() => TaskStore.open(path)).toThrow(ConfigError);
+    expect(() => TaskStore.open(path)).toThrow(new RegExp(`^${path}: `));
+  });
+});

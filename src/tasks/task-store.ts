@@ -1,0 +1,312 @@
+// The durable record of a session's background tasks: one SQLite row per task (node:sqlite, WAL)
+// in the session folder. Written on every state change, never per stream chunk; a row says what
+// a task is, how far it got, how it ended, and whether its owner has been told.
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { ConfigError } from '../core/config-error.js';
+import type { AgentRef } from '../core/events.js';
+import type { TaskKind, TaskOutcome, TaskProgress, TaskRecord, TaskStatus } from '../core/tasks.js';
+
+/** Bumped when the table changes shape; an older warren refuses a newer file. */
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS tasks (
+  task_id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  agent_id TEXT,
+  owner_id TEXT NOT NULL,
+  owner_parent_id TEXT,
+  owner_depth INTEGER NOT NULL,
+  agent_type TEXT,
+  name TEXT,
+  description TEXT NOT NULL,
+  status TEXT NOT NULL,
+  agent_status TEXT,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  ended_at INTEGER,
+  turns INTEGER NOT NULL DEFAULT 0,
+  tool_calls INTEGER NOT NULL DEFAULT 0,
+  tokens INTEGER NOT NULL DEFAULT 0,
+  last_activity_at INTEGER,
+  last_tool TEXT,
+  result TEXT,
+  result_path TEXT,
+  error TEXT,
+  usage TEXT,
+  cost_usd REAL,
+  notified_at INTEGER,
+  spec TEXT NOT NULL,
+  attempt INTEGER NOT NULL DEFAULT 1,
+  pid INTEGER
+);
+CREATE INDEX IF NOT EXISTS tasks_by_owner ON tasks (owner_id, notified_at);
+`;
+
+type Row = Record<string, SQLInputValue>;
+
+export class TaskStore {
+  /** Where the rows are; `:memory:` for a run without a session folder. */
+  readonly path: string;
+  #db: DatabaseSync | undefined;
+  readonly #statements = new Map<string, StatementSync>();
+
+  private constructor(path: string, db: DatabaseSync | undefined) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /**
+   * The store at `path`; `:memory:` keeps nothing. The file (and its folder) is made with the
+   * first task: a session without background work gets none, and start-up pays nothing.
+   */
+  static open(path: string): TaskStore {
+    const store = new TaskStore(path, undefined);
+    if (path !== ':memory:' && existsSync(path)) store.#open();
+    return store;
+  }
+
+  /** Opens an existing store to read it (`warren tasks`); a missing file is a ConfigError. */
+  static read(path: string): TaskStore {
+    const db = openDatabase(path, true);
+    checkVersion(db, path);
+    return new TaskStore(path, db);
+  }
+
+  #open(): DatabaseSync {
+    if (this.#db) return this.#db;
+    if (this.path !== ':memory:') mkdirSync(dirname(this.path), { recursive: true });
+    const db = openDatabase(this.path, false);
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      // With WAL, NORMAL survives a killed process (the OS has every commit); only a power
+      // cut may lose the last ones. FULL would fsync on every state change of every task.
+      db.exec('PRAGMA synchronous = NORMAL');
+      db.exec('PRAGMA busy_timeout = 5000');
+      checkVersion(db, this.path);
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    } catch (error) {
+      db.close();
+      if (ConfigError.isInstance(error)) throw error;
+      throw notAStore(this.path, error);
+    }
+    this.#db = db;
+    return db;
+  }
+
+  insert(record: TaskRecord): void {
+    this.#run(
+      `INSERT INTO tasks (task_id, kind, agent_id, owner_id, owner_parent_id, owner_depth,
+        agent_type, name, description, status, created_at, spec, attempt)
+       VALUES ($taskId, $kind, $agentId, $ownerId, $ownerParentId, $ownerDepth, $agentType,
+        $name, $description, $status, $createdAt, $spec, $attempt)`,
+      {
+        taskId: record.taskId,
+        kind: record.kind,
+        agentId: record.agentId,
+        ownerId: record.owner.agentId,
+        ownerParentId: record.owner.parentId,
+        ownerDepth: record.owner.depth,
+        agentType: record.agentType,
+        name: record.name,
+        description: record.description,
+        status: record.status,
+        createdAt: record.createdAt,
+        spec: JSON.stringify(record.spec ?? null),
+        attempt: record.attempt,
+      },
+    );
+  }
+
+  markRunning(taskId: string, at: number, pid: number | null): void {
+    this.#run(
+      `UPDATE tasks SET status = 'running', started_at = $at, last_activity_at = $at, pid = $pid
+       WHERE task_id = $taskId`,
+      { taskId, at, pid },
+    );
+  }
+
+  saveProgress(taskId: string, progress: TaskProgress): void {
+    this.#run(
+      `UPDATE tasks SET turns = $turns, tool_calls = $toolCalls, tokens = $tokens,
+        last_activity_at = $lastActivityAt, last_tool = $lastToolName WHERE task_id = $taskId`,
+      { taskId, ...progress },
+    );
+  }
+
+  finish(taskId: string, outcome: TaskOutcome, at: number): void {
+    this.#run(
+      `UPDATE tasks SET status = $status, agent_status = $agentStatus, ended_at = $at,
+        result = $result, result_path = $resultPath, error = $error, usage = $usage,
+        cost_usd = $costUsd WHERE task_id = $taskId`,
+      {
+        taskId,
+        at,
+        status: outcome.status,
+        agentStatus: outcome.agentStatus,
+        result: outcome.result,
+        resultPath: outcome.resultPath,
+        error: outcome.error ?? null,
+        usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
+        costUsd: outcome.costUsd,
+      },
+    );
+  }
+
+  /** Records that the owners have these notifications; one statement for a whole batch. */
+  markNotified(taskIds: readonly string[], at: number): void {
+    if (taskIds.length === 0) return;
+    this.#open()
+      .prepare(
+        `UPDATE tasks SET notified_at = ? WHERE notified_at IS NULL AND task_id IN (${taskIds.map(() => '?').join(', ')})`,
+      )
+      .run(at, ...taskIds);
+  }
+
+  /** A task starts again after a crash: pending once more, its ending forgotten. */
+  restart(taskId: string, owner: AgentRef): void {
+    this.#run(
+      `UPDATE tasks SET status = 'pending', attempt = attempt + 1, started_at = NULL,
+        owner_id = $ownerId, owner_parent_id = $ownerParentId, owner_depth = $ownerDepth,
+        ended_at = NULL, agent_status = NULL, result = NULL, error = NULL, notified_at = NULL
+       WHERE task_id = $taskId`,
+      {
+        taskId,
+        ownerId: owner.agentId,
+        ownerParentId: owner.parentId,
+        ownerDepth: owner.depth,
+      },
+    );
+  }
+
+  /** Hands tasks of agents that no longer run (a crashed main agent) to a new owner. */
+  reown(taskIds: readonly string[], owner: AgentRef): void {
+    for (const taskId of taskIds) {
+      this.#run(
+        `UPDATE tasks SET owner_id = $ownerId, owner_parent_id = $ownerParentId,
+          owner_depth = $ownerDepth WHERE task_id = $taskId`,
+        { taskId, ownerId: owner.agentId, ownerParentId: owner.parentId, ownerDepth: owner.depth },
+      );
+    }
+  }
+
+  get(taskId: string): TaskRecord | undefined {
+    if (!this.#db) return undefined;
+    const row = this.#statement('SELECT * FROM tasks WHERE task_id = ?').get(taskId);
+    return row ? recordOf(row as Row) : undefined;
+  }
+
+  /** Every task, oldest first. */
+  list(): TaskRecord[] {
+    if (!this.#db) return [];
+    return this.#statement('SELECT * FROM tasks ORDER BY created_at, rowid')
+      .all()
+      .map((row) => recordOf(row as Row));
+  }
+
+  close(): void {
+    if (this.#db?.isOpen) this.#db.close();
+  }
+
+  #statement(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#open().prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #run(sql: string, params: Record<string, SQLInputValue>): void {
+    const named: Record<string, SQLInputValue> = {};
+    for (const [key, value] of Object.entries(params)) named[`$${key}`] = value ?? null;
+    this.#statement(sql).run(named);
+  }
+}
+
+function openDatabase(path: string, readOnly: boolean): DatabaseSync {
+  // Loaded on first use: a run without background work never loads SQLite at all.
+  const sqlite = process.getBuiltinModule?.('node:sqlite');
+  if (!sqlite) {
+    throw new ConfigError(
+      'node:sqlite',
+      `the task store needs Node 22.13 or newer, this is ${process.version}`,
+      'upgrade Node',
+    );
+  }
+  try {
+    return new sqlite.DatabaseSync(path, { readOnly });
+  } catch (error) {
+    throw new ConfigError(
+      path,
+      `cannot open the task store: ${error instanceof Error ? error.message : String(error)}`,
+      readOnly ? 'check the session id and --session-dir' : 'check that the folder is writable',
+    );
+  }
+}
+
+function notAStore(path: string, error: unknown): ConfigError {
+  return new ConfigError(
+    path,
+    `is not a task store: ${error instanceof Error ? error.message : String(error)}`,
+    'remove or rename it; warren makes a new one',
+  );
+}
+
+function checkVersion(db: DatabaseSync, path: string): void {
+  let version: number;
+  try {
+    version = Number((db.prepare('PRAGMA user_version').get() as Row).user_version);
+  } catch (error) {
+    throw notAStore(path, error);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new ConfigError(
+      path,
+      `was written by a newer warren (task store version ${version}, this one reads ${SCHEMA_VERSION})`,
+      'upgrade warren',
+    );
+  }
+}
+
+function recordOf(row: Row): TaskRecord {
+  const text = (key: string) => (row[key] === null ? null : String(row[key]));
+  const number = (key: string) => (row[key] === null ? null : Number(row[key]));
+  return {
+    taskId: String(row.task_id),
+    kind: String(row.kind) as TaskKind,
+    agentId: text('agent_id'),
+    owner: {
+      agentId: String(row.owner_id),
+      parentId: text('owner_parent_id'),
+      depth: Number(row.owner_depth),
+    },
+    agentType: text('agent_type'),
+    name: text('name'),
+    description: String(row.description),
+    status: String(row.status) as TaskStatus,
+    agentStatus: text('agent_status') as TaskRecord['agentStatus'],
+    createdAt: Number(row.created_at),
+    startedAt: number('started_at'),
+    endedAt: number('ended_at'),
+    progress: {
+      turns: Number(row.turns),
+      toolCalls: Number(row.tool_calls),
+      tokens: Number(row.tokens),
+      lastActivityAt: number('last_activity_at'),
+      lastToolName: text('last_tool'),
+    },
+    result: text('result'),
+    resultPath: text('result_path'),
+    error: text('error'),
+    usage: row.usage === null ? null : JSON.parse(String(row.usage)),
+    costUsd: number('cost_usd'),
+    notifiedAt: number('notified_at'),
+    spec: JSON.parse(String(row.spec)),
+    attempt: Number(row.attempt),
+    pid: number('pid'),
+  };
+}
