@@ -18,6 +18,7 @@ import type {
 } from './agents/definitions/agent-definition.js';
 import { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
 import { compileOutputSchema, type OutputSchemaInput } from './agents/definitions/output-schema.js';
+import { ForegroundChildren } from './agents/foreground-children.js';
 import { memoryTools } from './agents/memory/memory-tools.js';
 import type { ProjectContext } from './agents/project-context.js';
 import {
@@ -134,6 +135,12 @@ export type QueryTasks = Pick<
  */
 export type Query<Result extends RunResult = RunResult> = AsyncGenerator<AgentEvent, Result> & {
   interrupt(): void;
+  /**
+   * Sends the main agent's running foreground children (or only `agentId`) to the background:
+   * each waiting Agent call returns its task at once, and the child goes on as a background
+   * task that notifies the main agent when it ends. Returns the ids of the children sent.
+   */
+  sendToBackground(agentId?: string): string[];
   readonly tasks: QueryTasks;
 };
 
@@ -162,8 +169,10 @@ export function query<const Options extends QueryOptions>(params: {
   prompt: string;
   options: Options;
 }): Query<RunResult & { structuredOutput?: StructuredOutputOf<Options> }>;
-export function query({ prompt, options }: QueryParams): Query {
+export function query({ prompt, options: given }: QueryParams): Query {
   const interrupter = new Interrupter();
+  const foreground = new ForegroundChildren();
+  const options = { ...given, agentId: given.agentId ?? `main_${randomUUID().slice(0, 8)}` };
   const manager =
     options.tasks ??
     new TaskManager({
@@ -173,11 +182,16 @@ export function query({ prompt, options }: QueryParams): Query {
     });
   let run: AsyncGenerator<AgentEvent, RunResult>;
   try {
-    run = start(prompt, options, manager, interrupter);
+    run = start(prompt, options, manager, interrupter, foreground);
   } catch (error) {
     run = rejecting(error);
   }
-  return Object.assign(run, { interrupt: () => interrupter.interrupt(), tasks: manager });
+  return Object.assign(run, {
+    interrupt: () => interrupter.interrupt(),
+    sendToBackground: (agentId?: string) =>
+      foreground.toBackground(agentId === undefined ? { parentId: options.agentId } : { agentId }),
+    tasks: manager,
+  });
 }
 
 function start(
@@ -185,6 +199,7 @@ function start(
   options: QueryOptions,
   manager: TaskManager,
   interrupter: Interrupter,
+  foreground: ForegroundChildren,
 ): AsyncGenerator<AgentEvent, RunResult> {
   const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
   const mcp = mcpSettings(options);
@@ -198,6 +213,7 @@ function start(
   });
   const background = new BackgroundTasks(manager, runtime, { outputDir: options.taskOutputDir });
   runtime.background = background;
+  runtime.foreground = foreground;
   const spawn = new SpawnTools(runtime);
   // Without a policy, read-only calls run and the rest are denied, as in print mode.
   const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });

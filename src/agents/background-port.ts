@@ -3,10 +3,10 @@
 import type { AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
-import type { Tool } from '../core/tool.js';
+import type { Tool, ToolOutput } from '../core/tool.js';
 import type { AgentServers } from './agent-mcp-servers.js';
 import type { ChildWorkspace } from './child-worktree.js';
-import type { ChildRun } from './drive-child.js';
+import type { ChildEnding, ChildRun, ChildSink } from './drive-child.js';
 
 /** A child to run in the background, and what a restart after a crash needs to rebuild it. */
 export interface BackgroundChild extends ChildRun {
@@ -32,6 +32,25 @@ export interface BackgroundChild extends ChildRun {
   };
 }
 
+/** A foreground child sent to the background while it runs: the rest of its work, handed over. */
+export interface AdoptedChild {
+  /** The agent whose call waited for it: it gets the notification. */
+  owner: AgentRef;
+  agentId: string;
+  agentType: string;
+  description: string;
+  name?: string;
+  restart: BackgroundChild['restart'];
+  /**
+   * Moves the child's events to `sink` and its stop to `signal`; resolves once it has ended,
+   * with how it ended (undefined when it never ran) and the text its owner reads.
+   */
+  handOver(
+    sink: ChildSink,
+    signal: AbortSignal,
+  ): Promise<{ ending: ChildEnding | undefined; output: ToolOutput }>;
+}
+
 export interface BackgroundPort {
   /** TaskOutput, TaskStop, SendMessage, ListAgents: given to every agent that gets `Agent`. */
   readonly tools: readonly Tool[];
@@ -42,6 +61,8 @@ export interface BackgroundPort {
   readonly signal: AbortSignal;
   /** Starts a child in the background; returns once its task is in the store. */
   launch(child: BackgroundChild): TaskRecord;
+  /** Takes over a running foreground child as a background task (its call returns at once). */
+  adopt(child: AdoptedChild): TaskRecord;
   /**
    * The inbox of an agent: notifications of its tasks, messages sent to it. `lend` runs a wait
    * that blocks with the agent's `--max-parallel` slot lent out, so its own children can run.

@@ -2,7 +2,8 @@
 // for one, run the loop again with the child's context, pass its events up, and hand the parent
 // only its checked final text and what became of the worktree (or end the whole run, for a
 // failure that must not be recovered from). A background child is handed to the run's
-// background work instead, and the call returns at once.
+// background work instead, and the call returns at once; so is a foreground child sent to the
+// background while it runs (foreground-children.ts).
 
 import type { AgentRef, RunResult } from '../core/events.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
@@ -16,7 +17,8 @@ import {
   finishChildWorktree,
   openChildWorktree,
 } from './child-worktree.js';
-import { driveChild } from './drive-child.js';
+import { DetachableChild } from './detachable-child.js';
+import { type ChildEnding, driveChild } from './drive-child.js';
 import { handOff } from './hand-off.js';
 import {
   createSubagentContext,
@@ -55,27 +57,80 @@ export async function runSubagent(
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
     const agentId = newAgentId();
     await runtime.slots.acquire(agentId, ctx.signal);
-    try {
-      const opened = await openWorkspace(request, ctx, agentId);
-      if (!opened.ok) return toolError(opened.message);
-      const { workspace } = opened;
-      const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
-      let output: ToolOutput | undefined;
-      try {
-        output = await runChild(spawner, request, ctx, { agentId, workspace, ref });
-      } finally {
-        // However the child ended (a throw included), its worktree is finished, and the note
-        // about it ends what the parent reads.
-        if (workspace) {
-          const { note } = await finishChildWorktree(workspace, ref, request, ctx.emit);
-          if (output !== undefined) output = withNote(output, note);
-        }
-      }
-      return output;
-    } finally {
+    const child = new DetachableChild(ctx.emit, ctx.run.cancelSignal);
+    const forget = runtime.foreground.add({
+      agentId,
+      parentId: ctx.agent.agentId,
+      toBackground: () => runtime.background !== undefined && child.detach(),
+    });
+    const placed: Placed = {};
+    const work = runForeground(spawner, request, ctx, child, agentId, placed).finally(() => {
       runtime.slots.release(agentId);
+    });
+    try {
+      const first = await Promise.race([work, child.detached.then(() => DETACHED)]);
+      if (first !== DETACHED) return first as ToolOutput;
+    } finally {
+      forget();
     }
+    // Sent to the background while it ran: the rest of its work is a task, and the parent reads
+    // the task's id now, as for a child started in the background.
+    const { options } = placed;
+    const task = runtime.background!.adopt({
+      owner: { agentId: ctx.agent.agentId, parentId: ctx.agent.parentId, depth: ctx.agent.depth },
+      agentId,
+      agentType: request.definition.name,
+      description: request.description,
+      name: request.name,
+      restart: {
+        agentType: request.definition.name,
+        prompt: request.prompt,
+        model: request.model,
+        agentPath: options?.agentPath,
+      },
+      handOver: async (sink, signal) => {
+        child.moveTo(sink, signal);
+        const output = await work;
+        return { ending: placed.ending, output };
+      },
+    });
+    return launchedOutput(task.taskId, agentId, task.status);
   });
+}
+
+const DETACHED = Symbol('detached');
+
+/** What a foreground child's run learns that a task needs if it is sent to the background. */
+interface Placed {
+  options?: SubagentOptions;
+  ending?: ChildEnding;
+}
+
+/** A foreground child from its worktree to its checked output: what its parent's call returns. */
+async function runForeground(
+  spawner: Spawner,
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+  child: DetachableChild,
+  agentId: string,
+  placed: Placed,
+): Promise<ToolOutput> {
+  const opened = await openWorkspace(request, ctx, agentId);
+  if (!opened.ok) return toolError(opened.message);
+  const { workspace } = opened;
+  const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
+  let output: ToolOutput | undefined;
+  try {
+    output = await runChild(spawner, request, ctx, { agentId, workspace, ref, child, placed });
+  } finally {
+    // However the child ended (a throw included), its worktree is finished, and the note
+    // about it ends what the parent reads.
+    if (workspace) {
+      const { note } = await finishChildWorktree(workspace, ref, request, child.emit);
+      if (output !== undefined) output = withNote(output, note);
+    }
+  }
+  return output;
 }
 
 /** The child's own worktree when it asked for one (`isolation: worktree`); else none. */
@@ -98,9 +153,16 @@ async function runChild(
   spawner: Spawner,
   request: SpawnRequest,
   ctx: SpawnToolContext,
-  placement: { agentId: string; workspace: ChildWorkspace | undefined; ref: AgentRef },
+  placement: {
+    agentId: string;
+    workspace: ChildWorkspace | undefined;
+    ref: AgentRef;
+    child: DetachableChild;
+    placed: Placed;
+  },
 ): Promise<ToolOutput> {
   const { runtime } = spawner;
+  const { child, placed } = placement;
   const type = request.definition.name;
   let start: SubagentStart;
   try {
@@ -108,31 +170,48 @@ async function runChild(
   } catch (error) {
     return toolError(`The ${type} agent could not start: ${messageOf(error)}`);
   }
-  const { options, prompt } = start;
-  for (const message of start.warnings) ctx.emit({ ...placement.ref, type: 'warning', message });
+  const { prompt } = start;
+  // It stops with its parent's turn, or with the run's background work once sent there.
+  const options = { ...start.options, signal: child.signal };
+  placed.options = options;
+  for (const message of start.warnings) child.emit({ ...placement.ref, type: 'warning', message });
   const emit = placement.workspace
-    ? announcingWorktree(ctx.emit, placement.workspace, placement.ref)
-    : ctx.emit;
+    ? announcingWorktree(child.emit, placement.workspace, placement.ref)
+    : child.emit;
   let servers: AgentServers | undefined;
   try {
     servers = await startOwnServers(spawner, request, ctx, options);
+    child.running = true;
     const ending = await driveChild(
       runtime,
       { prompt, options, name: request.name, background: false },
       emit,
-    );
-    // The parent is being cancelled too: let its loop see that, not a child failure.
-    ctx.run.cancelSignal.throwIfAborted();
+    ).finally(() => {
+      child.running = false;
+    });
+    placed.ending = ending;
     const ended = ending.result;
-    if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
-    if (request.definition.onFailure === 'fatal' && failed(ended)) {
-      throw new FatalToolError(
-        `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
-      );
+    // Sent to the background, it ends as a task: its owner reads the notification, and a
+    // failure is reported there rather than ending its owner.
+    if (!child.isDetached) {
+      // The parent is being cancelled too: let its loop see that, not a child failure.
+      ctx.run.cancelSignal.throwIfAborted();
+      if (ended.fatal) throw new FatalToolError(`${type} agent: ${ended.error}`);
+      if (request.definition.onFailure === 'fatal' && failed(ended)) {
+        throw new FatalToolError(
+          `${type} agent at ${options.agentPath} (${ended.agentId}) ${ended.status === 'failed' ? 'failed' : `stopped early (${ended.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${ended.error}`,
+        );
+      }
     }
-    const handed = await handOff(ended, runtime, ctx.signal);
+    const signal = child.isDetached ? (runtime.background?.signal ?? child.signal) : ctx.signal;
+    const handed = await handOff(ended, runtime, signal);
     const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
-    for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
+    for (const message of handed.warnings) {
+      const warning = { ...ref, type: 'warning' as const, message };
+      child.emit(warning);
+      // Made outside any loop: a task's host hears of it only here.
+      if (child.isDetached) options.onEvent?.(warning);
+    }
     return withPartial(handed.output, ending.partial);
   } finally {
     // However the child ended (done, failed, cancelled, out of budget): its servers stop now,

@@ -13,6 +13,7 @@ import { AgentSlots } from './agent-slots.js';
 import type { BackgroundPort } from './background-port.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { sessionDate, withEnvironment } from './environment-prompt.js';
+import { ForegroundChildren } from './foreground-children.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
@@ -85,6 +86,8 @@ export class SubagentRuntime {
   readonly directory = new AgentDirectory();
   /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
   background: BackgroundPort | undefined;
+  /** Children whose Agent call waits for them: what can be sent to the background. */
+  foreground = new ForegroundChildren();
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;

@@ -4,7 +4,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEntry } from '../agents/agent-directory.js';
-import type { BackgroundChild, BackgroundPort, Lend } from '../agents/background-port.js';
+import type {
+  AdoptedChild,
+  BackgroundChild,
+  BackgroundPort,
+  Lend,
+} from '../agents/background-port.js';
 import { childInbox } from '../agents/subagent-context.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentRef } from '../core/events.js';
@@ -12,6 +17,7 @@ import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
 import { bashTool } from '../tools/bash.js';
+import { AdoptedAgentExecutor } from './adopted-agent-executor.js';
 import { backgroundBashTool, isBuiltinBash } from './background-bash-tool.js';
 import { listAgentsTool } from './list-agents-tool.js';
 import { LocalAgentExecutor } from './local-agent-executor.js';
@@ -30,6 +36,8 @@ export class BackgroundTasks implements BackgroundPort {
   readonly manager: TaskManager;
   readonly runtime: SubagentRuntime;
   readonly agents: LocalAgentExecutor;
+  /** Foreground children sent to the background while they ran. */
+  readonly adopted: AdoptedAgentExecutor;
   readonly bash = new LocalBashExecutor();
   readonly tools: readonly Tool[];
   /** Bash with `run_in_background`, in place of the built-in Bash. */
@@ -50,6 +58,7 @@ export class BackgroundTasks implements BackgroundPort {
     this.runtime = runtime;
     this.#outputDir = options.outputDir;
     this.agents = new LocalAgentExecutor(runtime);
+    this.adopted = new AdoptedAgentExecutor(runtime);
     this.tools = [
       taskOutputTool(this),
       taskStopTool(this),
@@ -76,6 +85,18 @@ export class BackgroundTasks implements BackgroundPort {
       owner: child.owner,
       agentId: child.options.agentId,
       agentType: child.options.agentType,
+      name: child.name,
+      spec: child.restart,
+    });
+  }
+
+  adopt(child: AdoptedChild): TaskRecord {
+    return this.manager.start(this.adopted, child, {
+      kind: 'local_agent',
+      description: child.description,
+      owner: child.owner,
+      agentId: child.agentId,
+      agentType: child.agentType,
       name: child.name,
       spec: child.restart,
     });

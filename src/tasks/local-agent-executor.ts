@@ -3,28 +3,15 @@
 // slot, reports progress from its events, and ends in an outcome the manager delivers.
 import type { BackgroundChild } from '../agents/background-port.js';
 import { announcingWorktree, finishChildWorktree } from '../agents/child-worktree.js';
-import { type ChildEnding, driveChild } from '../agents/drive-child.js';
+import { driveChild } from '../agents/drive-child.js';
 import { handOff } from '../agents/hand-off.js';
 import { withNote, withPartial } from '../agents/run-subagent.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
-import type { AgentRef, AgentStatus } from '../core/events.js';
-import { textOf } from '../core/messages.js';
-import type {
-  TaskControl,
-  TaskExecutor,
-  TaskOutcome,
-  TaskProgress,
-  TaskStatus,
-} from '../core/tasks.js';
-import { budgetTokens } from '../core/usage.js';
+import type { AgentRef } from '../core/events.js';
+import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
+import { type AgentTaskRun, outcomeOf, TASK_STATUS, trackedSink } from './agent-task-run.js';
 
-interface LocalRun {
-  status: TaskStatus;
-  result: Promise<TaskOutcome>;
-  /** The last thing the agent wrote: its last reply, or what it is streaming. */
-  lastText: string;
-  streaming: string;
-}
+type LocalRun = AgentTaskRun;
 
 export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
   readonly kind = 'local_agent' as const;
@@ -93,13 +80,6 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
     }
     run.status = 'running';
     control.running();
-    const progress: TaskProgress = {
-      turns: 0,
-      toolCalls: 0,
-      tokens: 0,
-      lastActivityAt: Date.now(),
-      lastToolName: null,
-    };
     const { workspace } = child;
     const emit = workspace
       ? announcingWorktree(control.emit, workspace, refOf(child))
@@ -108,33 +88,7 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
       const ending = await driveChild(
         runtime,
         { ...child, options: { ...child.options, signal: control.signal } },
-        (event) => {
-          emit(event);
-          if (event.agentId !== agentId) return;
-          switch (event.type) {
-            case 'message_delta':
-              run.streaming += event.text;
-              return;
-            case 'message_end':
-              run.streaming = '';
-              if (event.message.role === 'assistant') run.lastText = textOf(event.message);
-              return;
-            case 'usage':
-              progress.turns = event.turn;
-              progress.tokens += budgetTokens(event.usage);
-              return;
-            case 'tool_start':
-              progress.toolCalls++;
-              progress.lastToolName = event.toolName;
-              return;
-            case 'tool_end':
-            case 'turn_end':
-              // State changes, never stream chunks: the manager throttles the writes further.
-              progress.lastActivityAt = Date.now();
-              control.progress(progress);
-              return;
-          }
-        },
+        trackedSink(run, agentId, control, emit),
       );
       run.status = TASK_STATUS[ending.result.status];
       // What the owner reads passes the handoff check, as a foreground child's result does.
@@ -165,36 +119,6 @@ function refOf(child: BackgroundChild): AgentRef {
     agentId,
     parentId: parentId ?? child.owner.agentId,
     depth: depth ?? child.owner.depth + 1,
-  };
-}
-
-const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
-  completed: 'completed',
-  max_turns: 'completed',
-  budget: 'completed',
-  failed: 'failed',
-  stalled: 'failed',
-  cancelled: 'cancelled',
-};
-
-/** `text` is what the owner reads: checked, cut to size, with a note when it stopped early. */
-function outcomeOf({ result }: ChildEnding, text: string, transcript: string | null): TaskOutcome {
-  const status = TASK_STATUS[result.status];
-  const stoppedEarly = result.status === 'max_turns' || result.status === 'budget';
-  return {
-    status,
-    result: text,
-    ...(result.error
-      ? {
-          error: stoppedEarly
-            ? `Stopped early: ${result.error} The result is the report it gave then.`
-            : result.error,
-        }
-      : {}),
-    agentStatus: result.status,
-    usage: result.usage,
-    costUsd: result.costUsd,
-    resultPath: transcript,
   };
 }
 

@@ -1,0 +1,64 @@
+// A foreground child that can be sent to the background while it runs: where its events go and
+// which signal stops it, both switched once, from its parent's call to the run's background work.
+import type { AgentEvent } from '../core/events.js';
+import type { ChildSink } from './drive-child.js';
+
+export class DetachableChild {
+  readonly #controller = new AbortController();
+  #sink: ChildSink;
+  #unfollow: () => void = () => {};
+  #detach: (() => void) | undefined;
+  /** Resolves when the child is sent to the background. */
+  readonly detached: Promise<void>;
+  #isDetached = false;
+  /** The child has started and not yet ended: only then can it be sent away. */
+  running = false;
+
+  /** @param follow what stops it while its parent's call waits (the parent's turn) */
+  constructor(sink: ChildSink, follow: AbortSignal) {
+    this.#sink = sink;
+    this.detached = new Promise((resolve) => {
+      this.#detach = resolve;
+    });
+    this.#follow(follow);
+  }
+
+  /** What the child follows: its parent's turn, then, once detached, the run's background work. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get isDetached(): boolean {
+    return this.#isDetached;
+  }
+
+  /** Where its events go now. */
+  readonly emit = (event: AgentEvent): void => {
+    this.#sink(event);
+  };
+
+  /** Ends its parent's wait, if it is running; its events and stop then move with `moveTo`. */
+  detach(): boolean {
+    if (!this.running || this.#isDetached) return false;
+    this.#isDetached = true;
+    this.#detach?.();
+    return true;
+  }
+
+  /** From now on its events go to `sink`, and it stops when `signal` aborts. */
+  moveTo(sink: ChildSink, signal: AbortSignal): void {
+    this.#sink = sink;
+    this.#follow(signal);
+  }
+
+  #follow(signal: AbortSignal): void {
+    this.#unfollow();
+    if (signal.aborted) {
+      this.#controller.abort(signal.reason);
+      return;
+    }
+    const onAbort = () => this.#controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.#unfollow = () => signal.removeEventListener('abort', onAbort);
+  }
+}
