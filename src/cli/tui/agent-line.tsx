@@ -4,8 +4,8 @@
 import { Text } from 'ink';
 import type { AgentStatus } from '../../core/events.js';
 import { formatDuration, formatTokens, plural } from './format.js';
-import type { AgentSummaryLine } from './session-view.js';
 import { useTheme } from './theme-context.js';
+import type { AgentSummaryLine } from './view-items.js';
 
 export interface RunningAgentLineProps {
   agentType: string;

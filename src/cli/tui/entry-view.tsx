@@ -1,13 +1,14 @@
 // One finished item of the conversation as it is written above the live area, once: the
-// person's prompt, the main agent's answer in Markdown, a tool line, a finished sub-agent,
-// a notice, or a command's output.
+// person's prompt, the main agent's answer in Markdown, a tool line, a finished sub-agent, the
+// end of a background task, a notice, or a command's output.
 import { Box, Text } from 'ink';
 import { FinishedAgentLine } from './agent-line.js';
 import { MarkdownText } from './markdown-text.js';
-import type { Entry, EntryTone } from './session-view.js';
+import { EndedTaskLine } from './task-line.js';
 import type { Theme } from './theme.js';
 import { useTheme } from './theme-context.js';
 import { FinishedToolLine } from './tool-line.js';
+import type { Entry, EntryTone } from './view-items.js';
 
 export function EntryView({ entry }: { entry: Entry }) {
   const theme = useTheme();
@@ -40,6 +41,8 @@ export function EntryView({ entry }: { entry: Entry }) {
       return (
         <FinishedAgentLine agent={entry.agent} indent={0} background={entry.background === true} />
       );
+    case 'task':
+      return <EndedTaskLine task={entry.task} />;
     case 'notice':
       return <Text color={toneColour(theme, entry.tone)}>{entry.text}</Text>;
     case 'output':

@@ -1,11 +1,15 @@
 // The live part of the screen as lines: each running tool call of the main agent, the sub-agent
-// it started under it, their own children indented by depth. It never takes more rows than it
-// is given, so the screen keeps its height (a frame taller than the terminal redraws it whole).
-import type { AgentRow, RunningTool, SessionView } from './session-view.js';
+// it started under it, their own children indented by depth; and apart, the background tasks.
+// It never takes more rows than it is given, so the screen keeps its height (a frame taller than
+// the terminal redraws it whole).
+import type { SessionView } from './session-view.js';
+import type { AgentRow, RunningTool, TaskRow } from './view-items.js';
 
 export type TreeLine =
   | { kind: 'tool'; key: string; indent: number; tool: RunningTool }
   | { kind: 'agent'; key: string; indent: number; row: AgentRow }
+  /** A background task with no agent row: a shell command, or an agent waiting for a slot. */
+  | { kind: 'task'; key: string; indent: number; task: TaskRow }
   | { kind: 'more'; key: string; indent: number; running: number; finished: number };
 
 /**
@@ -32,13 +36,28 @@ export function foregroundLines(view: SessionView, maxRows: number): TreeLine[] 
   return fitted(lines, maxRows);
 }
 
-/** The lines of the agents working in the background, at most `maxRows`. */
+/**
+ * The lines of the background: each task (its agent's row and those below it, or the task
+ * itself when it has no agent on screen), then agents working in the background outside any
+ * task; at most `maxRows`.
+ */
 export function backgroundLines(view: SessionView, maxRows: number): TreeLine[] {
   const background = [...view.agents.values()].filter((row) => row.background);
   const childrenOf = childrenByParent(background, () => true);
   const ids = new Set(background.map((row) => row.agentId));
   const lines: TreeLine[] = [];
+  const placed = new Set<string>();
+  for (const task of view.tasks.values()) {
+    const row = task.agentId === null ? undefined : view.agents.get(task.agentId);
+    if (!row) {
+      lines.push({ kind: 'task', key: `task:${task.taskId}`, indent: 0, task });
+      continue;
+    }
+    placed.add(row.agentId);
+    addAgent(lines, row, 0, childrenOf);
+  }
   for (const row of background) {
+    if (placed.has(row.agentId)) continue;
     if (row.parentId === null || !ids.has(row.parentId)) addAgent(lines, row, 0, childrenOf);
   }
   return fitted(lines, maxRows);

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../../core/events.js';
 import { emptyUsage } from '../../core/usage.js';
-import { activityOf, SessionView } from './session-view.js';
+import { SessionView } from './session-view.js';
+import { activityOf } from './view-items.js';
 
 const main = { agentId: 'main_1', parentId: null, depth: 0 };
 const child = { agentId: 'child_1', parentId: 'main_1', depth: 1 };
@@ -307,6 +308,69 @@ describe('agents in the background', () => {
       kind: 'agent',
       background: true,
       agent: { agentType: 'explore', status: 'completed' },
+    });
+  });
+});
+
+describe('background tasks', () => {
+  const started = (status: 'pending' | 'running' = 'running'): AgentEvent => ({
+    ...main,
+    type: 'task_started',
+    taskId: 'task_1',
+    kind: 'local_agent',
+    taskAgentId: 'child_1',
+    description: 'watch the logs',
+    name: null,
+    status,
+  });
+  const notified = (status: 'completed' | 'cancelled', error?: string): AgentEvent => ({
+    ...main,
+    type: 'task_notification',
+    taskId: 'task_1',
+    kind: 'local_agent',
+    taskAgentId: 'child_1',
+    description: 'watch the logs',
+    name: null,
+    status,
+    agentStatus: status,
+    result: 'The logs are quiet.',
+    ...(error ? { error } : {}),
+    usage: null,
+    costUsd: null,
+    resultPath: null,
+    durationMs: 4200,
+  });
+
+  it('puts a task agent in the background from its start, and its end in one line', () => {
+    const view = viewOf([started(), runStart(child, 'explore', 'watch the logs', 'a1')]);
+    expect(view.tasks.get('task_1')).toMatchObject({ status: 'running', agentId: 'child_1' });
+    expect(view.agents.get('child_1')?.background).toBe(true);
+    view.observe(result(child, 'completed'), 1000);
+    // Its row waits for the task's notification, which says how the task ended.
+    expect(view.entries).toEqual([]);
+    view.observe(notified('completed'), 1100);
+    expect(view.tasks.size).toBe(0);
+    expect(view.agents.size).toBe(0);
+    expect(view.entries.at(-1)).toMatchObject({
+      kind: 'task',
+      task: { agentType: 'explore', description: 'watch the logs', status: 'completed' },
+    });
+    expect(view.lastEndedTask).toBe('task_1');
+  });
+
+  it('moves a foreground child sent to the background (Ctrl+B) to the panel', () => {
+    const view = viewOf([runStart(child, 'explore', 'map the code', 'a1')]);
+    expect(view.agents.get('child_1')?.background).toBe(false);
+    view.observe(started(), 10);
+    expect(view.agents.get('child_1')?.background).toBe(true);
+  });
+
+  it('says a stopped task was stopped, with why', () => {
+    const view = viewOf([started(), runStart(child, 'explore', 'watch the logs', 'a1')]);
+    view.observe(notified('cancelled', 'Stopped by the user.\nmore'), 10);
+    expect(view.entries.at(-1)).toMatchObject({
+      kind: 'task',
+      task: { status: 'cancelled', error: 'Stopped by the user.' },
     });
   });
 });

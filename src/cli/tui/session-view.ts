@@ -1,72 +1,20 @@
 // What the screen shows of a session, kept from its events: the conversation so far (finished
 // entries, written once and never redrawn) and what is live (the main agent's streaming text,
-// its running tool calls, every sub-agent still running). Pure: no React, no timers, no I/O.
-import type { AgentEvent, AgentStatus } from '../../core/events.js';
+// its running tool calls, every sub-agent still running, the background tasks). Pure: no React,
+// no timers, no I/O.
+import type { AgentEvent, AgentEventOf } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../../core/usage.js';
 import { callSummary } from './call-summary.js';
-
-/** How one finished sub-agent is remembered in the conversation: a single summary line. */
-export interface AgentSummaryLine {
-  agentType: string;
-  description: string;
-  status: AgentStatus;
-  turns: number;
-  toolCalls: number;
-  tokens: number;
-  durationMs: number;
-  /** Why it did not complete. */
-  error?: string;
-}
-
-export type EntryTone = 'info' | 'warning' | 'error' | 'success';
-
-/** One finished item of the conversation, in the order it happened. */
-export type Entry = { id: number } & (
-  | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string }
-  | { kind: 'tool'; summary: string; isError: boolean; durationMs: number; detail?: string }
-  /** A finished sub-agent; `background` when it ended after the call that started it returned. */
-  | { kind: 'agent'; agent: AgentSummaryLine; background?: boolean }
-  | { kind: 'notice'; tone: EntryTone; text: string }
-  /** Command output, shown as written (tables keep their columns). */
-  | { kind: 'output'; title: string; text: string }
-);
-
-export type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id'> : never) : never;
-
-/** A sub-agent while it is on screen: running, or finished under a parent that still runs. */
-export interface AgentRow {
-  agentId: string;
-  parentId: string | null;
-  /** The parent's tool call that started it. */
-  parentToolCallId: string | undefined;
-  agentType: string;
-  description: string;
-  depth: number;
-  startedAt: number;
-  status: AgentStatus | 'running';
-  turns: number;
-  toolCalls: number;
-  tokens: number;
-  /** Set when it ends. */
-  durationMs: number | undefined;
-  error: string | undefined;
-  /** The call that started it returned while it ran: it works on in the background. */
-  background: boolean;
-  /** Its tool calls in flight, by id: what it is doing now. */
-  runningTools: Map<string, string>;
-  /** `thinking`, or `retrying …` while the model is asked again. */
-  state: string;
-}
-
-/** A tool call of the main agent that has not returned yet. */
-export interface RunningTool {
-  toolCallId: string;
-  toolName: string;
-  summary: string;
-  startedAt: number;
-}
+import {
+  type AgentRow,
+  type Entry,
+  firstLine,
+  type NewEntry,
+  type RunningTool,
+  summaryOf,
+  type TaskRow,
+} from './view-items.js';
 
 export class SessionView {
   /** Finished entries, oldest first. Append-only until `clear()`. */
@@ -77,6 +25,12 @@ export class SessionView {
   readonly tools = new Map<string, RunningTool>();
   /** Sub-agents on screen, in the order they started. */
   readonly agents = new Map<string, AgentRow>();
+  /** Background tasks that have not ended, in the order they started. */
+  readonly tasks = new Map<string, TaskRow>();
+  /** The task of the latest background task that ended: what Ctrl+O shows. */
+  lastEndedTask: string | undefined;
+  /** The task each background agent works for. */
+  readonly #taskOfAgent = new Map<string, string>();
   /** Usage of every agent of the session. */
   readonly usage: Usage = emptyUsage();
   /** Null once some model's price was unknown. */
@@ -121,8 +75,58 @@ export class SessionView {
       this.costUsd =
         this.costUsd === null || event.costUsd === null ? null : this.costUsd + event.costUsd;
     }
-    if (event.depth === 0) this.#observeMain(event, now);
+    if (isTaskEvent(event)) this.#observeTask(event, now);
+    else if (event.depth === 0) this.#observeMain(event, now);
     else this.#observeChild(event, now);
+  }
+
+  #observeTask(event: TaskEvent, now: number): void {
+    switch (event.type) {
+      case 'task_started': {
+        this.tasks.set(event.taskId, {
+          taskId: event.taskId,
+          kind: event.kind,
+          description: event.description,
+          status: event.status,
+          agentId: event.taskAgentId,
+          startedAt: now,
+          progress: undefined,
+        });
+        if (event.taskAgentId === null) return;
+        this.#taskOfAgent.set(event.taskAgentId, event.taskId);
+        // A foreground child sent to the background: its row moves to the panel.
+        const row = this.agents.get(event.taskAgentId);
+        if (row) this.#toBackground(row);
+        return;
+      }
+      case 'task_progress': {
+        const task = this.tasks.get(event.taskId);
+        if (!task) return;
+        task.status = event.status;
+        task.progress = event.progress;
+        return;
+      }
+      case 'task_notification': {
+        this.tasks.delete(event.taskId);
+        const agentId = event.taskAgentId;
+        const row = agentId === null ? undefined : this.agents.get(agentId);
+        if (agentId !== null) this.#taskOfAgent.delete(agentId);
+        this.add({
+          kind: 'task',
+          task: {
+            taskId: event.taskId,
+            agentType: row?.agentType ?? (event.kind === 'local_bash' ? 'Bash' : 'agent'),
+            description: event.description,
+            status: event.status,
+            durationMs: event.durationMs,
+            ...(event.error ? { error: firstLine(event.error) } : {}),
+          },
+        });
+        this.lastEndedTask = event.taskId;
+        if (row) this.#forget(row.agentId);
+        return;
+      }
+    }
   }
 
   #observeMain(event: AgentEvent, now: number): void {
@@ -220,7 +224,7 @@ export class SessionView {
         tokens: 0,
         durationMs: undefined,
         error: undefined,
-        background: parent?.background ?? false,
+        background: parent?.background === true || this.#taskOfAgent.has(event.agentId),
         runningTools: new Map(),
         state: 'thinking',
       });
@@ -254,8 +258,13 @@ export class SessionView {
         row.durationMs = event.durationMs;
         row.error = event.isError ? event.error : undefined;
         row.runningTools.clear();
-        // Nobody waits for a background agent's call: its end is news in the conversation.
-        if (row.background && !this.#hasBackgroundParent(row)) {
+        // Nobody waits for a background agent's call: its end is news in the conversation (its
+        // task's notification, for an agent that is a task).
+        if (
+          row.background &&
+          !this.#taskOfAgent.has(row.agentId) &&
+          !this.#hasBackgroundParent(row)
+        ) {
           this.add({ kind: 'agent', agent: summaryOf(row), background: true });
           this.#forget(row.agentId);
         }
@@ -295,26 +304,12 @@ export class SessionView {
   }
 }
 
-export function summaryOf(row: AgentRow): AgentSummaryLine {
-  return {
-    agentType: row.agentType,
-    description: row.description,
-    status: row.status === 'running' ? 'cancelled' : row.status,
-    turns: row.turns,
-    toolCalls: row.toolCalls,
-    tokens: row.tokens,
-    durationMs: row.durationMs ?? 0,
-    ...(row.error ? { error: firstLine(row.error) } : {}),
-  };
-}
+type TaskEvent = AgentEventOf<'task_started' | 'task_progress' | 'task_notification'>;
 
-/** What a running agent is doing now: its latest tool call in flight, or its model state. */
-export function activityOf(row: AgentRow): string {
-  let latest: string | undefined;
-  for (const summary of row.runningTools.values()) latest = summary;
-  return latest ?? row.state;
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n', 1)[0] ?? '').trim();
+function isTaskEvent(event: AgentEvent): event is TaskEvent {
+  return (
+    event.type === 'task_started' ||
+    event.type === 'task_progress' ||
+    event.type === 'task_notification'
+  );
 }
