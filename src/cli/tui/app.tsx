@@ -1,8 +1,10 @@
 // The whole screen: the conversation written once above (Ink's <Static>), and below it the live
 // part, kept within the terminal's height: the streaming answer, the tree of running agents,
-// the permission question or the prompt, the status line. Also the keys of the whole UI.
+// the background panel, the permission question or the prompt, the status line. Also the keys
+// of the whole UI.
 import { Box, Static, Text, useInput, useStdout, useWindowSize } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { BACKGROUND_QUESTION_ROWS, BackgroundQuestionLine } from './background-question-line.js';
 import type { ChangeFeed } from './change-feed.js';
 import { EntryView } from './entry-view.js';
 import type { InteractiveSession } from './interactive-session.js';
@@ -49,7 +51,7 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
 
   // Elapsed times move on while anything runs, even when no event arrives; through the feed,
   // so these draws are spaced like the others.
-  const running = session.busy || view.agents.size > 0;
+  const running = session.busy || view.agents.size > 0 || view.tasks.size > 0;
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(feed.changed, 1000);
@@ -57,7 +59,15 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
   }, [running, feed]);
   useEffect(() => () => clearTimeout(exitTimer.current), []);
 
-  const pending = permissions.current();
+  // A question from the foreground takes the prompt's place; one from the background waits on
+  // a line of its own until the person opens it (Tab), so the conversation goes on meanwhile.
+  const [answering, setAnswering] = useState(false);
+  const foregroundQuestion = permissions.foreground();
+  const backgroundQuestion = foregroundQuestion ? undefined : permissions.current();
+  const pending = foregroundQuestion ?? (answering ? backgroundQuestion : undefined);
+  useEffect(() => {
+    if (answering && !backgroundQuestion) setAnswering(false);
+  }, [answering, backgroundQuestion]);
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
       if (exitArmed) return onExit();
@@ -66,7 +76,28 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
       exitTimer.current = setTimeout(() => setExitArmed(false), EXIT_WINDOW_MS);
       return;
     }
-    // Esc answers an open question (no); otherwise it stops the turn.
+    if (key.ctrl && input === 'b') {
+      const sent = session.sendToBackground();
+      view.add(
+        sent > 0
+          ? {
+              kind: 'notice',
+              tone: 'info',
+              text: `Sent ${sent === 1 ? 'the sub-agent' : `${sent} sub-agents`} to the background.`,
+            }
+          : { kind: 'notice', tone: 'info', text: 'No sub-agent is running in the foreground.' },
+      );
+      return feed.flush();
+    }
+    if (key.ctrl && input === 'o') {
+      showLatestResult(session);
+      return feed.flush();
+    }
+    if (key.tab && !pending && backgroundQuestion) {
+      setAnswering(true);
+      return;
+    }
+    // Esc answers an open question (no); otherwise it ends the main agent's turn.
     if (key.escape && !pending && session.interrupt()) feed.flush();
   });
 
@@ -97,7 +128,9 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
   });
 
   const at = now();
-  const bottomRows = pending ? QUESTION_ROWS : INPUT_CHROME + inputLines;
+  const bottomRows =
+    (pending ? QUESTION_ROWS : INPUT_CHROME + inputLines) +
+    (backgroundQuestion && !pending ? BACKGROUND_QUESTION_ROWS : 0);
   // Under the rows' count: a frame as tall as the terminal makes Ink clear the screen and draw
   // everything again (flicker). Counted: the status line, the working line, the margin above.
   const available = Math.max(2, rows - 1 - bottomRows - 1 - (session.busy ? 1 : 0) - 1);
@@ -165,6 +198,12 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
             onDeny={(note) => permissions.deny(pending.id, note)}
           />
         ) : null}
+        {backgroundQuestion && !pending ? (
+          <BackgroundQuestionLine
+            pending={backgroundQuestion}
+            waiting={permissions.pending().length - 1}
+          />
+        ) : null}
         {/* Hidden, not unmounted, while a question is open: what was typed stays. */}
         <Box display={pending ? 'none' : 'flex'} flexDirection="column">
           <PromptInput
@@ -187,4 +226,17 @@ export function App({ session, feed, onExit, now = Date.now }: AppProps) {
       </Box>
     </>
   );
+}
+
+/** Ctrl+O: the whole result of the background task that ended last, below the conversation. */
+function showLatestResult(session: InteractiveSession): void {
+  const taskId = session.view.lastEndedTask;
+  const task = taskId === undefined ? undefined : session.tasks().find((t) => t.taskId === taskId);
+  if (!task) {
+    session.view.add({ kind: 'notice', tone: 'info', text: 'No background task has ended yet.' });
+    return;
+  }
+  const who = task.kind === 'local_bash' ? 'Bash' : (task.agentType ?? 'agent');
+  const text = session.taskOutput(task.taskId).trim() || task.error || '(no output)';
+  session.view.add({ kind: 'output', title: `Result · ${who}  ${task.description}`, text });
 }

@@ -1,8 +1,8 @@
 // The conversation behind the terminal UI: each prompt is one query() of the session, its events
 // written to the session's transcript and shown; the conversation so far goes into the next one.
 // The session's background tasks outlive the prompt that started them (one task manager per
-// session). It owns the turn in flight (Esc interrupts it) and the end of the session (nothing
-// left running).
+// session). It owns the turn in flight (Esc interrupts it, Ctrl+B sends its children to the
+// background) and the end of the session (nothing left running).
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
@@ -158,6 +158,14 @@ export class InteractiveSession {
     if (turn.run) turn.run.interrupt();
     else turn.controller.abort();
     return true;
+  }
+
+  /**
+   * Sends the main agent's running sub-agents to the background (Ctrl+B): their calls return
+   * at once and they go on as background tasks. Returns how many were sent.
+   */
+  sendToBackground(): number {
+    return this.#turn?.run?.sendToBackground().length ?? 0;
   }
 
   /** Forgets the conversation: the next prompt starts a new session. */

@@ -54,7 +54,9 @@ export class PermissionQueue {
       agentType: prompt.agent.agentType,
       description: known?.description ?? '',
       depth: prompt.agent.depth,
-      background: known?.background ?? false,
+      // Background as the run says (a background child and all below it), or as the screen
+      // shows it (a foreground child sent to the background while it ran).
+      background: prompt.agent.background === true || known?.background === true,
     };
     return new Promise((resolve) => {
       const waiting: Waiting = {
@@ -86,7 +88,12 @@ export class PermissionQueue {
 
   /** The question to show now: the oldest from the foreground, else the oldest from the background. */
   current(): PendingPermission | undefined {
-    return this.#waiting.find((waiting) => !waiting.agent.background) ?? this.#waiting[0];
+    return this.foreground() ?? this.#waiting[0];
+  }
+
+  /** The oldest question from an agent that someone waits for: it takes the prompt's place. */
+  foreground(): PendingPermission | undefined {
+    return this.#waiting.find((waiting) => !waiting.agent.background);
   }
 
   /** Every question waiting, oldest first. */

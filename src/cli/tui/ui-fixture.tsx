@@ -22,6 +22,9 @@ export const KEYS = {
   up: '\u001b[A',
   down: '\u001b[B',
   backspace: '\u007f',
+  tab: '\t',
+  ctrlB: '\u0002',
+  ctrlO: '\u000f',
 } as const;
 
 export interface UiFixture {
