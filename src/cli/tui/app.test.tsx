@@ -65,7 +65,7 @@ describe('the terminal UI', () => {
     }
     await ui.type('/nope', KEYS.enter);
     await ui.waitFor(
-      'Unknown command /nope. Commands: /help, /clear, /cost, /agents, /resume, /exit.',
+      'Unknown command /nope. Commands: /help, /clear, /cost, /agents, /tasks, /resume, /exit.',
     );
   });
 
@@ -141,4 +141,46 @@ describe('the terminal UI', () => {
     const done = await ui.waitFor('All parts looked at.');
     expect(done.match(/✓ explore {2}part \d+ — done/g)).toHaveLength(100);
   }, 30_000);
+
+  it('asks for a background agent on a line of its own, opened with Tab; Ctrl+O shows its result', async () => {
+    ui = await renderUi(`
+model: demo
+turns:
+  - match: { agent: "/^main$/", prompt: start }
+    tool_calls:
+      - { name: Agent, input: { description: write notes, prompt: Write., run_in_background: true } }
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "echo notes > notes.txt" } }]
+  - match: { agent: "/^main/Agent#1/" }
+    text: Notes written to notes.txt.
+  - match: { agent: "/^main$/", prompt: start }
+    text: Started the writer.
+  - match: { agent: "/^main$/", prompt: chat }
+    text: Still here.
+`);
+    await ui.type('start', KEYS.enter);
+    const asked = await ui.waitFor('(background) asks to use Bash(echo notes > notes.txt)');
+    expect(asked).toContain('tab to answer');
+    expect(asked).toMatch(/Background\n● general-purpose {2}write notes/);
+    expect(asked).not.toContain('Permission ·');
+    // The prompt stays the person's: the main agent answers while the question waits.
+    await ui.waitFor('Started the writer.');
+    await ui.type('chat', KEYS.enter);
+    await ui.waitFor('Still here.');
+    await ui.type(KEYS.tab);
+    await ui.waitFor('Permission · general-purpose  write notes (background)');
+    await ui.type('y');
+    await ui.waitFor(
+      /✓ general-purpose {2}write notes — done in [^·\n]+ · background · ctrl\+o result/,
+    );
+    await ui.type(KEYS.ctrlO);
+    const result = await ui.waitFor('Result · general-purpose  write notes');
+    expect(result).toContain('Notes written to notes.txt.');
+  });
+
+  it('says so when Ctrl+B finds no sub-agent in the foreground', async () => {
+    ui = await renderUi(HELLO);
+    await ui.type(KEYS.ctrlB);
+    await ui.waitFor('No sub-agent is running in the foreground.');
+  });
 });

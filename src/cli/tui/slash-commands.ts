@@ -1,11 +1,12 @@
-// The commands typed at the prompt: `/help`, `/clear`, `/cost`, `/agents`, `/resume`, `/exit`.
-// Each writes what it has to say into the conversation; none of them talks to the model.
+// The commands typed at the prompt: `/help`, `/clear`, `/cost`, `/agents`, `/tasks`, `/resume`,
+// `/exit`. Each writes what it has to say into the conversation; none of them talks to the model.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
 import { agentsListing, formatAgentsListing } from '../agents-listing.js';
 import type { InteractiveSession } from './interactive-session.js';
+import { runTasksCommand, TASKS_USAGE } from './tasks-command.js';
 
 export interface CommandContext {
   session: InteractiveSession;
@@ -25,7 +26,10 @@ export const KEYS_HELP = [
   ['Enter', 'send the prompt (while a turn runs, it waits for it)'],
   ['Shift+Enter, Alt+Enter, \\ Enter', 'a new line in the prompt'],
   ['Up / Down', 'earlier prompts'],
-  ['Esc', 'stop the turn in flight'],
+  ['Esc', "end the main agent's turn (background tasks go on)"],
+  ['Ctrl+B', 'send the running sub-agents to the background'],
+  ['Ctrl+O', 'the result of the background task that ended last'],
+  ['Tab', 'answer a question from a background agent'],
   ['Ctrl+C twice', 'exit: everything running is stopped'],
   ['y / a / n', 'answer a permission question: once, always (every agent), no'],
 ] as const;
@@ -53,10 +57,10 @@ const COMMANDS: readonly SlashCommand[] = [
     name: 'clear',
     usage: '/clear',
     summary: 'forget the conversation and start a new session',
-    run({ session, clearScreen }) {
+    async run({ session, clearScreen }) {
       if (refuseWhileBusy(session, '/clear')) return;
+      await session.clear();
       clearScreen();
-      session.clear();
       session.view.add({ kind: 'notice', tone: 'info', text: `New session ${session.sessionId}.` });
     },
   },
@@ -79,6 +83,14 @@ const COMMANDS: readonly SlashCommand[] = [
         title: 'Agents',
         text: formatAgentsListing(agentsListing(agents), { cwd, homeDir: homedir() }),
       });
+    },
+  },
+  {
+    name: 'tasks',
+    usage: TASKS_USAGE,
+    summary: 'background tasks: list them, open one (result, transcript), stop one',
+    run({ session }, argument) {
+      return runTasksCommand(session, argument);
     },
   },
   {
@@ -130,13 +142,15 @@ export async function runSlashCommand(context: CommandContext, line: string): Pr
   await command.run(context, rest.join(' '));
 }
 
+/** The session's conversation and tasks stay while a turn or a background task runs. */
 function refuseWhileBusy(session: InteractiveSession, command: string): boolean {
-  if (!session.busy) return false;
-  session.view.add({
-    kind: 'notice',
-    tone: 'warning',
-    text: `${command} waits for the turn to end: press Esc to stop it first.`,
-  });
+  const text = session.busy
+    ? `${command} waits for the turn to end: press Esc to stop it first.`
+    : session.hasRunningTasks
+      ? `${command} waits for the background tasks: /tasks stop <n> stops one.`
+      : undefined;
+  if (text === undefined) return false;
+  session.view.add({ kind: 'notice', tone: 'warning', text });
   return true;
 }
 
