@@ -1,6 +1,7 @@
-// Whether a process still runs, for tests that prove nothing a run started outlives it. A
-// zombie (killed, not yet reaped by whoever inherited it) counts as gone: it runs nothing.
-import { readFileSync } from 'node:fs';
+// Whether a process still runs, and which processes run below one, for tests that prove nothing
+// a run started outlives it (record the PIDs while it runs, check each is gone after). A zombie
+// (killed, not yet reaped by whoever inherited it) counts as gone: it runs nothing.
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 export function isAlive(pid: number): boolean {
@@ -42,4 +43,30 @@ export function killIfAlive(pids: readonly number[]): void {
       // gone meanwhile
     }
   }
+}
+
+/** Every process whose chain of parents leads to `pid` (not `pid` itself). Linux only. */
+export function descendantsOf(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // After the command name in parentheses: state, then the parent's PID.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parentOf.set(Number(name), Number(fields[1]));
+    } catch {
+      // ended while we read
+    }
+  }
+  const below: number[] = [];
+  for (const candidate of parentOf.keys()) {
+    for (let up = parentOf.get(candidate); up !== undefined && up > 1; up = parentOf.get(up)) {
+      if (up === pid) {
+        below.push(candidate);
+        break;
+      }
+    }
+  }
+  return below;
 }

@@ -2,16 +2,17 @@
 // model, keys typed with send-keys and the screen read back with capture-pane. What is asserted
 // is what a person sees. Needs the build (`npm test` builds first) and tmux (`.ci/run`
 // installs it).
-import { readdirSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isGoneWithin } from '../../testing/process-liveness.js';
+import { descendantsOf, isGoneWithin, stillAlive } from '../../testing/process-liveness.js';
 import { hasTmux } from '../../testing/tmux-terminal.js';
 import { startWarrenInTmux, type WarrenInTmux } from '../../testing/warren-in-tmux.js';
 
 const TMUX = hasTmux();
 const E2E_TIMEOUT = 90_000;
+/** A shell command that runs until the test writes the file `go` into the project. */
+const WAIT_FOR_GO = 'until [ -f go ]; do sleep 0.1; done';
 
 let warren: WarrenInTmux | undefined;
 afterEach(async () => {
@@ -25,20 +26,6 @@ async function start(
 ) {
   warren = await startWarrenInTmux({ script, ...options });
   return warren;
-}
-
-/** Processes whose command line contains the text (other than this test's own). */
-function processesRunning(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 describe('the terminal UI', () => {
@@ -219,30 +206,34 @@ turns:
     );
 
     it(
-      'exits on Ctrl+C twice, with every process it started stopped',
+      'exits on Ctrl+C twice, with every process it started stopped, background ones included',
       async () => {
-        const marker = `${1000 + Math.floor(Math.random() * 8000)}`;
         const { terminal } = await start(
           `
 model: demo
 turns:
   - match: { agent: "/^main$/" }
     tool_calls:
-      - { name: Agent, input: { description: wait one, prompt: Wait. } }
-      - { name: Agent, input: { description: wait two, prompt: Wait. } }
+      - { name: Bash, input: { command: "sleep 301", run_in_background: true } }
+      - { name: Agent, input: { description: wait behind, prompt: Wait., run_in_background: true } }
+      - { name: Agent, input: { description: wait here, prompt: Wait. } }
   - match: { agent: "/^main/Agent#1/" }
-    tool_calls: [{ name: Bash, input: { command: "sleep ${marker}1" } }]
+    tool_calls: [{ name: Bash, input: { command: "sleep 302" } }]
   - match: { agent: "/^main/Agent#2/" }
-    tool_calls: [{ name: Bash, input: { command: "sleep ${marker}2" } }]
+    tool_calls: [{ name: Bash, input: { command: "sleep 303" } }]
 `,
           { args: ['--permission-mode', 'bypassPermissions'] },
         );
         const pid = await terminal.pid();
         await terminal.type('wait');
         await terminal.press('Enter');
-        await terminal.waitFor(/wait one · Bash sleep[^\n]*\n[^\n]*wait two · Bash sleep/);
-        await expect.poll(() => processesRunning(`sleep ${marker}1`)).toHaveLength(1);
-        await expect.poll(() => processesRunning(`sleep ${marker}2`)).toHaveLength(1);
+        await terminal.waitFor(/wait here · Bash sleep 303/);
+        await terminal.waitFor(/Background[\s\S]*wait behind · Bash sleep 3/);
+        // The three commands (each may run under a shell of its own) are below warren now.
+        await expect
+          .poll(() => descendantsOf(pid).length, { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(3);
+        const started = descendantsOf(pid);
         await terminal.press('C-c');
         await terminal.waitFor('Press Ctrl+C again to exit.');
         await terminal.press('C-c');
@@ -250,8 +241,187 @@ turns:
         const last = await terminal.screen();
         expect(last).toMatch(/Go on with: warren --resume \S+/);
         expect(last).not.toMatch(/\n\s+at /);
-        expect(processesRunning(`sleep ${marker}`)).toEqual([]);
-        expect(await isGoneWithin(pid)).toBe(true);
+        expect(await isGoneWithin(pid, 10_000)).toBe(true);
+        // Checked by PID: each process it had started is gone, none was left to init.
+        expect(await stillAlive(started, 10_000)).toEqual([]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'ends the turn on Esc while a background child runs on, and shows its end when it comes',
+      async () => {
+        const { terminal, project } = await start(
+          `
+model: demo
+turns:
+  - match: { agent: "/^main$/", prompt: watch }
+    text: Starting a watcher.
+    tool_calls:
+      - { name: Agent, input: { description: watch the logs, prompt: Watch., run_in_background: true } }
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "${WAIT_FOR_GO}" } }]
+  - match: { agent: "/^main/Agent#1/" }
+    text: The logs are quiet.
+  # Before the slow turn: an interrupted turn is not used up, and its match would still fit.
+  - match: { agent: "/^main$/", prompt: task-notification }
+    text: Back again; the watcher says the logs are quiet.
+  - match: { agent: "/^main$/", lastToolResult: '"status":"running"' }
+    delay_ms: 30000
+    text: Too late.
+`,
+          { args: ['--permission-mode', 'bypassPermissions'] },
+        );
+        await terminal.type('watch');
+        await terminal.press('Enter');
+        const working = await terminal.waitFor(
+          /Background\n● general-purpose {2}watch[^\n]*Bash until/,
+        );
+        expect(working).toContain('esc to interrupt');
+        await terminal.press('Escape');
+        const stopped = await terminal.waitFor('Interrupted.');
+        expect(stopped).not.toContain('esc to interrupt');
+        // The child goes on in its panel after the main agent's turn has ended.
+        expect(stopped).toMatch(/Background\n● general-purpose {2}watch[^\n]*Bash until/);
+        // It ends when the test says so, however slow the machine.
+        await writeFile(join(project, 'go'), '');
+        const ended = await terminal.waitFor(
+          /✓ general-purpose {2}watch the logs — done in [^·\n]+ · background · ctrl\+o result/,
+        );
+        expect(ended).not.toContain('Background\n');
+        await terminal.press('C-o');
+        const result = await terminal.waitFor('Result · general-purpose  watch the logs');
+        expect(result).toContain('The logs are quiet.');
+        // The conversation goes on, and the main agent reads the notification with it.
+        await terminal.type('again');
+        await terminal.press('Enter');
+        await terminal.waitFor('Back again; the watcher says the logs are quiet.');
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'sends the running child to the background on Ctrl+B: the turn goes on without it',
+      async () => {
+        const { terminal, project } = await start(
+          `
+model: demo
+turns:
+  - match: { agent: "/^main$/", prompt: map }
+    tool_calls: [{ name: Agent, input: { description: map the code, prompt: Map it. } }]
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "${WAIT_FOR_GO}" } }]
+  - match: { agent: "/^main/Agent#1/" }
+    text: Mapped.
+  - match: { agent: "/^main$/", lastToolResult: '"status":"running"' }
+    text: It maps in the background; ask me anything meanwhile.
+`,
+          { args: ['--permission-mode', 'bypassPermissions'] },
+        );
+        await terminal.type('map the code');
+        await terminal.press('Enter');
+        const foreground = await terminal.waitFor('map the code · Bash until');
+        expect(foreground).not.toContain('Background');
+        await terminal.press('C-b');
+        const sent = await terminal.waitFor('ask me anything meanwhile.');
+        expect(sent).toContain('Sent the sub-agent to the background.');
+        expect(sent).toMatch(/✓ Agent map the code \(in the background\)/);
+        expect(sent).toMatch(/Background\n● general-purpose {2}map[^\n]* · Bash until/);
+        expect(sent).not.toContain('esc to interrupt');
+        await writeFile(join(project, 'go'), '');
+        await terminal.waitFor(/✓ general-purpose {2}map the code — done in [^·\n]+ · background/);
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'lists the background tasks on /tasks and stops one with /tasks stop, its process with it',
+      async () => {
+        const { terminal } = await start(
+          `
+model: demo
+turns:
+  - match: { agent: "/^main$/" }
+    tool_calls:
+      - { name: Agent, input: { description: tail forever, prompt: Tail., run_in_background: true } }
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "sleep 304" } }]
+  - match: { agent: "/^main$/" }
+    text: Tailing in the background.
+`,
+          { args: ['--permission-mode', 'bypassPermissions'] },
+        );
+        const pid = await terminal.pid();
+        await terminal.type('tail');
+        await terminal.press('Enter');
+        await terminal.waitFor(/Background\n● general-purpose {2}tail forever · Bash sleep/);
+        await expect.poll(() => descendantsOf(pid).length, { timeout: 10_000 }).toBeGreaterThan(0);
+        const started = descendantsOf(pid);
+        await terminal.type('/tasks');
+        await terminal.press('Enter');
+        const listed = await terminal.waitFor('/tasks open <n> shows one');
+        expect(listed).toMatch(
+          /1 {2}● running {2}general-purpose {2}tail forever {2}\d+ turns? · 1 tool/,
+        );
+        await terminal.type('/tasks open 1');
+        await terminal.press('Enter');
+        const opened = await terminal.waitFor('Task · general-purpose  tail forever');
+        // Its transcript so far: the task it was given and the call it is in.
+        expect(opened).toContain('❯ Tail.');
+        expect(opened).toContain('→ Bash sleep 304');
+        await terminal.type('/tasks stop 1');
+        await terminal.press('Enter');
+        const stopped = await terminal.waitFor(
+          /✗ general-purpose {2}tail forever — stopped in [^\n]* · background/,
+        );
+        expect(stopped).not.toContain('Background\n');
+        expect(await stillAlive(started, 10_000)).toEqual([]);
+        await terminal.type('/tasks');
+        await terminal.press('Enter');
+        await terminal.waitFor(/1 {2}✗ cancelled {2}general-purpose {2}tail forever/);
+      },
+      E2E_TIMEOUT,
+    );
+
+    it(
+      'asks for a background child on a line of its own, answered with Tab while the main conversation goes on',
+      async () => {
+        const { terminal, project } = await start(`
+model: demo
+turns:
+  - match: { agent: "/^main$/", prompt: start }
+    tool_calls:
+      - { name: Agent, input: { description: write a file, prompt: Write., run_in_background: true } }
+  - match: { agent: "/^main/Agent#1/" }
+    tool_calls: [{ name: Bash, input: { command: "echo bg > bg.txt" } }]
+  - match: { agent: "/^main/Agent#1/" }
+    text: Wrote bg.txt.
+  - match: { agent: "/^main$/", prompt: start }
+    text: Started the writer.
+  - match: { agent: "/^main$/", prompt: chat }
+    text: Chatting while it waits.
+`);
+        await terminal.type('start');
+        await terminal.press('Enter');
+        const asked = await terminal.waitFor(
+          '? general-purpose  write a file (background) asks to use Bash(echo bg > bg.txt)',
+        );
+        expect(asked).toContain('tab to answer');
+        expect(asked).not.toContain('Permission ·');
+        // The prompt is the person's: the main agent answers while the question waits.
+        await terminal.waitFor('Started the writer.');
+        await terminal.type('chat');
+        await terminal.press('Enter');
+        const chatted = await terminal.waitFor('Chatting while it waits.');
+        expect(chatted).toContain('asks to use Bash(echo bg > bg.txt)');
+        await terminal.press('Tab');
+        const question = await terminal.waitFor(
+          'Permission · general-purpose  write a file (background)',
+        );
+        expect(question).toContain('Bash: echo bg > bg.txt');
+        await terminal.type('y');
+        await terminal.waitFor(/✓ general-purpose {2}write a file — done in [^\n]* · background/);
+        expect(await readFile(join(project, 'bg.txt'), 'utf8')).toBe('bg\n');
       },
       E2E_TIMEOUT,
     );
