@@ -25,8 +25,13 @@ const warren = (args: string[], extra: Record<string, string> = {}): Promise<Cli
   runWarren(args, { env: { ...env(), ...extra }, cwd: project });
 
 const everything = everythingServer();
-const mcpJson = (servers: Record<string, unknown>) =>
-  JSON.stringify({ mcpServers: servers }, null, 2);
+
+/** Writes an MCP config of `servers` to `name` in the project; returns its path. */
+async function writeServers(name: string, servers: Record<string, unknown>): Promise<string> {
+  const file = join(project, name);
+  await writeFile(file, JSON.stringify({ mcpServers: servers }, null, 2));
+  return file;
+}
 
 /** `warren -p` on the scripted model of `script`. */
 const runScript = (script: string, ...extra: string[]) =>
@@ -51,8 +56,7 @@ async function scriptCalling(tool: string, input: object, extraTurns = ''): Prom
 
 describe('warren -p with MCP servers', () => {
   it('uses the servers of --mcp-config files, trusted without a record', async () => {
-    const config = join(project, 'servers.json');
-    await writeFile(config, mcpJson({ e: everything }));
+    const config = await writeServers('servers.json', { e: everything });
     const script = await scriptCalling('mcp__e__echo', { message: 'over stdio' });
     const run = await runScript(script, '--mcp-config', config, '--output-format', 'stream-json');
     expect(run.stderr).toBe('');
@@ -69,7 +73,7 @@ describe('warren -p with MCP servers', () => {
   });
 
   it('leaves a project .mcp.json alone until it is trusted, and says so in one stderr line', async () => {
-    await writeFile(join(project, '.mcp.json'), mcpJson({ e: everything }));
+    await writeServers('.mcp.json', { e: everything });
     const script = await scriptCalling('mcp__e__echo', { message: 'hi' });
     const untrusted = await runScript(script);
     expect(untrusted.stderr).toBe(
@@ -91,7 +95,7 @@ describe('warren -p with MCP servers', () => {
     expect(trusted.stderr).toBe('');
     expect(trusted.stdout).toBe('finished\n');
 
-    await writeFile(join(project, '.mcp.json'), mcpJson({ e: everything, more: everything }));
+    await writeServers('.mcp.json', { e: everything, more: everything });
     const edited = await runScript(script);
     expect(edited.stderr).toContain('it changed since it was trusted');
   });
@@ -109,18 +113,14 @@ describe('warren -p with MCP servers', () => {
   });
 
   it('never prints an environment value or a header of a server', async () => {
-    const config = join(project, 'secret.json');
-    await writeFile(
-      config,
-      mcpJson({
-        remote: {
-          type: 'http',
-          url: 'http://127.0.0.1:9/mcp',
-          headers: { Authorization: `Bearer \${API_TOKEN}` },
-        },
-        local: { command: 'warren-no-such-server', env: { TOKEN: `\${API_TOKEN}` } },
-      }),
-    );
+    const config = await writeServers('secret.json', {
+      remote: {
+        type: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: `Bearer \${API_TOKEN}` },
+      },
+      local: { command: 'warren-no-such-server', env: { TOKEN: `\${API_TOKEN}` } },
+    });
     const secret = { API_TOKEN: 'tok-very-secret-123' };
     const list = await warren(['mcp', 'list', '--mcp-config', config], secret);
     const json = await warren(['mcp', 'list', '--json', '--mcp-config', config], secret);
@@ -139,9 +139,11 @@ describe('warren -p with MCP servers', () => {
 
 describe('warren mcp', () => {
   it('lists servers with transport, status and tool count, untrusted ones included', async () => {
-    await writeFile(join(project, '.mcp.json'), mcpJson({ project: everything }));
-    const config = join(project, 'servers.json');
-    await writeFile(config, mcpJson({ e: everything, gone: { command: 'warren-no-such-server' } }));
+    await writeServers('.mcp.json', { project: everything });
+    const config = await writeServers('servers.json', {
+      e: everything,
+      gone: { command: 'warren-no-such-server' },
+    });
     const run = await warren(['mcp', 'list', '--json', '--mcp-config', config]);
     expect(run.code).toBe(1);
     const { servers } = JSON.parse(run.stdout);
@@ -167,8 +169,7 @@ describe('warren mcp', () => {
   });
 
   it("lists one server's tools with their names, read-only flag and schema", async () => {
-    const config = join(project, 'servers.json');
-    await writeFile(config, mcpJson({ e: everything }));
+    const config = await writeServers('servers.json', { e: everything });
     const run = await warren(['mcp', 'tools', 'e', '--json', '--mcp-config', config]);
     expect(run.code).toBe(0);
     const listing = JSON.parse(run.stdout);
@@ -189,19 +190,15 @@ describe('warren mcp', () => {
 describe('SIGTERM during a run', () => {
   it('leaves no MCP server process behind', async () => {
     const pidFile = join(project, 'server.pid');
-    const config = join(project, 'servers.json');
-    await writeFile(
-      config,
-      mcpJson({
-        e: {
-          command: 'bash',
-          args: [
-            '-c',
-            `echo $$ > ${pidFile}; exec "${everything.command}" "${everything.args![0]}" stdio`,
-          ],
-        },
-      }),
-    );
+    const config = await writeServers('servers.json', {
+      e: {
+        command: 'bash',
+        args: [
+          '-c',
+          `echo $$ > ${pidFile}; exec "${everything.command}" "${everything.args![0]}" stdio`,
+        ],
+      },
+    });
     const script = await scriptCalling(
       'mcp__e__echo',
       { message: 'started' },
