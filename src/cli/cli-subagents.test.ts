@@ -19,6 +19,14 @@ const toolNames = (index: number) =>
   ).map((tool) => tool.function.name);
 
 describe('warren -p with sub-agents', () => {
+  /** The stream-json lines of a run asking where the notes are. */
+  async function streamedLines() {
+    const prompt = 'where are the notes?';
+    return jsonLines(
+      (await warren(['-p', prompt, ...against('--output-format', 'stream-json')])).stdout,
+    );
+  }
+
   beforeEach(() => {
     cli.server.enqueue(
       {
@@ -32,12 +40,7 @@ describe('warren -p with sub-agents', () => {
   });
 
   it('streams the child as agent_start and agent_end lines tagged with its parent and depth', async () => {
-    const run = await warren([
-      '-p',
-      'where are the notes?',
-      ...against('--output-format', 'stream-json'),
-    ]);
-    const lines = jsonLines(run.stdout);
+    const lines = await streamedLines();
     const init = lines[0];
     const start = lines.find((line) => line.type === 'agent_start');
     const end = lines.find((line) => line.type === 'agent_end');
@@ -57,12 +60,7 @@ describe('warren -p with sub-agents', () => {
   });
 
   it('streams text deltas of every agent, each tagged with its agent, parent and depth', async () => {
-    const run = await warren([
-      '-p',
-      'where are the notes?',
-      ...against('--output-format', 'stream-json'),
-    ]);
-    const lines = jsonLines(run.stdout);
+    const lines = await streamedLines();
     const [init] = lines;
     const start = lines.find((line) => line.type === 'agent_start');
     const deltas = lines.filter((line) => line.type === 'assistant_delta');
