@@ -1,7 +1,6 @@
 // The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then ask
 // rules, then the permission mode, then the shared decision store and a person (or a deny that
-// says how to allow).
-// Also how a sub-agent's policy is derived from its parent's.
+// says how to allow); and how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
 import {
   nobodyToAsk,
