@@ -30,6 +30,9 @@ const { createPermissionPolicy } = await import(
   new URL('permissions/create-permission-policy.js', dist)
 );
 const { TranscriptWriter } = await import(new URL('session/transcript-writer.js', dist));
+const { taskStorePath } = await import(new URL('session/session-paths.js', dist));
+const { TaskManager } = await import(new URL('tasks/task-manager.js', dist));
+const { TaskStore } = await import(new URL('tasks/task-store.js', dist));
 const { AgentTree } = await import(new URL('telemetry/agent-tree.js', dist));
 const { textOutput } = await import(new URL('cli/output-format.js', dist));
 const { ChangeFeed } = await import(new URL('cli/tui/change-feed.js', dist));
@@ -51,8 +54,21 @@ const lookup = defineTool({
 });
 const permissions = createPermissionPolicy({ mode: 'bypassPermissions' });
 
+/** The session's background tasks, as run-setup.ts opens them (the job starts none). */
+function openTasks({ sessionId, signal, onEvent }, sessionDir) {
+  const store = TaskStore.open(taskStorePath(sessionDir, sessionId));
+  const manager = new TaskManager({ store, signal, onEvent });
+  return {
+    manager,
+    close: async () => {
+      await manager.shutdown();
+      store.close();
+    },
+  };
+}
+
 /** The options of one run, as run-setup.ts would make them for this job. */
-function optionsFor({ agentId, signal, messages, transcript }) {
+function optionsFor({ agentId, signal, messages, transcript, tasks, onEvent, waitForBackground }) {
   return {
     model,
     systemPrompt: PARENT_INSTRUCTIONS,
@@ -75,6 +91,9 @@ function optionsFor({ agentId, signal, messages, transcript }) {
     signal,
     messages,
     transcriptPathFor: (id) => transcript.pathFor(id),
+    tasks,
+    onEvent,
+    ...(waitForBackground === undefined ? {} : { waitForBackground }),
   };
 }
 
@@ -88,37 +107,49 @@ async function mock(method, route, body) {
   return res.json();
 }
 
-/** Print mode's loop: transcript, agent tree and text output for every event. */
+/** Print mode's loop (print-mode.ts): transcript, agent tree and text output for every event, once. */
 async function printRun(index) {
-  const transcript = new TranscriptWriter({
-    sessionDir: path.join(scratch, 'print'),
-    sessionId: `print-${index}`,
-    mainAgentId: 'main',
-  });
+  const sessionDir = path.join(scratch, 'print');
+  const sessionId = `print-${index}`;
+  const transcript = new TranscriptWriter({ sessionDir, sessionId, mainAgentId: 'main' });
   const tree = new AgentTree({ transcriptOf: (id) => transcript.pathFor(id) });
   const output = textOutput({
-    sessionId: `print-${index}`,
+    sessionId,
     permissionMode: 'bypassPermissions',
     stdout: () => {},
     stderr: () => {},
     verbose: false,
   });
+  const shown = new WeakSet();
+  const show = (event) => {
+    if (shown.has(event)) return;
+    shown.add(event);
+    transcript.write(event);
+    tree.observe(event);
+    output.event(event);
+  };
+  const signal = new AbortController().signal;
   const { outcome: text, ...sample } = await timed(async () => {
+    const tasks = openTasks({ sessionId, signal, onEvent: show }, sessionDir);
     let result;
-    const run = query({
-      prompt: PARENT_PROMPT,
-      options: optionsFor({
-        agentId: 'main',
-        signal: new AbortController().signal,
-        messages: [],
-        transcript,
-      }),
-    });
-    for await (const event of run) {
-      transcript.write(event);
-      tree.observe(event);
-      output.event(event);
-      if (event.type === 'result' && event.depth === 0) result = event.result;
+    try {
+      const run = query({
+        prompt: PARENT_PROMPT,
+        options: optionsFor({
+          agentId: 'main',
+          signal,
+          messages: [],
+          transcript,
+          tasks: tasks.manager,
+          onEvent: show,
+        }),
+      });
+      for await (const event of run) {
+        show(event);
+        if (event.type === 'result' && event.depth === 0) result = event.result;
+      }
+    } finally {
+      await tasks.close();
     }
     return result;
   });
@@ -160,6 +191,7 @@ async function uiRun(index) {
     sessionId: `ui-${index}`,
     history: [],
     warnings: [],
+    openTasks: (params) => openTasks(params, path.join(scratch, 'ui')),
     queryOptions: optionsFor,
     observe: () => {},
     close: async () => {},
@@ -176,6 +208,7 @@ async function uiRun(index) {
   const sent = feed.sent;
   await ui.unmount();
   feed.stop();
+  await session.close();
   const answer = session.view.entries.findLast((entry) => entry.kind === 'assistant');
   return {
     text: answer?.text,
