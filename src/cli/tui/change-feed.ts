@@ -8,7 +8,7 @@ export interface ChangeFeedOptions {
   intervalMs: number;
   /**
    * At most this share of the time goes to drawing: after a draw that took d ms the next waits
-   * d ÷ share ms at least (and never more than a second). Default 0.05.
+   * d ÷ share ms at least (and never more than a second). Default 0.03.
    */
   drawShare?: number;
   now?: () => number;
@@ -35,7 +35,7 @@ export class ChangeFeed {
   constructor(options: ChangeFeedOptions) {
     this.#minIntervalMs = options.intervalMs;
     this.#intervalMs = options.intervalMs;
-    this.#drawShare = options.drawShare ?? 0.05;
+    this.#drawShare = options.drawShare ?? 0.03;
     this.#now = options.now ?? Date.now;
   }
 
