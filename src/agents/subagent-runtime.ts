@@ -16,6 +16,7 @@ import { sessionDate, withEnvironment } from './environment-prompt.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
+import type { RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
@@ -61,6 +62,8 @@ export interface SubagentSettings {
   projectContext?: ProjectContext;
   /** Where a default `projectContext` keeps project memory. */
   cwd?: string;
+  /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
+  remote?: RemotePort;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -85,6 +88,8 @@ export class SubagentRuntime {
   readonly directory = new AgentDirectory();
   /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
   background: BackgroundPort | undefined;
+  /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
+  remote: RemotePort | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -108,6 +113,7 @@ export class SubagentRuntime {
     this.sessionDate = settings.sessionDate ?? sessionDate();
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
+    this.remote = settings.remote;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }

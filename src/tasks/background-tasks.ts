@@ -4,10 +4,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEntry } from '../agents/agent-directory.js';
-import type { BackgroundChild, BackgroundPort, Lend } from '../agents/background-port.js';
+import type {
+  BackgroundChild,
+  BackgroundPort,
+  Lend,
+  RemoteBackgroundChild,
+} from '../agents/background-port.js';
 import { childInbox } from '../agents/subagent-context.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
-import type { AgentRef } from '../core/events.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
@@ -16,6 +21,7 @@ import { backgroundBashTool, isBuiltinBash } from './background-bash-tool.js';
 import { listAgentsTool } from './list-agents-tool.js';
 import { LocalAgentExecutor } from './local-agent-executor.js';
 import { LocalBashExecutor } from './local-bash-executor.js';
+import { RemoteAgentExecutor } from './remote-agent-executor.js';
 import { sendMessageTool } from './send-message-tool.js';
 import type { TaskManager } from './task-manager.js';
 import { taskOutputTool } from './task-output-tool.js';
@@ -24,6 +30,8 @@ import { taskStopTool } from './task-stop-tool.js';
 export interface BackgroundTasksOptions {
   /** Where background commands write their output; default a new folder under the OS temp dir. */
   outputDir?: string;
+  /** The run's `onEvent`: where remote children's events are recorded (their loops ran elsewhere). */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 export class BackgroundTasks implements BackgroundPort {
@@ -31,6 +39,7 @@ export class BackgroundTasks implements BackgroundPort {
   readonly runtime: SubagentRuntime;
   readonly agents: LocalAgentExecutor;
   readonly bash = new LocalBashExecutor();
+  readonly remoteAgents: RemoteAgentExecutor;
   readonly tools: readonly Tool[];
   /** Bash with `run_in_background`, in place of the built-in Bash. */
   readonly bashTool: Tool;
@@ -50,6 +59,7 @@ export class BackgroundTasks implements BackgroundPort {
     this.runtime = runtime;
     this.#outputDir = options.outputDir;
     this.agents = new LocalAgentExecutor(runtime);
+    this.remoteAgents = new RemoteAgentExecutor(runtime, options.onEvent);
     this.tools = [
       taskOutputTool(this),
       taskStopTool(this),
@@ -79,6 +89,25 @@ export class BackgroundTasks implements BackgroundPort {
       name: child.name,
       spec: child.restart,
     });
+  }
+
+  launchRemote(child: RemoteBackgroundChild): TaskRecord {
+    return this.manager.start(this.remoteAgents, child, {
+      kind: 'remote_agent',
+      description: child.spec.description,
+      owner: child.owner,
+      agentId: child.spec.agentId,
+      agentType: String(child.spec.definition.name),
+      name: child.name,
+      // A resumed run attaches to the same child with it (the submit is idempotent).
+      spec: child.spec,
+    });
+  }
+
+  /** A message for a remote agent that runs: false when it has ended. */
+  sendRemote(agentId: string, text: string): Promise<boolean> {
+    const port = this.runtime.remote;
+    return port ? port.executor.send(agentId, text) : Promise.resolve(false);
   }
 
   inboxFor(agent: AgentRef, options?: { lend?: Lend }): Inbox {

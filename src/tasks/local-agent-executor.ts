@@ -168,7 +168,8 @@ function refOf(child: BackgroundChild): AgentRef {
   };
 }
 
-const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
+/** The task status of an agent's ending: a limit that stopped it still completed its report. */
+export const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
   completed: 'completed',
   max_turns: 'completed',
   budget: 'completed',
@@ -178,7 +179,11 @@ const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
 };
 
 /** `text` is what the owner reads: checked, cut to size, with a note when it stopped early. */
-function outcomeOf({ result }: ChildEnding, text: string, transcript: string | null): TaskOutcome {
+export function outcomeOf(
+  { result }: Pick<ChildEnding, 'result'>,
+  text: string,
+  transcript: string | null,
+): TaskOutcome {
   const status = TASK_STATUS[result.status];
   const stoppedEarly = result.status === 'max_turns' || result.status === 'budget';
   return {
