@@ -2,7 +2,7 @@
 // agents, descendants and siblings only.
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../core/events.js';
-import { emptyUsage } from '../core/usage.js';
+import { finishedRun } from '../testing/run-results.js';
 import { AgentDirectory } from './agent-directory.js';
 import type { SubagentOptions } from './subagent-context.js';
 
@@ -10,23 +10,11 @@ const agent = (agentId: string, parentId: string, agentType = 'explore'): Subage
   ({ agentId, parentId, depth: parentId === 'main' ? 1 : 2, agentType, model: {} }) as never;
 const at = (options: SubagentOptions, agentPath: string) => ({ ...options, agentPath });
 
-const ended = (agentId: string): RunResult => ({
-  agentId,
-  parentId: null,
-  depth: 1,
-  subtype: 'success',
-  status: 'completed',
-  isError: false,
-  result: 'ok',
-  agentType: 'explore',
-  description: '',
-  numTurns: 1,
-  toolCalls: 0,
-  durationMs: 1,
-  usage: emptyUsage(),
-  costUsd: null,
-  messages: [{ role: 'user', content: 'history' }],
-});
+const ended = (agentId: string): RunResult =>
+  finishedRun(
+    { agentId, parentId: null, depth: 1 },
+    { result: 'ok', messages: [{ role: 'user', content: 'history' }] },
+  );
 
 function tree(): AgentDirectory {
   const directory = new AgentDirectory();

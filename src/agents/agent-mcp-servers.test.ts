@@ -6,16 +6,14 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import { liveGroups } from '../core/process-group.js';
-import { defineTool } from '../core/tool.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
 import { everythingServer } from '../testing/mcp-servers.js';
 import { isAlive } from '../testing/process-liveness.js';
-import { echoTool } from '../testing/stub-tools.js';
+import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { loadAgentDefinitions } from './definitions/load-agent-definitions.js';
 
@@ -26,12 +24,9 @@ const agentCall = (subagentType: string, prompt: string) => ({
 
 /** The server process groups alive when each Snapshot call ran. */
 let snapshots: number[][] = [];
-const snapshotTool = defineTool({
+const snapshotTool = readOnlyTool({
   name: 'Snapshot',
   description: 'records the live MCP server processes',
-  inputSchema: z.object({}),
-  isReadOnly: true,
-  isConcurrencySafe: true,
   async call() {
     snapshots.push(liveGroups().filter(isAlive));
     return 'noted';

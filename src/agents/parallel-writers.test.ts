@@ -4,13 +4,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { query } from '../query.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
+import { readOnlyTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { editTool } from '../tools/edit.js';
 import { readTool } from '../tools/read.js';
@@ -24,12 +23,9 @@ function barrierTool(count: number) {
   const opened = new Promise<void>((resolve) => {
     open = resolve;
   });
-  return defineTool({
+  return readOnlyTool({
     name: 'Barrier',
     description: 'waits for the other writers',
-    inputSchema: z.object({}),
-    isReadOnly: true,
-    isConcurrencySafe: true,
     async call() {
       if (++arrived === count) open();
       await opened;

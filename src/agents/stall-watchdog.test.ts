@@ -1,21 +1,16 @@
 // The stall watchdog through query(): a child whose model stream hangs is stopped as `stalled`,
 // foreground or background, and its parent goes on with what it had; a slow tool is not a stall.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
-import { defineTool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { query } from '../query.js';
-import { echoTool } from '../testing/stub-tools.js';
+import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
-const slowTool = defineTool({
+const slowTool = readOnlyTool({
   name: 'Slow',
   description: 'takes a while',
-  inputSchema: z.object({}),
-  isReadOnly: true,
-  isConcurrencySafe: true,
   call: () => new Promise<string>((resolve) => setTimeout(() => resolve('slow result'), 300)),
 });
 

@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runWarren } from '../testing/cli-process.js';
+import { jsonLines, runWarren } from '../testing/cli-process.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
@@ -78,10 +78,7 @@ async function recordOne() {
 describe('--record and --replay', () => {
   it('replays a recorded run with sub-agents without the model server: same answer, same tree', async () => {
     const recorded = await recordOne();
-    const lines = (await readFile(cassette, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(await readFile(cassette, 'utf8'));
     expect(lines[0]).toMatchObject({
       type: 'cassette',
       version: 1,

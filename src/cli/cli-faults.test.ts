@@ -8,46 +8,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type CliRun, runWarren, startWarren } from '../testing/cli-process.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
+import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { killIfAlive, stillAlive } from '../testing/process-liveness.js';
-import { useTempDir } from '../testing/temp-dir.js';
 
-let server: MockLlmServer;
-const home = useTempDir('warren-home-');
-const project = useTempDir('warren-project-');
+const cli = useCliSandbox();
+const { env, project, sessions, chatRequests } = cli;
 /** Processes a test started through Bash; killed after it, should warren have left any. */
 const started: number[] = [];
 
 beforeEach(async () => {
-  server = await startMockLlmServer();
   await writeFile(join(project(), 'notes.txt'), 'the answer is 42\n');
 });
-afterEach(async () => {
+afterEach(() => {
   killIfAlive(started.splice(0));
-  await server.close();
 });
-
-const env = () => ({ HOME: home(), WARREN_HOME: join(home(), '.warren') });
-const sessions = () => join(home(), 'sessions');
 
 function warren(args: string[], extraEnv: Record<string, string> = {}): Promise<CliRun> {
   return runWarren(args, { env: { ...env(), ...extraEnv }, timeoutMs: 15_000 });
 }
 
 /** Flags for a run against the loopback server in the scratch project. */
-function against(...extra: string[]): string[] {
-  return [
-    '--model',
-    'openai-compatible:test-model',
-    '--base-url',
-    `${server.url}/v1`,
-    '--cwd',
-    project(),
-    '--session-dir',
-    sessions(),
-    ...extra,
-  ];
-}
+const against = (...extra: string[]) => cli.againstServer('--cwd', project(), ...extra);
 
 /** Flags for a run on a scripted model whose script is written to the project. */
 function scripted(turns: ScriptTurn[], ...extra: string[]): string[] {
@@ -65,7 +46,6 @@ function scripted(turns: ScriptTurn[], ...extra: string[]): string[] {
 }
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
-const chatRequests = () => server.requests.filter((request) => request.api !== undefined);
 
 /** A Bash command that ignores SIGTERM and writes its PIDs (bash, then sleep) to `file`. */
 const deafCommand = (file: string) => `trap "" TERM; sleep 600 & echo "$$ $!" >> ${file}; wait`;
@@ -85,55 +65,55 @@ async function deafPids(file: string, count: number): Promise<number[]> {
 
 describe('a model server that stops answering or fails', () => {
   it('retries a request that gets no answer, one stderr line per retry naming the server', async () => {
-    server.enqueue({ text: 'never sent', delayMs: 60_000 }, { text: 'Answered at last.' });
+    cli.server.enqueue({ text: 'never sent', delayMs: 60_000 }, { text: 'Answered at last.' });
     const run = await warren(['-p', 'hello', ...against('--request-timeout', '300')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Answered at last.\n');
     expect(lines(run.stderr)).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^warren: --model openai-compatible:test-model: no answer from ${server.url}/v1 in 0\\.3 s; retry 1 in [\\d.]+ s$`,
+          `^warren: --model openai-compatible:test-model: no answer from ${cli.server.url}/v1 in 0\\.3 s; retry 1 in [\\d.]+ s$`,
         ),
       ),
     ]);
   });
 
   it('takes the request timeout from WARREN_REQUEST_TIMEOUT_MS', async () => {
-    server.enqueue({ text: 'the first words', chunkDelayMs: 60_000 }, { text: 'Whole reply.' });
+    cli.server.enqueue({ text: 'the first words', chunkDelayMs: 60_000 }, { text: 'Whole reply.' });
     const run = await warren(['-p', 'hello', ...against()], { WARREN_REQUEST_TIMEOUT_MS: '300' });
     expect(run).toMatchObject({ code: 0, stdout: 'Whole reply.\n' });
     expect(run.stderr).toMatch(/(in|for) 0\.3 s; retry 1 in/);
   });
 
   it('is not silent about a 500: the retry is a line on stderr', async () => {
-    server.enqueue({ status: 500, errorMessage: 'boom' }, { text: 'Recovered.' });
+    cli.server.enqueue({ status: 500, errorMessage: 'boom' }, { text: 'Recovered.' });
     const run = await warren(['-p', 'hello', ...against()]);
     expect(run).toMatchObject({ code: 0, stdout: 'Recovered.\n' });
     expect(run.stderr).toMatch(
       new RegExp(
-        `^warren: --model openai-compatible:test-model: ${server.url}/v1 answered 500: boom; retry 1 in`,
+        `^warren: --model openai-compatible:test-model: ${cli.server.url}/v1 answered 500: boom; retry 1 in`,
       ),
     );
   });
 
   it('says a 400 from an openai-compatible server most likely means tool calling is off', async () => {
-    server.enqueue({ status: 400, errorMessage: 'tools are not supported' });
+    cli.server.enqueue({ status: 400, errorMessage: 'tools are not supported' });
     const run = await warren(['-p', 'hello', ...against()]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      `warren: --model openai-compatible:test-model: ${server.url}/v1 answered 400: tools are not supported (the server refused the request; most often its tool calling is off: start vLLM with --enable-auto-tool-choice --tool-call-parser <parser>, llama.cpp with --jinja)\n`,
+      `warren: --model openai-compatible:test-model: ${cli.server.url}/v1 answered 400: tools are not supported (the server refused the request; most often its tool calling is off: start vLLM with --enable-auto-tool-choice --tool-call-parser <parser>, llama.cpp with --jinja)\n`,
     );
   });
 
   it('blames a wrong ANTHROPIC_BASE_URL, not the model id, for its 404', async () => {
     const run = await warren(
       ['-p', 'hello', '--model', 'anthropic:claude-sonnet-4-5', '--cwd', project()],
-      { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: `${server.url}/wrong` },
+      { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: `${cli.server.url}/wrong` },
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       new RegExp(
-        `answered 404: .*\\(check ANTHROPIC_BASE_URL: nothing answers at ${server.url}/wrong/v1/messages\\)`,
+        `answered 404: .*\\(check ANTHROPIC_BASE_URL: nothing answers at ${cli.server.url}/wrong/v1/messages\\)`,
       ),
     );
     expect(run.stderr).not.toMatch(/model id/);
@@ -151,7 +131,7 @@ describe('signals: no process a tool started outlives warren', () => {
     ['SIGTERM', ['SIGTERM'], 1],
     ['SIGHUP', ['SIGHUP'], 1],
   ] as const)('%s kills a Bash command that ignores SIGTERM', async (_, signals, code) => {
-    server.enqueue(deafTurn());
+    cli.server.enqueue(deafTurn());
     const run = startWarren(
       [
         '-p',
@@ -266,7 +246,7 @@ describe('stopping a big tree', () => {
 describe('crash safety', () => {
   it('resumes with the result of a call that finished before kill -9, not "interrupted"', async () => {
     const pidFile = join(project(), 'pids');
-    server.enqueue({
+    cli.server.enqueue({
       toolCalls: [
         { name: 'Read', input: { file_path: 'notes.txt' } },
         { name: 'Bash', input: { command: deafCommand(pidFile) } },
@@ -282,7 +262,7 @@ describe('crash safety', () => {
     await run.exited;
     const sessionId = String(run.lines[0]?.session_id);
 
-    server.enqueue({ text: 'The notes say 42.' });
+    cli.server.enqueue({ text: 'The notes say 42.' });
     const resumed = await warren(['-p', 'go on', ...against('--resume', sessionId)]);
     expect(resumed.code).toBe(0);
     const { messages } = chatRequests().at(-1)!.body as {
@@ -340,7 +320,7 @@ describe('bad folders and addresses: exit 2, one line, no stack trace, no secret
 describe('a runaway reply', () => {
   it('is cut at the size cap with a clear error, and never held whole: 300 MB', async () => {
     const piece = 'x'.repeat(64 * 1024);
-    server.enqueue({ text: [piece], repeat: 4800 });
+    cli.server.enqueue({ text: [piece], repeat: 4800 });
     const run = startWarren(['-p', 'talk', ...against()], { env: env() });
     let peakRssKb = 0;
     const sampling = setInterval(() => {
@@ -355,7 +335,7 @@ describe('a runaway reply', () => {
 
     expect(code).toBe(1);
     expect(stderr).toBe(
-      `warren: --model openai-compatible:test-model: the reply from ${server.url}/v1 was larger than 64 MiB and was cut off there (the model ran away or the server is broken; lower maxOutputTokens, or check the server)\n`,
+      `warren: --model openai-compatible:test-model: the reply from ${cli.server.url}/v1 was larger than 64 MiB and was cut off there (the model ran away or the server is broken; lower maxOutputTokens, or check the server)\n`,
     );
     expect(chatRequests()[0]?.responseBytes).toBeLessThan(100 * 1024 * 1024);
     expect(peakRssKb).toBeLessThan(1024 * 1024);

@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runWarren } from '../testing/cli-process.js';
+import { homeEnv, runWarren } from '../testing/cli-process.js';
 import { writeHookScript } from '../testing/hook-scripts.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
@@ -33,7 +33,7 @@ async function warren(turns: unknown[], ...extra: string[]) {
       'bypassPermissions',
       ...extra,
     ],
-    { cwd: project(), env: { HOME: home(), WARREN_HOME: join(home(), '.warren') } },
+    { cwd: project(), env: homeEnv(home()) },
   );
   return { ...run, json: run.stdout ? JSON.parse(run.stdout) : undefined };
 }

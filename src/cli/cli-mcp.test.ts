@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type CliRun, runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { type CliRun, homeEnv, jsonLines, runWarren, WARREN_BIN } from '../testing/cli-process.js';
 import { everythingServer } from '../testing/mcp-servers.js';
 import { isAlive, isGoneWithin } from '../testing/process-liveness.js';
 import { makeTempDir } from '../testing/temp-dir.js';
@@ -20,13 +20,22 @@ beforeEach(async () => {
   project = await makeTempDir('warren-mcp-cli-');
 });
 
-const env = () => ({ HOME: home, WARREN_HOME: join(home, '.warren') });
+const env = () => homeEnv(home);
 const warren = (args: string[], extra: Record<string, string> = {}): Promise<CliRun> =>
   runWarren(args, { env: { ...env(), ...extra }, cwd: project });
 
 const everything = everythingServer();
-const mcpJson = (servers: Record<string, unknown>) =>
-  JSON.stringify({ mcpServers: servers }, null, 2);
+
+/** Writes an MCP config of `servers` to `name` in the project; returns its path. */
+async function writeServers(name: string, servers: Record<string, unknown>): Promise<string> {
+  const file = join(project, name);
+  await writeFile(file, JSON.stringify({ mcpServers: servers }, null, 2));
+  return file;
+}
+
+/** `warren -p` on the scripted model of `script`. */
+const runScript = (script: string, ...extra: string[]) =>
+  warren(['-p', 'x', '--model', `scripted:${script}`, ...extra]);
 
 /** A scripted model that calls one MCP tool, then answers with what it got. */
 async function scriptCalling(tool: string, input: object, extraTurns = ''): Promise<string> {
@@ -47,25 +56,12 @@ async function scriptCalling(tool: string, input: object, extraTurns = ''): Prom
 
 describe('warren -p with MCP servers', () => {
   it('uses the servers of --mcp-config files, trusted without a record', async () => {
-    const config = join(project, 'servers.json');
-    await writeFile(config, mcpJson({ e: everything }));
+    const config = await writeServers('servers.json', { e: everything });
     const script = await scriptCalling('mcp__e__echo', { message: 'over stdio' });
-    const run = await warren([
-      '-p',
-      'echo something',
-      '--model',
-      `scripted:${script}`,
-      '--mcp-config',
-      config,
-      '--output-format',
-      'stream-json',
-    ]);
+    const run = await runScript(script, '--mcp-config', config, '--output-format', 'stream-json');
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(run.stdout);
     expect(lines[0].tools).toContain('mcp__e__echo');
     expect(lines).toContainEqual(
       expect.objectContaining({
@@ -77,22 +73,14 @@ describe('warren -p with MCP servers', () => {
   });
 
   it('leaves a project .mcp.json alone until it is trusted, and says so in one stderr line', async () => {
-    await writeFile(join(project, '.mcp.json'), mcpJson({ e: everything }));
+    await writeServers('.mcp.json', { e: everything });
     const script = await scriptCalling('mcp__e__echo', { message: 'hi' });
-    const untrusted = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    const untrusted = await runScript(script);
     expect(untrusted.stderr).toBe(
       'warren: warning: MCP servers of .mcp.json ("e") not started: it is not trusted (trust this version with `warren trust .mcp.json`, or run with --trust-project)\n',
     );
 
-    const once = await warren([
-      '-p',
-      'x',
-      '--model',
-      `scripted:${script}`,
-      '--trust-project',
-      '--output-format',
-      'json',
-    ]);
+    const once = await runScript(script, '--trust-project', '--output-format', 'json');
     expect(once.stderr).toBe('');
     expect(JSON.parse(once.stdout).is_error).toBe(false);
 
@@ -103,26 +91,19 @@ describe('warren -p with MCP servers', () => {
     const record = JSON.parse(await readFile(join(home, '.warren', 'trusted.json'), 'utf8'));
     expect(Object.keys(record.files)).toEqual([join(project, '.mcp.json')]);
 
-    const trusted = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    const trusted = await runScript(script);
     expect(trusted.stderr).toBe('');
     expect(trusted.stdout).toBe('finished\n');
 
-    await writeFile(join(project, '.mcp.json'), mcpJson({ e: everything, more: everything }));
-    const edited = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    await writeServers('.mcp.json', { e: everything, more: everything });
+    const edited = await runScript(script);
     expect(edited.stderr).toContain('it changed since it was trusted');
   });
 
   it('exits 2 for a broken config file, naming file:line:column and the fix', async () => {
     const config = join(project, 'broken.json');
     await writeFile(config, '{"mcpServers": {\n  "e": {"command": ["node"]}\n}}');
-    const run = await warren([
-      '-p',
-      'x',
-      '--model',
-      'scripted:nothing.yaml',
-      '--mcp-config',
-      config,
-    ]);
+    const run = await runScript('nothing.yaml', '--mcp-config', config);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       new RegExp(
@@ -132,18 +113,14 @@ describe('warren -p with MCP servers', () => {
   });
 
   it('never prints an environment value or a header of a server', async () => {
-    const config = join(project, 'secret.json');
-    await writeFile(
-      config,
-      mcpJson({
-        remote: {
-          type: 'http',
-          url: 'http://127.0.0.1:9/mcp',
-          headers: { Authorization: `Bearer \${API_TOKEN}` },
-        },
-        local: { command: 'warren-no-such-server', env: { TOKEN: `\${API_TOKEN}` } },
-      }),
-    );
+    const config = await writeServers('secret.json', {
+      remote: {
+        type: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: `Bearer \${API_TOKEN}` },
+      },
+      local: { command: 'warren-no-such-server', env: { TOKEN: `\${API_TOKEN}` } },
+    });
     const secret = { API_TOKEN: 'tok-very-secret-123' };
     const list = await warren(['mcp', 'list', '--mcp-config', config], secret);
     const json = await warren(['mcp', 'list', '--json', '--mcp-config', config], secret);
@@ -162,9 +139,11 @@ describe('warren -p with MCP servers', () => {
 
 describe('warren mcp', () => {
   it('lists servers with transport, status and tool count, untrusted ones included', async () => {
-    await writeFile(join(project, '.mcp.json'), mcpJson({ project: everything }));
-    const config = join(project, 'servers.json');
-    await writeFile(config, mcpJson({ e: everything, gone: { command: 'warren-no-such-server' } }));
+    await writeServers('.mcp.json', { project: everything });
+    const config = await writeServers('servers.json', {
+      e: everything,
+      gone: { command: 'warren-no-such-server' },
+    });
     const run = await warren(['mcp', 'list', '--json', '--mcp-config', config]);
     expect(run.code).toBe(1);
     const { servers } = JSON.parse(run.stdout);
@@ -190,8 +169,7 @@ describe('warren mcp', () => {
   });
 
   it("lists one server's tools with their names, read-only flag and schema", async () => {
-    const config = join(project, 'servers.json');
-    await writeFile(config, mcpJson({ e: everything }));
+    const config = await writeServers('servers.json', { e: everything });
     const run = await warren(['mcp', 'tools', 'e', '--json', '--mcp-config', config]);
     expect(run.code).toBe(0);
     const listing = JSON.parse(run.stdout);
@@ -212,19 +190,15 @@ describe('warren mcp', () => {
 describe('SIGTERM during a run', () => {
   it('leaves no MCP server process behind', async () => {
     const pidFile = join(project, 'server.pid');
-    const config = join(project, 'servers.json');
-    await writeFile(
-      config,
-      mcpJson({
-        e: {
-          command: 'bash',
-          args: [
-            '-c',
-            `echo $$ > ${pidFile}; exec "${everything.command}" "${everything.args![0]}" stdio`,
-          ],
-        },
-      }),
-    );
+    const config = await writeServers('servers.json', {
+      e: {
+        command: 'bash',
+        args: [
+          '-c',
+          `echo $$ > ${pidFile}; exec "${everything.command}" "${everything.args![0]}" stdio`,
+        ],
+      },
+    });
     const script = await scriptCalling(
       'mcp__e__echo',
       { message: 'started' },

@@ -3,38 +3,13 @@
 // in `warren agents --json`. Runs the built CLI (`npm test` builds first).
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runWarren } from '../testing/cli-process.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { useTempDir } from '../testing/temp-dir.js';
+import { describe, expect, it } from 'vitest';
+import { useCliSandbox } from '../testing/cli-sandbox.js';
 
-let server: MockLlmServer;
-const home = useTempDir('warren-home-');
-const project = useTempDir('warren-project-');
+const cli = useCliSandbox();
+const { home, project, sessions, chatRequests, run: warren } = cli;
 
-beforeEach(async () => {
-  server = await startMockLlmServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-function warren(args: string[], cwd = project()) {
-  return runWarren(args, { cwd, env: { HOME: home(), WARREN_HOME: join(home(), '.warren') } });
-}
-
-const sessions = () => join(home(), 'sessions');
-const against = (...extra: string[]) => [
-  '--model',
-  'openai-compatible:test-model',
-  '--base-url',
-  `${server.url}/v1`,
-  '--session-dir',
-  sessions(),
-  '--output-format',
-  'json',
-  ...extra,
-];
+const against = (...extra: string[]) => cli.againstServer('--output-format', 'json', ...extra);
 
 async function write(files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) {
@@ -46,8 +21,9 @@ async function write(files: Record<string, string>) {
 
 /** The system message of the n-th model call. */
 function systemPrompt(index: number): string {
-  const calls = server.requests.filter((request) => request.api !== undefined);
-  const body = calls[index]?.body as { messages: Array<{ role: string; content: string }> };
+  const body = chatRequests()[index]?.body as {
+    messages: Array<{ role: string; content: string }>;
+  };
   return body.messages.find((message) => message.role === 'system')?.content ?? '';
 }
 
@@ -60,7 +36,7 @@ describe('warren -p in a project with instructions and skills', () => {
       '.warren/skills/deploy/SKILL.md':
         '---\nname: deploy\ndescription: Deploys to staging.\n---\nRun make deploy.',
     });
-    server.enqueue({ text: 'ok' });
+    cli.server.enqueue({ text: 'ok' });
     const run = await warren(['-p', 'hello', ...against()]);
     expect(run.code).toBe(0);
     const system = systemPrompt(0);
@@ -80,7 +56,7 @@ describe('warren -p --continue', () => {
   it('continues the latest session of this directory', async () => {
     const other = join(home(), 'elsewhere');
     await mkdir(other);
-    server.enqueue({ text: 'first' }, { text: 'second' }, { text: 'other' }, { text: 'again' });
+    cli.server.enqueue({ text: 'first' }, { text: 'second' }, { text: 'other' }, { text: 'again' });
     const first = JSON.parse((await warren(['-p', 'one', ...against()])).stdout).session_id;
     const second = JSON.parse((await warren(['-p', 'two', ...against()])).stdout).session_id;
     await warren(['-p', 'three', ...against()], other);
@@ -92,8 +68,7 @@ describe('warren -p --continue', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).session_id).toBe(first);
     expect(second).not.toBe(first);
-    const calls = server.requests.filter((request) => request.api !== undefined);
-    expect(JSON.stringify(calls[3]?.body)).toContain('one');
+    expect(JSON.stringify(chatRequests()[3]?.body)).toContain('one');
   });
 
   it('exits 2 naming the directory when it has no session', async () => {

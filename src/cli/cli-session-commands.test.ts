@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWarren } from '../testing/cli-process.js';
+import { homeEnv, runWarren } from '../testing/cli-process.js';
 import { type FanOutSession, runFanOutSession } from '../testing/fan-out-session.js';
 
 let session: FanOutSession;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 function warren(args: string[]) {
   return runWarren([...args, '--session-dir', session.sessionDir], {
-    env: { HOME: session.home, WARREN_HOME: join(session.home, '.warren') },
+    env: homeEnv(session.home),
   });
 }
 

@@ -2,49 +2,33 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runWarren } from '../testing/cli-process.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { jsonLines } from '../testing/cli-process.js';
+import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { aliasFanOutDefinition } from '../testing/hostile-definitions.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { useTempDir } from '../testing/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS = resolve(ROOT, '../shared/corpus/agents');
 
-let server: MockLlmServer;
-const home = useTempDir('warren-home-');
-const project = useTempDir('warren-project-');
+const cli = useCliSandbox();
+const { project, sessions, chatRequests, againstServer: against, run: warren } = cli;
 
-beforeEach(async () => {
-  server = await startMockLlmServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-function warren(args: string[]) {
-  return runWarren(args, { cwd: project(), env: { HOME: home() } });
-}
-
-const against = (...extra: string[]) => [
-  '--model',
-  'openai-compatible:test-model',
-  '--base-url',
-  `${server.url}/v1`,
-  '--session-dir',
-  join(home(), 'sessions'),
-  ...extra,
-];
-
-const chatRequests = () => server.requests.filter((request) => request.api !== undefined);
 const toolNames = (index: number) =>
   (
     (chatRequests()[index]!.body as { tools?: Array<{ function: { name: string } }> }).tools ?? []
   ).map((tool) => tool.function.name);
 
 describe('warren -p with sub-agents', () => {
+  /** The stream-json lines of a run asking where the notes are. */
+  async function streamedLines() {
+    const prompt = 'where are the notes?';
+    return jsonLines(
+      (await warren(['-p', prompt, ...against('--output-format', 'stream-json')])).stdout,
+    );
+  }
+
   beforeEach(() => {
-    server.enqueue(
+    cli.server.enqueue(
       {
         toolCalls: [
           { name: 'Agent', input: { description: 'find notes', prompt: 'Find the notes file.' } },
@@ -56,15 +40,7 @@ describe('warren -p with sub-agents', () => {
   });
 
   it('streams the child as agent_start and agent_end lines tagged with its parent and depth', async () => {
-    const run = await warren([
-      '-p',
-      'where are the notes?',
-      ...against('--output-format', 'stream-json'),
-    ]);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = await streamedLines();
     const init = lines[0];
     const start = lines.find((line) => line.type === 'agent_start');
     const end = lines.find((line) => line.type === 'agent_end');
@@ -84,15 +60,7 @@ describe('warren -p with sub-agents', () => {
   });
 
   it('streams text deltas of every agent, each tagged with its agent, parent and depth', async () => {
-    const run = await warren([
-      '-p',
-      'where are the notes?',
-      ...against('--output-format', 'stream-json'),
-    ]);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = await streamedLines();
     const [init] = lines;
     const start = lines.find((line) => line.type === 'agent_start');
     const deltas = lines.filter((line) => line.type === 'assistant_delta');
@@ -137,7 +105,7 @@ describe('warren -p with sub-agents', () => {
       num_turns: 1,
     });
     expect(child.transcript).toBe(
-      join(home(), 'sessions', result.session_id, 'agents', `${child.agent_id}.jsonl`),
+      join(sessions(), result.session_id, 'agents', `${child.agent_id}.jsonl`),
     );
     expect(await readFile(child.transcript, 'utf8')).toContain('The notes are in notes.txt.');
     const totalOutput = result.usage.output_tokens;
@@ -152,7 +120,7 @@ describe('definition files', () => {
       join(project(), '.claude/agents/reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou are REVIEWER-PROMPT.\n',
     );
-    server.enqueue({ text: 'Looks fine.' });
+    cli.server.enqueue({ text: 'Looks fine.' });
     const run = await warren([
       '-p',
       'review',
@@ -165,7 +133,7 @@ describe('definition files', () => {
   });
 
   it('offers no Agent tool with --max-depth 0', async () => {
-    server.enqueue({ text: 'ok' });
+    cli.server.enqueue({ text: 'ok' });
     await warren(['-p', 'hi', ...against('--max-depth', '0')]);
     expect(toolNames(0)).not.toContain('Agent');
   });
@@ -177,7 +145,7 @@ describe('definition files', () => {
       file,
       '---\ndescription: Echoes\npermission:\n  edit: deny\n  bash:\n    "*": deny\n    "echo *": allow\n---\nYou echo.\n',
     );
-    server.enqueue(
+    cli.server.enqueue(
       {
         toolCalls: [
           { name: 'Bash', input: { command: 'echo hi' } },
@@ -197,11 +165,7 @@ describe('definition files', () => {
     expect(toolNames(0)).toContain('Bash');
     expect(toolNames(0)).not.toContain('Edit');
     expect(toolNames(0)).not.toContain('Write');
-    const results = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.type === 'tool_result');
+    const results = jsonLines(run.stdout).filter((line) => line.type === 'tool_result');
     expect(results.map((result) => [result.is_error, result.content.trim()])).toEqual([
       [false, 'hi'],
       [
@@ -218,7 +182,7 @@ describe('definition files', () => {
       join(project(), '.claude/agents/reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews code\n---\nYou review.\n',
     );
-    server.enqueue({ text: 'Reviewed.' });
+    cli.server.enqueue({ text: 'Reviewed.' });
     const run = await warren(['-p', 'review', ...against('--agent', 'reviewer')]);
     expect(run).toMatchObject({ code: 0, stdout: 'Reviewed.\n' });
     expect(run.stderr).toMatch(
@@ -245,7 +209,7 @@ describe('warren -p with definitions that name tools warren lacks', () => {
         `---\ndescription: ${name}\ntools: Read, WebSearch, TodoWrite\n---\nWork.\n`,
       );
     }
-    server.enqueue({ text: 'ok' });
+    cli.server.enqueue({ text: 'ok' });
     const run = await warren(['-p', 'hi', ...against('--output-format', 'stream-json')]);
     expect(run.code).toBe(0);
     const stderr = run.stderr.trim().split('\n');
@@ -254,11 +218,7 @@ describe('warren -p with definitions that name tools warren lacks', () => {
         /^warren: warning: warren has no tool `WebSearch`: 3 agents list it \(researcher, scout, writer\) and run without it\./,
       ),
     ]);
-    const warnings = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.subtype === 'warning');
+    const warnings = jsonLines(run.stdout).filter((line) => line.subtype === 'warning');
     expect(warnings).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runWarren, startWarren } from '../testing/cli-process.js';
+import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 let project: string;
@@ -16,6 +16,10 @@ beforeEach(async () => {
 });
 
 const env = () => ({ HOME: project });
+
+/** `warren <args>` in the project, its sessions kept there. */
+const warren = (args: string[]) =>
+  runWarren([...args, '--session-dir', sessions], { cwd: project, env: env() });
 
 async function script(name: string, yaml: string): Promise<string> {
   await writeFile(join(project, name), yaml);
@@ -37,30 +41,12 @@ turns:
     text: "FINAL: notes.txt"
 `;
 
-const lines = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-
 describe('warren -p with background work', () => {
   it('prints task_started and task_notification lines and waits for the task', async () => {
     const model = await script('bg.yaml', BACKGROUND_SCRIPT);
-    const run = await runWarren(
-      [
-        '-p',
-        'START',
-        '--model',
-        model,
-        '--session-dir',
-        sessions,
-        '--output-format',
-        'stream-json',
-      ],
-      { cwd: project, env: env() },
-    );
+    const run = await warren(['-p', 'START', '--model', model, '--output-format', 'stream-json']);
     expect(run.code).toBe(0);
-    const output = lines(run.stdout);
+    const output = jsonLines(run.stdout);
     const init = output[0]!;
     const started = output.find((line) => line.type === 'task_started')!;
     const notified = output.find((line) => line.type === 'task_notification')!;
@@ -84,10 +70,7 @@ describe('warren -p with background work', () => {
 
   it('marks background agents in the JSON agents array, and lists the task with warren tasks', async () => {
     const model = await script('bg.yaml', BACKGROUND_SCRIPT);
-    const run = await runWarren(
-      ['-p', 'START', '--model', model, '--session-dir', sessions, '--output-format', 'json'],
-      { cwd: project, env: env() },
-    );
+    const run = await warren(['-p', 'START', '--model', model, '--output-format', 'json']);
     const result = JSON.parse(run.stdout);
     const [main, child] = result.agents;
     expect(main).toMatchObject({ background: false, task_id: null });
@@ -97,10 +80,7 @@ describe('warren -p with background work', () => {
       status: 'completed',
     });
 
-    const listing = await runWarren(['tasks', '--session-dir', sessions, '--json'], {
-      cwd: project,
-      env: env(),
-    });
+    const listing = await warren(['tasks', '--json']);
     expect(listing.code).toBe(0);
     const { session_id, tasks } = JSON.parse(listing.stdout);
     expect(session_id).toBe(result.session_id);
@@ -117,13 +97,7 @@ describe('warren -p with background work', () => {
         progress: expect.objectContaining({ turns: 1, tool_calls: 0 }),
       }),
     ]);
-    const text = await runWarren(
-      ['tasks', '--session', result.session_id, '--session-dir', sessions],
-      {
-        cwd: project,
-        env: env(),
-      },
-    );
+    const text = await warren(['tasks', '--session', result.session_id]);
     expect(text.stdout).toMatch(
       new RegExp(
         `^${child.task_id} +local_agent +completed +1 turns, 0 tools, \\d+ tokens +find notes +${child.transcript}$`,
@@ -133,7 +107,7 @@ describe('warren -p with background work', () => {
   });
 
   it('says which session it looked in when there are no tasks', async () => {
-    const run = await runWarren(['tasks', '--session-dir', sessions], { cwd: project, env: env() });
+    const run = await warren(['tasks']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^warren: --session-dir: no session in .* has background tasks/);
   });
@@ -154,21 +128,16 @@ turns:
     text: "The helper stalled."
 `,
     );
-    const run = await runWarren(
-      [
-        '-p',
-        'START',
-        '--model',
-        model,
-        '--session-dir',
-        sessions,
-        '--output-format',
-        'json',
-        '--stall-timeout',
-        '200',
-      ],
-      { cwd: project, env: env() },
-    );
+    const run = await warren([
+      '-p',
+      'START',
+      '--model',
+      model,
+      '--output-format',
+      'json',
+      '--stall-timeout',
+      '200',
+    ]);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.result).toBe('The helper stalled.');
@@ -203,18 +172,11 @@ turns:
     text: "FINAL: the child said CHILD-DONE"
 `,
     );
-    const flags = [
-      '--model',
-      model,
-      '--session-dir',
-      sessions,
-      '--permission-mode',
-      'bypassPermissions',
-    ];
-    const first = startWarren(['-p', 'START', ...flags, '--output-format', 'stream-json'], {
-      cwd: project,
-      env: env(),
-    });
+    const flags = ['--model', model, '--permission-mode', 'bypassPermissions'];
+    const first = startWarren(
+      ['-p', 'START', ...flags, '--session-dir', sessions, '--output-format', 'stream-json'],
+      { cwd: project, env: env() },
+    );
     await first.waitForLine((line) => line.type === 'tool_result' && line.tool_name === 'Bash');
     const init = first.lines[0] as { session_id: string };
     // The child's tool result is on disk and its next model call hangs: kill it there.
@@ -222,30 +184,24 @@ turns:
     first.child.kill('SIGKILL');
     expect((await first.exited).code).toBe(null);
     expect(readFileSync(join(project, 'counter.txt'), 'utf8')).toBe('ran\n');
-    const before = await runWarren(
-      ['tasks', '--session', init.session_id, '--session-dir', sessions, '--json'],
-      { cwd: project, env: env() },
-    );
+    const before = await warren(['tasks', '--session', init.session_id, '--json']);
     expect(JSON.parse(before.stdout).tasks[0]).toMatchObject({ status: 'running', attempt: 1 });
 
-    const resumed = await runWarren(
-      ['-p', 'continue', '--resume', init.session_id, ...flags, '--output-format', 'json'],
-      { cwd: project, env: env() },
-    );
+    const resumed = await warren([
+      '-p',
+      'continue',
+      '--resume',
+      init.session_id,
+      ...flags,
+      '--output-format',
+      'json',
+    ]);
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout).result).toBe('FINAL: the child said CHILD-DONE');
     // The Bash call had its result on disk: it did not run again.
     expect(readFileSync(join(project, 'counter.txt'), 'utf8')).toBe('ran\n');
     const { tasks } = JSON.parse(
-      (
-        await runWarren(
-          ['tasks', '--session', init.session_id, '--session-dir', sessions, '--json'],
-          {
-            cwd: project,
-            env: env(),
-          },
-        )
-      ).stdout,
+      (await warren(['tasks', '--session', init.session_id, '--json'])).stdout,
     );
     expect(tasks[0]).toMatchObject({
       status: 'completed',

@@ -4,46 +4,27 @@
 // machine). Runs the built CLI (`npm test` builds first).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runWarren } from '../testing/cli-process.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { jsonLines } from '../testing/cli-process.js';
+import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { branches, commitAll, gitIn, makeGitRepo, writeFiles } from '../testing/git-repo.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { useTempDir } from '../testing/temp-dir.js';
 
-let server: MockLlmServer;
-const home = useTempDir('warren-home-');
-const project = useTempDir('warren-project-');
+const cli = useCliSandbox();
+const { project, run: warren } = cli;
 
-beforeEach(async () => {
-  server = await startMockLlmServer();
+beforeEach(() => {
   makeGitRepo(project(), { 'notes.txt': 'one\n' });
 });
-afterEach(async () => {
-  await server.close();
-});
-
-function warren(args: string[]) {
-  return runWarren(args, { cwd: project(), env: { HOME: home() } });
-}
 
 const printArgs = (format: string) => [
   '-p',
   'improve the notes',
-  '--model',
-  'openai-compatible:test-model',
-  '--base-url',
-  `${server.url}/v1`,
-  '--session-dir',
-  join(home(), 'sessions'),
-  '--permission-mode',
-  'bypassPermissions',
-  '--output-format',
-  format,
+  ...cli.againstServer('--permission-mode', 'bypassPermissions', '--output-format', format),
 ];
 
 /** The main agent starts one isolated child, which rewrites notes.txt; both then finish. */
 function enqueueIsolatedChild() {
-  server.enqueue(
+  cli.server.enqueue(
     {
       toolCalls: [
         {
@@ -82,11 +63,7 @@ describe('warren -p with an isolated child', () => {
   it('streams worktree lines: created, then kept with the diff stat', async () => {
     enqueueIsolatedChild();
     const run = await warren(printArgs('stream-json'));
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line))
-      .filter((line) => line.type === 'worktree');
+    const lines = jsonLines(run.stdout).filter((line) => line.type === 'worktree');
     expect(lines.map((line) => [line.subtype, line.changed, line.depth])).toEqual([
       ['created', false, 1],
       ['kept', true, 1],

@@ -3,58 +3,31 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliRun, runWarren, WARREN_BIN } from '../testing/cli-process.js';
-import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { useTempDir } from '../testing/temp-dir.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type CliRun, jsonLines, runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { useCliSandbox } from '../testing/cli-sandbox.js';
+import { startMockLlmServer } from '../testing/mock-llm/server.js';
+
+const cli = useCliSandbox();
+const { home, project, sessions, chatRequests } = cli;
+
+beforeEach(async () => {
+  await writeFile(join(project(), 'notes.txt'), 'the answer is 42\n');
+});
 
 function warren(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
 ): Promise<CliRun> {
-  return runWarren(args, {
-    ...options,
-    env: { HOME: home(), WARREN_HOME: join(home(), '.warren'), ...options.env },
-  });
-}
-
-let server: MockLlmServer;
-const home = useTempDir('warren-home-');
-const project = useTempDir('warren-project-');
-let sessions: string;
-
-beforeEach(async () => {
-  server = await startMockLlmServer();
-  sessions = join(home(), 'sessions');
-  await writeFile(join(project(), 'notes.txt'), 'the answer is 42\n');
-});
-afterEach(async () => {
-  await server.close();
-});
-
-/** The model calls the server saw (the CLI first checks the server is there with GET /models). */
-function chatRequests() {
-  return server.requests.filter((request) => request.api !== undefined);
+  return runWarren(args, { ...options, env: { ...cli.env(), ...options.env } });
 }
 
 /** Flags for a run against the loopback server in the scratch project. */
-function against(...extra: string[]): string[] {
-  return [
-    '--model',
-    'openai-compatible:test-model',
-    '--base-url',
-    `${server.url}/v1`,
-    '--cwd',
-    project(),
-    '--session-dir',
-    sessions,
-    ...extra,
-  ];
-}
+const against = (...extra: string[]) => cli.againstServer('--cwd', project(), ...extra);
 
 describe('warren -p', () => {
   it('completes a tool-using task and prints the JSON result of the contract', async () => {
-    server.enqueue(
+    cli.server.enqueue(
       {
         text: 'Reading the notes.',
         toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
@@ -105,7 +78,7 @@ describe('warren -p', () => {
           duration_ms: expect.any(Number),
           worktree: null,
           structured_output: null,
-          transcript: join(sessions, `${result.session_id}.jsonl`),
+          transcript: join(sessions(), `${result.session_id}.jsonl`),
           todos: null,
         },
       ],
@@ -120,14 +93,14 @@ describe('warren -p', () => {
   });
 
   it('prints only the final text in text format, and reads the prompt from stdin', async () => {
-    server.enqueue({ text: 'Hello from the model.' });
+    cli.server.enqueue({ text: 'Hello from the model.' });
     const run = await warren(['-p', ...against()], { stdin: 'say hello\n' });
     expect(run).toMatchObject({ code: 0, stdout: 'Hello from the model.\n', stderr: '' });
     expect(JSON.stringify(chatRequests()[0]?.body)).toContain('say hello');
   });
 
   it('streams the main agent’s text to stdout as it arrives, each reply a paragraph', async () => {
-    server.enqueue(
+    cli.server.enqueue(
       { text: 'Looking at the files.', toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] },
       { text: 'never finished', delayMs: 60_000 },
     );
@@ -149,7 +122,7 @@ describe('warren -p', () => {
   });
 
   it('separates the main agent’s replies by a blank line and ends with the final one', async () => {
-    server.enqueue(
+    cli.server.enqueue(
       {
         text: 'Reading the notes.',
         toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }],
@@ -165,15 +138,12 @@ describe('warren -p', () => {
   });
 
   it('streams one JSON object per event and ends with the result', async () => {
-    server.enqueue(
+    cli.server.enqueue(
       { toolCalls: [{ name: 'Glob', input: { pattern: '*.txt' } }] },
       { text: 'One text file.' },
     );
     const run = await warren(['-p', 'list', ...against('--output-format', 'stream-json')]);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(run.stdout);
     expect(lines.map((line) => line.type)).toEqual([
       'system',
       'assistant',
@@ -195,7 +165,7 @@ describe('warren -p', () => {
       { content: 'Read the notes', status: 'completed' },
       { content: 'Answer', status: 'in_progress', activeForm: 'Answering' },
     ];
-    server.enqueue(
+    cli.server.enqueue(
       {
         toolCalls: [
           {
@@ -208,10 +178,7 @@ describe('warren -p', () => {
       { text: 'Done.' },
     );
     const run = await warren(['-p', 'plan', ...against('--output-format', 'stream-json')]);
-    const lines = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const lines = jsonLines(run.stdout);
     const changes = lines.filter((line) => line.type === 'todos');
     expect(changes).toEqual([
       {
@@ -232,7 +199,7 @@ describe('warren -p', () => {
   });
 
   it('reports cache reads and writes per agent, with the share read from the cache', async () => {
-    server.enqueue({
+    cli.server.enqueue({
       text: 'Cached.',
       usage: { input: 100, output: 5, cacheRead: 800, cacheWrite: 100 },
     });
@@ -245,11 +212,11 @@ describe('warren -p', () => {
         '--cwd',
         project(),
         '--session-dir',
-        sessions,
+        sessions(),
         '--output-format',
         'json',
       ],
-      { env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'test-key' } },
+      { env: { ANTHROPIC_BASE_URL: cli.server.url, ANTHROPIC_API_KEY: 'test-key' } },
     );
     expect(run.code).toBe(0);
     const [main] = JSON.parse(run.stdout).agents;
@@ -262,7 +229,7 @@ describe('warren -p', () => {
 
   it('exits 1 with error_max_turns when the turn cap ends the run', async () => {
     const loop = { toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] };
-    server.enqueue(loop, { text: 'Out of turns; I listed files once.' });
+    cli.server.enqueue(loop, { text: 'Out of turns; I listed files once.' });
     const run = await warren([
       '-p',
       'loop',
@@ -283,7 +250,7 @@ describe('warren -p', () => {
     };
 
     it('denies a call that needs a prompt, naming the flag that allows it', async () => {
-      server.enqueue(writeCall, { text: 'I could not write.' });
+      cli.server.enqueue(writeCall, { text: 'I could not write.' });
       const run = await warren(['-p', 'write', ...against('--output-format', 'stream-json')]);
       const denied = run.stdout
         .split('\n')
@@ -297,7 +264,7 @@ describe('warren -p', () => {
     });
 
     it('in text mode, prints each denial on stderr with the fix, and a summary at the end', async () => {
-      server.enqueue(writeCall, writeCall, { text: 'I could not write.' });
+      cli.server.enqueue(writeCall, writeCall, { text: 'I could not write.' });
       const run = await warren(['-p', 'write', ...against()]);
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('I could not write.\n');
@@ -312,7 +279,7 @@ describe('warren -p', () => {
     });
 
     it('names the rule that denied a call and the sub-agent it was denied to', async () => {
-      server.enqueue(
+      cli.server.enqueue(
         {
           toolCalls: [{ name: 'Agent', input: { description: 'write', prompt: 'Write out.txt' } }],
         },
@@ -332,7 +299,7 @@ describe('warren -p', () => {
     });
 
     it('allows it with --allowed-tools', async () => {
-      server.enqueue(writeCall, { text: 'Written.' });
+      cli.server.enqueue(writeCall, { text: 'Written.' });
       const run = await warren(['-p', 'write', ...against('--allowed-tools', 'Write(*.txt)')]);
       expect(run.code).toBe(0);
       expect(await readFile(join(project(), 'out.txt'), 'utf8')).toBe('hi');
@@ -344,7 +311,7 @@ describe('warren -p', () => {
         join(project(), '.warren/settings.json'),
         JSON.stringify({ permissions: { deny: ['Write(out.txt)'] } }),
       );
-      server.enqueue(writeCall, { text: 'Denied.' });
+      cli.server.enqueue(writeCall, { text: 'Denied.' });
       const run = await warren([
         '-p',
         'write',
@@ -357,23 +324,20 @@ describe('warren -p', () => {
 
   describe('transcripts', () => {
     it('writes the session as JSONL and continues it with --resume', async () => {
-      server.enqueue({ text: 'Noted: the code word is heron.' });
+      cli.server.enqueue({ text: 'Noted: the code word is heron.' });
       const first = await warren([
         '-p',
         'The code word is heron.',
         ...against('--output-format', 'json'),
       ]);
       const { session_id: sessionId } = JSON.parse(first.stdout);
-      const file = join(sessions, `${sessionId}.jsonl`);
-      const records = (await readFile(file, 'utf8'))
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line));
+      const file = join(sessions(), `${sessionId}.jsonl`);
+      const records = jsonLines(await readFile(file, 'utf8'));
       expect(
         records.filter((record) => record.type === 'message').map((record) => record.message.role),
       ).toEqual(['system', 'user', 'assistant']);
 
-      server.enqueue({ text: 'It was heron.' });
+      cli.server.enqueue({ text: 'It was heron.' });
       const second = await warren([
         '-p',
         'What was the code word?',
@@ -389,7 +353,7 @@ describe('warren -p', () => {
     });
 
     it('has every line it reported on disk when the process is killed', async () => {
-      server.enqueue(
+      cli.server.enqueue(
         { text: 'Looking around.', toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] },
         { text: 'never finished', delayMs: 60_000 },
       );
@@ -413,11 +377,8 @@ describe('warren -p', () => {
         });
       });
       await new Promise((resolve) => child.on('close', resolve));
-      const file = join(sessions, `${reported[0]?.session_id}.jsonl`);
-      const records = (await readFile(file, 'utf8'))
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line));
+      const file = join(sessions(), `${reported[0]?.session_id}.jsonl`);
+      const records = jsonLines(await readFile(file, 'utf8'));
       const assistant = records.find((record) => record.message?.role === 'assistant');
       expect(assistant.message.content[0]).toEqual({ type: 'text', text: 'Looking around.' });
       expect(
@@ -426,12 +387,12 @@ describe('warren -p', () => {
     });
 
     it('skips a truncated last line on resume with a warning', async () => {
-      server.enqueue({ text: 'first' });
+      cli.server.enqueue({ text: 'first' });
       const first = await warren(['-p', 'one', ...against('--output-format', 'json')]);
       const { session_id: sessionId } = JSON.parse(first.stdout);
-      const file = join(sessions, `${sessionId}.jsonl`);
+      const file = join(sessions(), `${sessionId}.jsonl`);
       await writeFile(file, `${await readFile(file, 'utf8')}{"v":1,"type":"mess`);
-      server.enqueue({ text: 'second' });
+      cli.server.enqueue({ text: 'second' });
       const second = await warren(['-p', 'two', ...against('--resume', sessionId)]);
       expect(second.code).toBe(0);
       expect(second.stderr).toMatch(/warning: .*\.jsonl:\d+/);
@@ -538,7 +499,7 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
       join(project(), '.warren/settings.json'),
       '{\n  "permissions": { "allow": ["Read",] }\n}\n',
     );
-    server.enqueue({ text: 'never' });
+    cli.server.enqueue({ text: 'never' });
     const run = await warren(['-p', 'x', ...against()]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/settings\.json:2:\d+/);
@@ -546,7 +507,7 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
 });
 
 it('stops quietly when the reader closes the pipe early', async () => {
-  server.enqueue({ toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] }, { text: 'done' });
+  cli.server.enqueue({ toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] }, { text: 'done' });
   const child = spawn(
     process.execPath,
     [WARREN_BIN, '-p', 'x', ...against('--output-format', 'stream-json')],

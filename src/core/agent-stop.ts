@@ -1,5 +1,6 @@
 // Why an agent's cancel signal aborted, when it is more than "cancelled": the reason a caller
 // aborts with, so the loop can end the run with the right status and say why.
+import { hasErrorMark } from './error-mark.js';
 
 /** The abort reason that ends one agent as `stalled` or `cancelled`, with a reason for people. */
 export class AgentStop extends Error {
@@ -16,10 +17,6 @@ export class AgentStop extends Error {
   }
 
   static isInstance(value: unknown): value is AgentStop {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as { isAgentStop?: unknown }).isAgentStop === true
-    );
+    return hasErrorMark(value, 'isAgentStop');
   }
 }

@@ -1,4 +1,5 @@
 // The error for bad usage or configuration: the CLI prints its message on one line and exits 2.
+import { hasErrorMark } from './error-mark.js';
 
 /** Bad input from a person: a flag, a file, an environment variable. Never a bug. */
 export class ConfigError extends Error {
@@ -21,10 +22,6 @@ export class ConfigError extends Error {
   }
 
   static isInstance(error: unknown): error is ConfigError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isConfigError?: unknown }).isConfigError === true
-    );
+    return hasErrorMark(error, 'isConfigError');
   }
 }

@@ -56,30 +56,23 @@ export interface InheritedOptions {
   prices?: PriceTableRef;
 }
 
-/** Exactly the inherited fields of a larger options object. */
+/** Every inherited field, in one place: a field added to InheritedOptions must be added here. */
+const INHERITED_FIELDS: { readonly [Field in keyof Required<InheritedOptions>]: true } = {
+  retry: true,
+  requestTimeoutMs: true,
+  toolTimeoutMs: true,
+  maxOutputTokens: true,
+  providerOptions: true,
+  baseUrl: true,
+  graceTurn: true,
+  stream: true,
+  onEvent: true,
+  prices: true,
+};
+
+/** Exactly the inherited fields of a larger options object (each present, undefined or not). */
 export function inheritedOptions(options: InheritedOptions): InheritedOptions {
-  const {
-    retry,
-    requestTimeoutMs,
-    toolTimeoutMs,
-    maxOutputTokens,
-    providerOptions,
-    baseUrl,
-    graceTurn,
-    stream,
-    onEvent,
-    prices,
-  } = options;
-  return {
-    retry,
-    requestTimeoutMs,
-    toolTimeoutMs,
-    maxOutputTokens,
-    providerOptions,
-    baseUrl,
-    graceTurn,
-    stream,
-    onEvent,
-    prices,
-  };
+  return Object.fromEntries(
+    Object.keys(INHERITED_FIELDS).map((field) => [field, options[field as keyof InheritedOptions]]),
+  );
 }

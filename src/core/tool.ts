@@ -1,6 +1,7 @@
 // What a tool is: a plain object with a zod schema and one `call`. Built-ins, MCP tools and the
 // tools that start agents all have this shape; the loop treats them alike.
 import type { z } from 'zod';
+import { hasErrorMark } from './error-mark.js';
 import type { AgentEvent, AgentRef } from './events.js';
 import type { FileState } from './file-state.js';
 import type { PermissionDecision } from './permission-policy.js';
@@ -124,9 +125,7 @@ export function defineTool(tool: Tool<never>): Tool {
 export class FatalToolError extends Error {
   readonly fatal = true;
   static isInstance(error: unknown): error is FatalToolError {
-    return (
-      typeof error === 'object' && error !== null && (error as { fatal?: unknown }).fatal === true
-    );
+    return hasErrorMark(error, 'fatal');
   }
 }
 

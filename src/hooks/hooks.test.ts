@@ -12,7 +12,7 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { type QueryOptions, query } from '../query.js';
 import { answer, writeHookScript } from '../testing/hook-scripts.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
-import { echoTool } from '../testing/stub-tools.js';
+import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import type { HookSettings } from './hook-settings.js';
 
@@ -307,12 +307,9 @@ describe('PostToolUse hooks', () => {
   });
 
   it('give PostToolUseFailure hooks the error, and their context to the model', async () => {
-    const failing = defineTool({
+    const failing = readOnlyTool({
       name: 'Flaky',
       description: 'fails',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
       async call() {
         return { output: 'disk full', isError: true };
       },

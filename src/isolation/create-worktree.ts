@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { lstat, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { hasErrorMark } from '../core/error-mark.js';
 import { checkoutStatus } from './checkout-status.js';
 import { type Repository, repositoryAndRevision } from './git-repository.js';
 import { GitError, git, NO_HOOKS } from './run-git.js';
@@ -47,11 +48,7 @@ export class WorktreeError extends Error {
   }
 
   static isInstance(error: unknown): error is WorktreeError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isWorktreeError?: unknown }).isWorktreeError === true
-    );
+    return hasErrorMark(error, 'isWorktreeError');
   }
 }
 

@@ -2,6 +2,7 @@
 // agent worktrees live) and the git directory they share. Anything else is a clear "not a repo".
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { hasErrorMark } from '../core/error-mark.js';
 import { GitError, git } from './run-git.js';
 
 export interface Repository {
@@ -22,11 +23,7 @@ export class NotARepositoryError extends Error {
   }
 
   static isInstance(error: unknown): error is NotARepositoryError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isNotARepository?: unknown }).isNotARepository === true
-    );
+    return hasErrorMark(error, 'isNotARepository');
   }
 }
 

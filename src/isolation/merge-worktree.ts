@@ -2,6 +2,7 @@
 // on. A dry run (`git merge-tree`) comes first, so a conflict is reported before anything is
 // touched; if git still fails, an unfinished merge is aborted. Nothing is ever left half-done.
 import { ConfigError } from '../core/config-error.js';
+import { hasErrorMark } from '../core/error-mark.js';
 import { findWorktree } from './list-worktrees.js';
 import { GitError, git } from './run-git.js';
 
@@ -30,11 +31,7 @@ export class MergeError extends Error {
   }
 
   static isInstance(error: unknown): error is MergeError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isMergeError?: unknown }).isMergeError === true
-    );
+    return hasErrorMark(error, 'isMergeError');
   }
 }
 

@@ -1,6 +1,7 @@
 // Runs the real git as a child process: one call, its output, and a GitError that names the
 // command and git's own message when it fails. No process outlives its call.
 import { type ExecFileException, execFile } from 'node:child_process';
+import { hasErrorMark } from '../core/error-mark.js';
 
 /** Options for warren's own bookkeeping calls: the repository's hooks are for people's commands. */
 export const NO_HOOKS: readonly string[] = ['-c', 'core.hooksPath=/dev/null'];
@@ -40,11 +41,7 @@ export class GitError extends Error {
   }
 
   static isInstance(error: unknown): error is GitError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isGitError?: unknown }).isGitError === true
-    );
+    return hasErrorMark(error, 'isGitError');
   }
 }
 

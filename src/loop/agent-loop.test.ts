@@ -7,7 +7,7 @@ import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
-import { echoTool, throwingTool } from '../testing/stub-tools.js';
+import { echoTool, readOnlyTool, throwingTool } from '../testing/stub-tools.js';
 import { type AgentLoopOptions, agentLoop } from './agent-loop.js';
 import { Interrupter } from './stop-signals.js';
 
@@ -49,12 +49,9 @@ function timedTool(name: string, log: string[], options: { safe: boolean; ms: nu
 /** A tool that runs until its signal aborts; `aborted()` says whether it saw the abort. */
 function toolWaitingForAbort(onStart: () => void = () => {}) {
   let aborted = false;
-  const tool = defineTool({
+  const tool = readOnlyTool({
     name: 'Waits',
     description: 'waits for its signal',
-    inputSchema: z.object({}),
-    isReadOnly: true,
-    isConcurrencySafe: true,
     call: (_, ctx) =>
       new Promise<string>((_, reject) => {
         ctx.signal.addEventListener('abort', () => {
@@ -179,12 +176,9 @@ describe('agentLoop()', () => {
 
   describe('turns the failures a model can fix into error results and carries on', () => {
     const throwing = throwingTool('Throws', new Error('disk on fire'));
-    const hanging = defineTool({
+    const hanging = readOnlyTool({
       name: 'Hangs',
       description: 'never returns, ignores its signal',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
       timeoutMs: 50,
       call: () => new Promise<string>(() => {}),
     });
@@ -257,12 +251,9 @@ describe('agentLoop()', () => {
   });
 
   it('cuts a tool output too large for the conversation, with an error that says so', async () => {
-    const flood = defineTool({
+    const flood = readOnlyTool({
       name: 'Flood',
       description: 'returns 5 MB',
-      inputSchema: z.object({}),
-      isReadOnly: true,
-      isConcurrencySafe: true,
       call: async () => 'x'.repeat(5_000_000),
     });
     const { result, events } = await run(

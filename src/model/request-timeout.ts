@@ -1,6 +1,7 @@
 // A model request that stops answering: no response within the request timeout, or no next
 // piece of a streamed reply within it. A watchdog per attempt turns that into a
 // RequestTimeoutError (retried like a dropped connection) instead of a wait of many minutes.
+import { hasErrorMark } from '../core/error-mark.js';
 
 /** How long a model request may go without an answer or a next chunk. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -25,11 +26,7 @@ export class RequestTimeoutError extends Error {
   }
 
   static isInstance(error: unknown): error is RequestTimeoutError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isRequestTimeout?: unknown }).isRequestTimeout === true
-    );
+    return hasErrorMark(error, 'isRequestTimeout');
   }
 }
 

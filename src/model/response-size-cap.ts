@@ -1,6 +1,7 @@
 // The most bytes one model response may carry. A runaway model or a hostile server could
 // otherwise stream hundreds of megabytes into memory (and a single huge line into one string);
 // the body is cut at the cap, the connection closed, and the call fails with ReplyTooLargeError.
+import { hasErrorMark } from '../core/error-mark.js';
 
 /** Far above any real reply: 64 MiB of SSE is some 300,000 tokens of streamed text. */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -16,11 +17,7 @@ export class ReplyTooLargeError extends Error {
   }
 
   static isInstance(error: unknown): error is ReplyTooLargeError {
-    return (
-      typeof error === 'object' &&
-      error !== null &&
-      (error as { isReplyTooLarge?: unknown }).isReplyTooLarge === true
-    );
+    return hasErrorMark(error, 'isReplyTooLarge');
   }
 }
 

@@ -1,7 +1,6 @@
 // The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then ask
 // rules, then the permission mode, then the shared decision store and a person (or a deny that
-// says how to allow).
-// Also how a sub-agent's policy is derived from its parent's.
+// says how to allow); and how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
 import {
   nobodyToAsk,
@@ -14,6 +13,7 @@ import {
 import { isReadOnlyCall } from '../core/tool.js';
 import { DecisionStore } from './decision-store.js';
 import { isMemoryWrite } from './memory-grant.js';
+import { askPerson, type CanUseTool, type PermissionPrompt } from './permission-prompt.js';
 import {
   describeCall,
   findAskingRule,
@@ -30,6 +30,8 @@ import {
   protectedWrite,
 } from './protected-paths.js';
 
+export type { CanUseTool, PermissionAnswer, PermissionPrompt } from './permission-prompt.js';
+
 /** From the strictest to the most permissive; a sub-agent never moves right of its parent. */
 export const PERMISSION_MODES = [
   'plan',
@@ -37,37 +39,6 @@ export const PERMISSION_MODES = [
   'acceptEdits',
   'bypassPermissions',
 ] as const satisfies readonly PermissionMode[];
-
-/** What a person (a terminal prompt, a library user's callback) is asked to decide. */
-export interface PermissionPrompt extends PermissionRequest {
-  /** The tool's permission subject: the Bash command, the path relative to cwd. */
-  subject: string | undefined;
-  /** The call as people read it: `Bash(rm -rf build)`. */
-  call: string;
-  /** Rules to offer for "always allow"; pass one back as `remember`. */
-  suggestions: SuggestedRules;
-  /**
-   * Set when the call crosses a line no rule opens (an isolated agent leaving its worktree): what
-   * it crosses. Such a call is asked about every time; `remember` is ignored for it.
-   */
-  reason?: string;
-}
-
-export type PermissionAnswer =
-  | {
-      behavior: 'allow';
-      /** Replaces the model's input when set. */
-      input?: unknown;
-      /** A rule to allow from now on in every agent of the run, e.g. `Bash(npm test:*)`. */
-      remember?: string;
-    }
-  | {
-      behavior: 'deny';
-      /** Sent to the model as the tool's error result. */
-      message: string;
-    };
-
-export type CanUseTool = (prompt: PermissionPrompt) => Promise<PermissionAnswer>;
 
 export interface PermissionPolicyOptions {
   mode: PermissionMode;
@@ -211,12 +182,7 @@ async function confirm(
     suggestions: suggestRules(target),
     reason,
   };
-  const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
-  if (answer === undefined) {
-    return deny(`The run was cancelled while waiting for permission to use ${call}.`);
-  }
-  if (answer.behavior === 'deny') return deny(answer.message);
-  return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
+  return (await askPerson(policy.canUseTool, prompt, request.signal)).decision;
 }
 
 function targetOf(request: PermissionRequest): PermissionTarget {
@@ -325,13 +291,9 @@ async function ask(
   }
   request.onAsk?.(`warren needs your permission to use ${call}`);
   const prompt: PermissionPrompt = { ...request, subject: target.subject, call, suggestions };
-  const answer = await untilAborted(policy.canUseTool(prompt), request.signal);
-  if (answer === undefined) {
-    return deny(`The run was cancelled while waiting for permission to use ${call}.`);
-  }
-  if (answer.behavior === 'deny') return deny(answer.message);
-  if (answer.remember !== undefined) policy.store.remember(answer.remember);
-  return answer.input === undefined ? ALLOW : { behavior: 'allow', input: answer.input };
+  const { decision, remember } = await askPerson(policy.canUseTool, prompt, request.signal);
+  if (remember !== undefined) policy.store.remember(remember);
+  return decision;
 }
 
 /** What print mode says instead of asking: why, and the exact flag that would have allowed the call. */
@@ -375,21 +337,6 @@ function isAcceptableEdit(policy: PolicyState, target: PermissionTarget): boolea
 
 function stricterMode(parent: PermissionMode, child: PermissionMode): PermissionMode {
   return PERMISSION_MODES.indexOf(child) < PERMISSION_MODES.indexOf(parent) ? child : parent;
-}
-
-/** Resolves with the promise's value, or undefined as soon as the signal aborts. */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return undefined;
-  let onAbort = () => {};
-  const aborted = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 /** Double quotes where the shell leaves the text alone inside them, else single quotes. */

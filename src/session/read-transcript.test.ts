@@ -2,7 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
-import type { AgentRef } from '../core/events.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { emptyUsage } from '../core/usage.js';
 import { captureError } from '../testing/caught-errors.js';
@@ -11,6 +11,15 @@ import { INTERRUPTED_TOOL_OUTPUT, loadSession, readTranscript } from './read-tra
 import { TranscriptWriter } from './transcript-writer.js';
 
 const main: AgentRef = { agentId: 'main', parentId: null, depth: 0 };
+
+/** A tool result as the conversation holds it. */
+function toolResult(toolCallId: string, toolName: string, output: string, isError: boolean) {
+  return { type: 'tool-result', toolCallId, toolName, output, isError } as const;
+}
+
+/** The result that answers a call the process died before finishing. */
+const interrupted = (toolCallId: string, toolName: string) =>
+  toolResult(toolCallId, toolName, INTERRUPTED_TOOL_OUTPUT, true);
 
 const conversation: Message[] = [
   { role: 'system', content: 'You are a careful engineer.' },
@@ -31,26 +40,25 @@ const conversation: Message[] = [
   {
     role: 'tool',
     content: [
-      {
-        type: 'tool-result',
-        toolCallId: 'call-1',
-        toolName: 'Read',
-        output: 'buy milk',
-        isError: false,
-      },
-      {
-        type: 'tool-result',
-        toolCallId: 'call-2',
-        toolName: 'Glob',
-        output: 'no matches',
-        isError: true,
-      },
+      toolResult('call-1', 'Read', 'buy milk', false),
+      toolResult('call-2', 'Glob', 'no matches', true),
     ],
   },
   { role: 'assistant', content: [{ type: 'text', text: 'It says: buy milk.' }] },
   { role: 'user', content: 'Thanks. Anything else?' },
   { role: 'assistant', content: [{ type: 'text', text: 'No.' }] },
 ];
+
+/** The end of the conversation's Read call, as the loop reports it when the tool returns. */
+const readEnded: AgentEvent = {
+  ...main,
+  type: 'tool_end',
+  toolCallId: 'call-1',
+  toolName: 'Read',
+  output: 'buy milk',
+  isError: false,
+  durationMs: 3,
+};
 
 const sessionDir = useTempDir('warren-resume-');
 let path: string;
@@ -59,13 +67,18 @@ beforeEach(() => {
   path = join(sessionDir(), 's1.jsonl');
 });
 
-function writeSession(messages: Message[]): void {
-  const writer = new TranscriptWriter({
+/** The writer of session `s1`, whose main transcript is `path`. */
+function openWriter(): TranscriptWriter {
+  return new TranscriptWriter({
     sessionDir: sessionDir(),
     sessionId: 's1',
     mainAgentId: 'main',
     env: {},
   });
+}
+
+function writeSession(messages: Message[]): void {
+  const writer = openWriter();
   for (const message of messages) writer.write({ ...main, type: 'message_end', message });
   writer.close();
 }
@@ -73,12 +86,7 @@ function writeSession(messages: Message[]): void {
 describe('readTranscript', () => {
   it('rebuilds a multi-turn conversation with tool calls, system prompt first', () => {
     const usage = { ...emptyUsage(), inputTokens: 120, outputTokens: 30 };
-    const writer = new TranscriptWriter({
-      sessionDir: sessionDir(),
-      sessionId: 's1',
-      mainAgentId: 'main',
-      env: {},
-    });
+    const writer = openWriter();
     writer.write({
       ...main,
       type: 'run_start',
@@ -90,15 +98,7 @@ describe('readTranscript', () => {
       path: 'main',
     });
     for (const message of conversation) writer.write({ ...main, type: 'message_end', message });
-    writer.write({
-      ...main,
-      type: 'tool_end',
-      toolCallId: 'call-1',
-      toolName: 'Read',
-      output: 'buy milk',
-      isError: false,
-      durationMs: 3,
-    });
+    writer.write(readEnded);
     writer.write({
       ...main,
       type: 'usage',
@@ -179,22 +179,7 @@ describe('readTranscript', () => {
     expect(messages.slice(0, 3)).toEqual(conversation.slice(0, 3));
     expect(messages[3]).toEqual({
       role: 'tool',
-      content: [
-        {
-          type: 'tool-result',
-          toolCallId: 'call-1',
-          toolName: 'Read',
-          output: INTERRUPTED_TOOL_OUTPUT,
-          isError: true,
-        },
-        {
-          type: 'tool-result',
-          toolCallId: 'call-2',
-          toolName: 'Glob',
-          output: INTERRUPTED_TOOL_OUTPUT,
-          isError: true,
-        },
-      ],
+      content: [interrupted('call-1', 'Read'), interrupted('call-2', 'Glob')],
     });
     expect(messages).toHaveLength(4);
     expect(warnings).toEqual([
@@ -204,46 +189,18 @@ describe('readTranscript', () => {
   });
 
   it('keeps the result of a call that finished before the kill, from its tool_end record', () => {
-    const writer = new TranscriptWriter({
-      sessionDir: sessionDir(),
-      sessionId: 's1',
-      mainAgentId: 'main',
-      env: {},
-    });
+    const writer = openWriter();
     for (const message of conversation.slice(0, 3)) {
       writer.write({ ...main, type: 'message_end', message });
     }
     // Read finished and was reported; Glob still ran when the process died.
-    writer.write({
-      ...main,
-      type: 'tool_end',
-      toolCallId: 'call-1',
-      toolName: 'Read',
-      output: 'buy milk',
-      isError: false,
-      durationMs: 3,
-    });
+    writer.write(readEnded);
     writer.close();
 
     const { messages, warnings } = readTranscript(path);
     expect(messages[3]).toEqual({
       role: 'tool',
-      content: [
-        {
-          type: 'tool-result',
-          toolCallId: 'call-1',
-          toolName: 'Read',
-          output: 'buy milk',
-          isError: false,
-        },
-        {
-          type: 'tool-result',
-          toolCallId: 'call-2',
-          toolName: 'Glob',
-          output: INTERRUPTED_TOOL_OUTPUT,
-          isError: true,
-        },
-      ],
+      content: [toolResult('call-1', 'Read', 'buy milk', false), interrupted('call-2', 'Glob')],
     });
     expect(warnings).toEqual([
       expect.stringContaining(`${path}:3: tool call Glob (call-2) has no result`),

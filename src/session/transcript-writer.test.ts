@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { emptyUsage } from '../core/usage.js';
+import { resultEvent } from '../testing/run-results.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { readTranscript } from './read-transcript.js';
 import { redactSecrets, secretValuesFromEnv, TranscriptWriter } from './transcript-writer.js';
@@ -194,22 +195,8 @@ describe('TranscriptWriter', () => {
   it("closes an agent's file when its result is written, and opens it again if it goes on", () => {
     const openFiles = () => readdirSync('/proc/self/fd').length;
     const before = openFiles();
-    const result = (ref: AgentRef): AgentEvent => ({
-      ...ref,
-      type: 'result',
-      subtype: 'success',
-      status: 'completed',
-      isError: false,
-      result: 'done',
-      agentType: 'general-purpose',
-      description: '',
-      numTurns: 1,
-      toolCalls: 0,
-      durationMs: 1,
-      usage: emptyUsage(),
-      costUsd: null,
-      messages: [],
-    });
+    const result = (ref: AgentRef) =>
+      resultEvent(ref, { result: 'done', agentType: 'general-purpose' });
     for (let index = 0; index < 300; index++) {
       const agent = { agentId: `agent-${index}`, parentId: 'main', depth: 1 };
       writer.write(messageEnd(agent, { role: 'user', content: 'work' }));

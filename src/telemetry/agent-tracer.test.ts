@@ -9,9 +9,9 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
-import { emptyUsage } from '../core/usage.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
+import { resultEvent } from '../testing/run-results.js';
 import { echoTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTracer } from './agent-tracer.js';
@@ -154,22 +154,7 @@ describe('AgentTracer', () => {
       path,
       ...(parentToolCallId ? { parentToolCallId } : {}),
     });
-    const result = (ref: AgentRef): AgentEvent => ({
-      ...ref,
-      type: 'result',
-      subtype: 'success',
-      status: 'completed',
-      isError: false,
-      result: '',
-      agentType: 'x',
-      description: '',
-      numTurns: 1,
-      toolCalls: 0,
-      durationMs: 1,
-      usage: emptyUsage(),
-      costUsd: 0,
-      messages: [],
-    });
+    const result = (ref: AgentRef): AgentEvent => resultEvent(ref, { agentType: 'x', costUsd: 0 });
     const events: AgentEvent[] = [
       start(main, 'main'),
       { ...main, type: 'tool_start', toolCallId: 'bg-call', toolName: 'Agent', input: {} },

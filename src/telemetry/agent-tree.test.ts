@@ -3,6 +3,7 @@ import type { AgentEvent } from '../core/events.js';
 import { emptyUsage } from '../core/usage.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
+import { resultEvent } from '../testing/run-results.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
 
@@ -159,24 +160,8 @@ describe('AgentTree and background agents', () => {
     name: null,
     status: 'running',
   });
-  const ended = (agentId: string, numTurns: number, toolCalls: number): AgentEvent => ({
-    type: 'result',
-    agentId,
-    parentId: 'main',
-    depth: 1,
-    subtype: 'success',
-    status: 'completed',
-    isError: false,
-    result: '',
-    agentType: 'explore',
-    description: '',
-    numTurns,
-    toolCalls,
-    durationMs: 10,
-    usage: emptyUsage(),
-    costUsd: null,
-    messages: [],
-  });
+  const ended = (agentId: string, numTurns: number, toolCalls: number): AgentEvent =>
+    resultEvent({ agentId, parentId: 'main', depth: 1 }, { numTurns, toolCalls, durationMs: 10 });
 
   it('marks a background agent with its task, and keeps counting when it is continued', () => {
     const tree = new AgentTree();

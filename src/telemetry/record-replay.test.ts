@@ -4,13 +4,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { RunResult } from '../core/events.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import type { Tool } from '../core/tool.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { parseScript } from '../model/scripted-script.js';
 import { query } from '../query.js';
-import { echoTool } from '../testing/stub-tools.js';
+import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
 import { Cassette, CassetteRecorder } from './cassette.js';
@@ -27,12 +26,9 @@ const agentCall = (description: string) => ({
 /** A tool with an effect to count, whose answer can change between runs. */
 function counterTool(answer: () => string) {
   const calls = { count: 0 };
-  const tool = defineTool({
+  const tool = readOnlyTool({
     name: 'Count',
     description: 'counts',
-    inputSchema: z.object({}),
-    isReadOnly: true,
-    isConcurrencySafe: true,
     async call() {
       calls.count++;
       return answer();

@@ -1,9 +1,15 @@
 // The built `warren` command run as a real process for tests, its output collected: how the
 // CLI tests see warren, as a person at a terminal would (or a host that signals or kills it).
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const WARREN_BIN = fileURLToPath(new URL('../../bin/warren.js', import.meta.url));
+
+/** The environment of a person whose HOME is `home`, warren's own folder in it. */
+export function homeEnv(home: string): Record<string, string> {
+  return { HOME: home, WARREN_HOME: join(home, '.warren') };
+}
 
 export interface CliRun {
   code: number | null;
@@ -40,6 +46,14 @@ export function runWarren(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The lines of stream-json output, each parsed (untyped: tests read fields the contract names). */
+export function jsonLines(stdout: string) {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** A `warren` process still running: its output so far, and a way to wait for a line of it. */

@@ -3,7 +3,7 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runWarren } from './cli-process.js';
+import { homeEnv, runWarren } from './cli-process.js';
 import { makeTempDir } from './temp-dir.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -37,7 +37,7 @@ export async function runFanOutSession(): Promise<FanOutSession> {
       '--output-format',
       'json',
     ],
-    { env: { HOME: home, WARREN_HOME: join(home, '.warren') } },
+    { env: homeEnv(home) },
   );
   if (run.code !== 0) throw new Error(`the fan-out run failed: ${run.stderr}`);
   const result = JSON.parse(run.stdout);

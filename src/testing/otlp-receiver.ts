@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
-const PROTO_ROOT = fileURLToPath(new URL('./fixtures/opentelemetry-proto/', import.meta.url));
+const PROTO_ROOT = fileURLToPath(
+  new URL('./fixtures/vendor/opentelemetry-proto/', import.meta.url),
+);
 
 export interface ReceivedSpan {
   name: string;

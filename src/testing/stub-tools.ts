@@ -1,7 +1,22 @@
 // Small tools that stand in for real ones in tests of the loop and of sub-agents: one that
-// echoes, one that always fails, one that never ends.
+// echoes, one that always fails, one that never ends, and the shape of a test's own tool.
 import { z } from 'zod';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type PlainTool, type Tool } from '../core/tool.js';
+
+/**
+ * A test's own tool that takes no input and only reads, so the loop runs it in parallel without
+ * asking: what the test gives is its name, description and call (and a timeout, if it wants one).
+ */
+export function readOnlyTool(
+  fields: Pick<PlainTool<Record<string, never>>, 'name' | 'description' | 'call' | 'timeoutMs'>,
+): Tool {
+  return defineTool({
+    inputSchema: z.object({}),
+    isReadOnly: true,
+    isConcurrencySafe: true,
+    ...fields,
+  });
+}
 
 /** A read-only tool that answers `echo: <text>`. */
 export const echoTool = defineTool({
@@ -17,12 +32,9 @@ export const echoTool = defineTool({
 
 /** A read-only tool that throws `error` on every call: a plain Error, or a FatalToolError. */
 export function throwingTool(name: string, error: Error): Tool {
-  return defineTool({
+  return readOnlyTool({
     name,
     description: 'always fails',
-    inputSchema: z.object({}),
-    isReadOnly: true,
-    isConcurrencySafe: true,
     async call() {
       throw error;
     },
@@ -30,11 +42,8 @@ export function throwingTool(name: string, error: Error): Tool {
 }
 
 /** A read-only tool that never returns and ignores its signal, like a command deaf to SIGTERM. */
-export const deafTool = defineTool({
+export const deafTool = readOnlyTool({
   name: 'Deaf',
   description: 'never ends',
-  inputSchema: z.object({}),
-  isReadOnly: true,
-  isConcurrencySafe: true,
   call: () => new Promise<string>(() => {}),
 });

@@ -2,12 +2,10 @@
 // When the text is missing or ambiguous it says why, so the model can fix its next attempt.
 import { z } from 'zod';
 import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
-import { resolveToolPath } from './allowed-path.js';
 import { changesOneFile } from './file-tool-kinds.js';
-import { withFileLock } from './file-write-lock.js';
 import { formatNumberedLines } from './read.js';
 import { splitLines } from './text-file.js';
-import { readCurrentForWrite, writeAndRecord } from './write.js';
+import { changeFile } from './write.js';
 
 const SNIPPET_CONTEXT_LINES = 3;
 const MAX_SNIPPET_LINES = 30;
@@ -47,14 +45,9 @@ export const editTool = defineTool({
     if (input.old_string === input.new_string) {
       return toolError('old_string and new_string are the same, so there is nothing to change.');
     }
-    const target = await resolveToolPath(input.file_path, ctx);
-    if (!target.ok) return toolError(target.message);
-    const { path: file, shown } = target;
-    // Checked, planned and written under the file's lock: no other agent's write fits between.
-    return withFileLock(file, async () => {
-      const current = await readCurrentForWrite(file, shown, ctx.fileState);
-      if (!current.ok) return toolError(current.message);
-      const content = current.bytes?.toString('utf8');
+    return changeFile(input.file_path, ctx, async (file) => {
+      const { shown } = file;
+      const content = file.bytes?.toString('utf8');
 
       if (input.old_string === '') {
         if (content !== undefined && content !== '') {
@@ -62,12 +55,7 @@ export const editTool = defineTool({
             `old_string is empty, which only creates a new file, but ${shown} already exists. Give the text to replace.`,
           );
         }
-        const written = await writeAndRecord(
-          { file, shown },
-          input.new_string,
-          ctx.fileState,
-          current,
-        );
+        const written = await file.replace(input.new_string);
         if (!written.ok) return toolError(written.message);
         return `${content === undefined ? 'Created' : 'Filled'} ${shown}.`;
       }
@@ -77,7 +65,7 @@ export const editTool = defineTool({
 
       const edit = planEdit(content, input, shown);
       if (!edit.ok) return toolError(edit.message);
-      const written = await writeAndRecord({ file, shown }, edit.content, ctx.fileState, current);
+      const written = await file.replace(edit.content);
       if (!written.ok) return toolError(written.message);
       return describeEdit({ shown, edit, replaceAll: input.replace_all === true });
     });

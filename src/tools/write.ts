@@ -7,7 +7,7 @@ import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promi
 import path from 'node:path';
 import { z } from 'zod';
 import type { FileState } from '../core/file-state.js';
-import { defineTool, toolError } from '../core/tool.js';
+import { defineTool, type ToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { errorCode, resolveToolPath, statIfExists } from './allowed-path.js';
 import { hashContent } from './file-state.js';
 import { changesOneFile } from './file-tool-kinds.js';
@@ -37,22 +37,52 @@ export const writeTool = defineTool({
   inputSchema,
   ...changesOneFile,
   async call(input, ctx) {
-    const target = await resolveToolPath(input.file_path, ctx);
-    if (!target.ok) return toolError(target.message);
-    const { path: file, shown } = target;
-    return withFileLock(file, async () => {
-      const current = await readCurrentForWrite(file, shown, ctx.fileState);
-      if (!current.ok) return toolError(current.message);
-      const written = await writeAndRecord({ file, shown }, input.content, ctx.fileState, current);
+    return changeFile(input.file_path, ctx, async (file) => {
+      const written = await file.replace(input.content);
       if (!written.ok) return toolError(written.message);
       const lines = splitLines(input.content).length;
-      const verb = current.bytes === undefined ? 'Created' : 'Updated';
-      return `${verb} ${shown} (${lines} ${lines === 1 ? 'line' : 'lines'}).`;
+      const verb = file.bytes === undefined ? 'Created' : 'Updated';
+      return `${verb} ${file.shown} (${lines} ${lines === 1 ? 'line' : 'lines'}).`;
     });
   },
 });
 
-export type CurrentContent =
+/** A file this agent may replace, held under its lock while the change runs. */
+export interface WritableFile {
+  /** The path as the model is shown it. */
+  shown: string;
+  /** What the file holds now; undefined when it does not exist yet. */
+  bytes: Buffer | undefined;
+  /** Replaces `bytes` with `content` atomically and records it as read, unless it changed meanwhile. */
+  replace(content: string): Promise<WriteOutcome>;
+}
+
+/**
+ * The write rule Write and Edit share: resolves the tool's path, takes the file's lock and runs
+ * `change` with the file, provided this agent has read its current content; otherwise the error
+ * result that says why. Checked, planned and written under the lock: no other agent's write fits
+ * between.
+ */
+export async function changeFile(
+  filePath: string,
+  ctx: ToolContext,
+  change: (file: WritableFile) => Promise<ToolOutput>,
+): Promise<ToolOutput> {
+  const target = await resolveToolPath(filePath, ctx);
+  if (!target.ok) return toolError(target.message);
+  const { path: file, shown } = target;
+  return withFileLock(file, async () => {
+    const current = await readCurrentForWrite(file, shown, ctx.fileState);
+    if (!current.ok) return toolError(current.message);
+    return change({
+      shown,
+      bytes: current.bytes,
+      replace: (content) => writeAndRecord({ file, shown }, content, ctx.fileState, current),
+    });
+  });
+}
+
+type CurrentContent =
   | {
       ok: true;
       /** undefined when the file does not exist yet */
@@ -65,7 +95,7 @@ export type CurrentContent =
  * content is still what it read. A content hash decides, not mtime: mtime misses a change within
  * the same clock tick and flags a `touch` that changed nothing.
  */
-export async function readCurrentForWrite(
+async function readCurrentForWrite(
   file: string,
   shown: string,
   fileState: FileState,
@@ -92,13 +122,13 @@ function changedMessage(shown: string): string {
   return `${shown} has changed since you last read it (the user, a formatter or another agent modified it). Read it again, then redo your change.`;
 }
 
-export type WriteOutcome = { ok: true } | { ok: false; message: string };
+type WriteOutcome = { ok: true } | { ok: false; message: string };
 
 /**
  * Writes atomically over the content `current` found, then records the new content as read so
  * consecutive edits work. Call it under the file's lock, right after `readCurrentForWrite`.
  */
-export async function writeAndRecord(
+async function writeAndRecord(
   target: { file: string; shown: string },
   content: string,
   fileState: FileState,

@@ -3,7 +3,7 @@
 // (`model`, `sandbox_mode`, `mcp_servers`, …): each is mapped to warren's field, or kept and
 // warned about when warren has nothing that does what it does.
 import { fieldForKey } from './field-names.js';
-import { at, type MappedFields } from './mapped-fields.js';
+import { at, type MappedFields, startMapping } from './mapped-fields.js';
 
 /** Codex keys that only label or tune the agent: kept, noted, never a warning. */
 const LABELS: Readonly<Record<string, string>> = {
@@ -45,19 +45,7 @@ export function mapCodexFields(
   table: Record<string, unknown>,
   lines: Record<string, number>,
 ): MappedFields {
-  const mapped: MappedFields = {
-    fields: Object.create(null),
-    lines: Object.create(null),
-    extra: [],
-    warnings: [],
-    notes: [],
-  };
-  const lineOf = (key: string) => (Object.hasOwn(lines, key) ? lines[key] : undefined);
-  const keep = (key: string, field: string, value: unknown) => {
-    mapped.fields[field] = value;
-    const line = lineOf(key);
-    if (line !== undefined) mapped.lines[field] = line;
-  };
+  const { mapped, lineOf, keep } = startMapping(lines);
   const set = (key: string, value: unknown) => mapped.extra.push([key, value]);
 
   for (const [key, value] of Object.entries(table)) {

@@ -1,7 +1,7 @@
 // Gemini CLI's agent files (`.gemini/agents/*.md`) read field by field: `name`, `description`,
 // `tools` (Gemini's tool names and `mcp_*` wildcards), `mcpServers`, `model`, `temperature`,
 // `max_turns`, `timeout_mins` and `kind`. What warren cannot honour is said, never silently lost.
-import { at, type MappedFields } from './mapped-fields.js';
+import { at, type MappedFields, startMapping } from './mapped-fields.js';
 
 /** Milliseconds in one of `timeout_mins`. */
 const MINUTE_MS = 60_000;
@@ -11,19 +11,7 @@ export function mapGeminiFields(
   written: Record<string, unknown>,
   lines: Record<string, number>,
 ): MappedFields {
-  const mapped: MappedFields = {
-    fields: Object.create(null),
-    lines: Object.create(null),
-    extra: [],
-    warnings: [],
-    notes: [],
-  };
-  const lineOf = (key: string) => (Object.hasOwn(lines, key) ? lines[key] : undefined);
-  const keep = (key: string, field: string, value: unknown) => {
-    mapped.fields[field] = value;
-    const line = lineOf(key);
-    if (line !== undefined) mapped.lines[field] = line;
-  };
+  const { mapped, lineOf, keep } = startMapping(lines);
   for (const [key, value] of Object.entries(written)) {
     switch (key) {
       case 'kind':
