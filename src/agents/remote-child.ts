@@ -5,13 +5,13 @@
 // loop ran on a worker), the same transcript.
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { RemoteChildSpec, RemoteExecutor } from '../core/remote-executor.js';
-import { emptyUsage } from '../core/usage.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
+import { emptyUsage } from '../core/usage.js';
 import { messageOf } from '../model/retry-policy.js';
 import { forkedTurns } from './fork-context.js';
 import { handOff } from './hand-off.js';
-import { remoteSpec } from './remote-spec.js';
 import { launchedOutput } from './launched-output.js';
+import { remoteSpec } from './remote-spec.js';
 import type { SpawnRequest } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
@@ -114,7 +114,11 @@ async function handedOff(
 ): Promise<ToolOutput> {
   const type = request.definition.name;
   if (result.fatal) throw new FatalToolError(`${type} agent: ${result.error}`);
-  if (request.definition.onFailure === 'fatal' && result.status !== 'completed' && result.status !== 'cancelled') {
+  if (
+    request.definition.onFailure === 'fatal' &&
+    result.status !== 'completed' &&
+    result.status !== 'cancelled'
+  ) {
     throw new FatalToolError(
       `${type} agent at ${result.agentId} ${result.status === 'failed' ? 'failed' : `stopped early (${result.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${result.error}`,
     );

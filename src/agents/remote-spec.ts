@@ -3,8 +3,8 @@
 // prompt, model as a spec, cwd, budgets (time as an absolute deadline), permission rules and
 // depth. Never a key, never the parent's conversation, never anything only this machine has.
 import { createHash } from 'node:crypto';
-import type { RemoteChildSpec } from '../core/remote-executor.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
+import type { RemoteChildSpec } from '../core/remote-executor.js';
 import type { SpawnToolContext } from '../core/tool.js';
 import { isModelAlias } from '../model/model-alias.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
@@ -42,15 +42,14 @@ export function remoteSpec(
   const depth = ctx.agent.depth + 1;
   const granted = spawner.toolsFor({ depth, definition, parentTools: run.tools });
   const tools = granted.tools.map((tool) => tool.name);
-  const mayStart = new Set([
-    ...(definition.spawnableAgents ?? []),
-    ...(definition.agents ?? []),
-  ]);
+  const mayStart = new Set([...(definition.spawnableAgents ?? []), ...(definition.agents ?? [])]);
   const definitions = [...runtime.definitions.values()].filter(
     (candidate) =>
       candidate.source.kind !== 'builtin' &&
       candidate.name !== definition.name &&
-      (tools.includes('Agent') ? !definition.spawnableAgents || mayStart.has(candidate.name) : mayStart.has(candidate.name)),
+      (tools.includes('Agent')
+        ? !definition.spawnableAgents || mayStart.has(candidate.name)
+        : mayStart.has(candidate.name)),
   );
   const now = Date.now();
   const left = run.budget.remaining(now);
@@ -82,7 +81,10 @@ export function remoteSpec(
       windDownMs: run.budget.windDownMs,
       ...(Number.isFinite(tokens) ? { tokens } : {}),
       ...(Number.isFinite(left.costUsd) ? { costUsd: left.costUsd } : {}),
-      maxTurns: Math.max(1, Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft)),
+      maxTurns: Math.max(
+        1,
+        Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft),
+      ),
     },
     permissions: rulesOf(run.permissions),
     maxDepth: runtime.maxDepth,
@@ -103,7 +105,9 @@ function travelling(definition: AgentDefinition): Record<string, unknown> {
   const { hooks: _hooks, mcpServers: _servers, outputSchema, ...rest } = definition;
   return {
     ...rest,
-    ...(outputSchema === undefined ? {} : { outputSchema: compileOutputSchema(outputSchema).jsonSchema }),
+    ...(outputSchema === undefined
+      ? {}
+      : { outputSchema: compileOutputSchema(outputSchema).jsonSchema }),
   };
 }
 
@@ -116,7 +120,8 @@ function modelSpecOf(request: SubagentRequest, port: RemotePort): string {
   const wanted = request.model ?? request.definition.model;
   const parent = port.modelSpec;
   if (wanted && wanted !== 'inherit' && !isModelAlias(wanted)) return wanted;
-  if (wanted && isModelAlias(wanted) && parent?.startsWith('anthropic:')) return ALIAS_MODELS[wanted];
+  if (wanted && isModelAlias(wanted) && parent?.startsWith('anthropic:'))
+    return ALIAS_MODELS[wanted];
   if (parent) return parent;
   throw new Error(
     'a remote child needs its model as a provider:model spec, and this run has none to pass on (its model is an object): give the agent a model of its own, or run with --model <provider:model>',
@@ -127,7 +132,12 @@ function modelSpecOf(request: SubagentRequest, port: RemotePort): string {
 function rulesOf(policy: PermissionPolicy | undefined): RemoteChildSpec['permissions'] {
   if (policy && 'mode' in policy && 'allow' in policy && 'deny' in policy && 'ask' in policy) {
     const rules = policy as unknown as RemoteChildSpec['permissions'];
-    return { mode: rules.mode, allow: [...rules.allow], deny: [...rules.deny], ask: [...rules.ask] };
+    return {
+      mode: rules.mode,
+      allow: [...rules.allow],
+      deny: [...rules.deny],
+      ask: [...rules.ask],
+    };
   }
   return { mode: 'default', allow: [], deny: [], ask: [] };
 }

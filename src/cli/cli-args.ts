@@ -4,10 +4,17 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import type { PermissionMode } from '../core/permission-policy.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
+import {
+  type ExecutorArgs,
+  executorArgs,
+  RESTATE_OPTIONS,
+  type RestateArgs,
+  restateArgs,
+} from './restate-args.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
-export interface PrintArgs {
+export interface PrintArgs extends ExecutorArgs {
   command: 'print';
   /** Undefined when the prompt is to be read from standard input. */
   prompt: string | undefined;
@@ -110,6 +117,7 @@ export type CliArgs =
   | SessionArgs
   | McpArgs
   | TrustArgs
+  | RestateArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'interactive' };
@@ -150,6 +158,7 @@ const OPTIONS = {
   html: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  ...RESTATE_OPTIONS,
 } as const;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -200,6 +209,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
+  if (positionals[0] === 'restate' && !values.print)
+    return restateArgs(positionals.slice(1), values);
   if (positionals[0] === 'worktrees' && !values.print) {
     return worktreesArgs(positionals.slice(1), values);
   }
@@ -262,6 +273,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     continue: values.continue === true,
     verbose: values.verbose === true,
     ...cassetteFlags(values),
+    ...executorArgs(values),
   };
 }
 
@@ -433,6 +445,9 @@ Usage:
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
+  warren restate serve --port <p>   a worker: runs remote children (Restate services over HTTP/2)
+  warren restate register <worker-url> [--admin-url <admin>]
+                                    register a worker with restate-server (docs/remote.md)
   warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
                                     MCP servers, until it changes (default: .mcp.json)
   warren --help | --version
@@ -463,6 +478,11 @@ Flags:
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
                                     without a trust record
+  --executor local|restate          restate: every sub-agent runs on a worker (default local: only
+                                    those with isolation "remote")
+  --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)
+  --restate-admin-url <admin>       its admin API, for TaskStop (env WARREN_RESTATE_ADMIN_URL;
+                                    default port 9070 of the ingress host)
   --cwd <dir>                       working directory (default: the current one)
   --force                           worktrees remove/prune: also discard changes that are not merged
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else

@@ -11,6 +11,7 @@ import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitio
 import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
 import { sessionDate } from '../agents/environment-prompt.js';
 import { ProjectContext } from '../agents/project-context.js';
+import type { RemotePort } from '../agents/remote-port.js';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
@@ -94,6 +95,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     );
   }
   const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
+  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const { model } = models;
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
@@ -217,6 +219,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         projectContext: context,
         prices,
         resolveModel: models.resolveChild,
+        ...(remote ? { remote: { ...remote, inboxKey: sessionId } } : {}),
         tracerProvider: tracing?.tracerProvider,
         traceContent: tracingConfig?.logContent,
       },
@@ -319,6 +322,29 @@ async function modelsFor(args: PrintArgs, definitionModel: string | undefined): 
     resolveChild: async (spec, options) => recordModel(await resolveModel(spec, options), recorder),
     tools: (tools) => tools,
     recorder,
+  };
+}
+
+/**
+ * Children on Restate workers (`--restate-url`; all of them with `--executor restate`): the
+ * ingress is checked first, so a wrong URL or no registered worker is one line at start.
+ */
+async function remoteFor(
+  args: PrintArgs,
+  definitionModel: string | undefined,
+): Promise<Omit<RemotePort, 'inboxKey'> | undefined> {
+  const { restateUrl, restateAdminUrl } = args;
+  if (restateUrl === undefined || restateAdminUrl === undefined) return undefined;
+  const [{ RestateExecutor }, { checkIngress }, { SUBAGENT_SERVICE }] = await Promise.all([
+    import('../remote/restate-executor.js'),
+    import('../remote/restate-admin.js'),
+    import('../remote/restate-services.js'),
+  ]);
+  await checkIngress({ ingressUrl: restateUrl, where: '--restate-url', service: SUBAGENT_SERVICE });
+  return {
+    executor: new RestateExecutor({ ingressUrl: restateUrl, adminUrl: restateAdminUrl }),
+    all: args.executor === 'restate',
+    modelSpec: args.model ?? definitionModel,
   };
 }
 

@@ -1,9 +1,10 @@
 // How far a remote child got (core's RemoteProgress), kept from its journaled steps only, so a
 // replay writes the same workflow state as the first run did: counts in the order steps were
 // made, never in the order a batch of tool calls happened to finish.
+
+import { textOf } from '../core/messages.js';
 import type { RemoteProgress } from '../core/remote-executor.js';
 import type { LoopStep } from '../core/step-runner.js';
-import { textOf } from '../core/messages.js';
 import { budgetTokens } from '../core/usage.js';
 import type { ModelTurn } from '../model/model-turn.js';
 import type { JournaledOutcome } from './restate-journal.js';

@@ -1,8 +1,11 @@
 // What a worker accepts as a child's spec (core/remote-executor.ts), checked field by field: a
 // workflow's input comes from whoever can reach the ingress, so it is treated as hostile.
 import { z } from 'zod';
+import {
+  type AgentDefinition,
+  agentDefinitionSchema,
+} from '../agents/definitions/agent-definition.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
-import { type AgentDefinition, agentDefinitionSchema } from '../agents/definitions/agent-definition.js';
 
 const text = (max: number) => z.string().max(max);
 const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -30,8 +33,14 @@ const rules = z.array(ruleSchema).max(1000);
 /** A definition as JSON: the fields every loader fills, the rest checked by the definition schema. */
 const definitionSchema = agentDefinitionSchema.extend({
   // What only the parent's machine has never travels; were it sent, it is ignored.
-  hooks: z.unknown().optional().transform(() => undefined),
-  mcpServers: z.unknown().optional().transform(() => undefined),
+  hooks: z
+    .unknown()
+    .optional()
+    .transform(() => undefined),
+  mcpServers: z
+    .unknown()
+    .optional()
+    .transform(() => undefined),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   extra: z.record(z.string(), z.unknown()).default({}),
   source: agentDefinitionSchema.shape.source.default({ kind: 'sdk' }),
@@ -50,7 +59,10 @@ export const childSpecSchema = z.object({
   tools: z.array(text(300)).max(1000),
   model: z.object({
     spec: text(500).regex(/^[a-z-]+:.+/, 'provider:model'),
-    baseUrl: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
   }),
   cwd: text(4000).refine((value) => value.startsWith('/'), 'an absolute path'),
   worktree: z.object({ base: text(500).optional() }).optional(),
@@ -78,7 +90,10 @@ export const childSpecSchema = z.object({
 }) satisfies z.ZodType<RemoteChildSpec>;
 
 /** A spec the worker has checked: its definitions are ready to run. */
-export type CheckedChildSpec = Omit<z.output<typeof childSpecSchema>, 'definition' | 'definitions'> & {
+export type CheckedChildSpec = Omit<
+  z.output<typeof childSpecSchema>,
+  'definition' | 'definitions'
+> & {
   definition: AgentDefinition;
   definitions: AgentDefinition[];
 };
@@ -91,7 +106,9 @@ export function checkChildSpec(input: unknown): CheckedChildSpec {
   const parsed = childSpecSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`not a warren child spec: ${issue.path.join('.') || '(input)'}: ${issue.message}`);
+    throw new Error(
+      `not a warren child spec: ${issue.path.join('.') || '(input)'}: ${issue.message}`,
+    );
   }
   return parsed.data as CheckedChildSpec;
 }

@@ -15,11 +15,19 @@ export function checkedUrl(value: string, where: string, example: string): strin
     throw new ConfigError(where, `"${value}" is not a URL`, `e.g. ${where} ${example}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(where, `expected an http or https URL, got "${url.protocol}"`, `e.g. ${where} ${example}`);
+    throw new ConfigError(
+      where,
+      `expected an http or https URL, got "${url.protocol}"`,
+      `e.g. ${where} ${example}`,
+    );
   }
   if (url.username || url.password) {
     // A URL is printed in messages; a secret in it would be printed too.
-    throw new ConfigError(where, 'must not carry a user name or password', 'put credentials in a header or the network, not the URL');
+    throw new ConfigError(
+      where,
+      'must not carry a user name or password',
+      'put credentials in a header or the network, not the URL',
+    );
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -52,7 +60,12 @@ export async function registerWorker(params: {
       signal: AbortSignal.timeout(60_000),
     });
   } catch (error) {
-    throw unreachable('--admin-url', params.adminUrl, error, 'start restate-server, or pass the admin URL it listens on (port 9070 by default)');
+    throw unreachable(
+      '--admin-url',
+      params.adminUrl,
+      error,
+      'start restate-server, or pass the admin URL it listens on (port 9070 by default)',
+    );
   }
   const body = await response.text();
   if (!response.ok) {
@@ -89,7 +102,12 @@ export async function cancelInvocation(params: {
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
-    throw unreachable('--restate-admin-url', params.adminUrl, error, 'cancelling needs the admin API: pass --restate-admin-url (or WARREN_RESTATE_ADMIN_URL)');
+    throw unreachable(
+      '--restate-admin-url',
+      params.adminUrl,
+      error,
+      'cancelling needs the admin API: pass --restate-admin-url (or WARREN_RESTATE_ADMIN_URL)',
+    );
   }
   await response.body?.cancel();
   if (response.ok || response.status === 404 || response.status === 409) return;
@@ -115,7 +133,12 @@ export async function checkIngress(params: {
     await response.body?.cancel();
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
   } catch (error) {
-    throw unreachable(params.where, params.ingressUrl, error, 'start restate-server, or pass the ingress URL it listens on (port 8080 by default)');
+    throw unreachable(
+      params.where,
+      params.ingressUrl,
+      error,
+      'start restate-server, or pass the ingress URL it listens on (port 8080 by default)',
+    );
   }
   // A shared handler of a key nobody used answers null; an unregistered service answers 404.
   const probe = await call(`${params.ingressUrl}/${params.service}/agent_probe/status`, {
@@ -134,7 +157,10 @@ export async function checkIngress(params: {
 }
 
 function unreachable(where: string, url: string, error: unknown, fix: string): ConfigError {
-  const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+  const cause =
+    error instanceof Error
+      ? ((error.cause as Error | undefined)?.message ?? error.message)
+      : String(error);
   return new ConfigError(`${where} ${url}`, `restate-server does not answer there (${cause})`, fix);
 }
 

@@ -124,7 +124,9 @@ function isUnavailable(error: unknown): boolean {
 
 function describeFailure(error: unknown, ingressUrl: string): Error {
   if (error instanceof clients.HttpCallError) {
-    return new Error(`restate-server at ${ingressUrl} answered ${error.status}: ${error.responseText || error.message}`);
+    return new Error(
+      `restate-server at ${ingressUrl} answered ${error.status}: ${error.responseText || error.message}`,
+    );
   }
   if (error instanceof TypeError) {
     const cause = (error.cause as Error | undefined)?.message ?? error.message;

@@ -4,11 +4,11 @@
 // StepRunner. The engine (restate-workflow.ts) supplies the runner, the cancel signal, the inbox.
 import { statSync } from 'node:fs';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { sessionDate } from '../agents/environment-prompt.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
 import { SubagentRuntime } from '../agents/subagent-runtime.js';
-import { sessionDate } from '../agents/environment-prompt.js';
 import { Budget } from '../core/budget.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
@@ -53,7 +53,10 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   try {
     options = await childStart(run);
   } catch (error) {
-    return failedBeforeStart(spec, `The ${spec.definition.name} agent could not start on the worker: ${messageOf(error)}`);
+    return failedBeforeStart(
+      spec,
+      `The ${spec.definition.name} agent could not start on the worker: ${messageOf(error)}`,
+    );
   }
   let result: RunResult | undefined;
   for await (const event of agentLoop({ prompt: options.prompt, options: options.options })) {

@@ -10,8 +10,8 @@ import type { RunResult } from '../core/events.js';
 import type { RemoteEnding, RemoteProgress } from '../core/remote-executor.js';
 import type { StepRunner } from '../core/step-runner.js';
 import { messageOf } from '../model/retry-policy.js';
-import { type CheckedChildSpec, checkChildSpec } from './child-spec-schema.js';
 import { ChildProgress } from './child-progress.js';
+import { type CheckedChildSpec, checkChildSpec } from './child-spec-schema.js';
 import { inboxSlot, JournaledInbox, MAX_INBOX_MESSAGES } from './journaled-inbox.js';
 import { RestateJournal } from './restate-journal.js';
 import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE, type SubagentStatus } from './restate-services.js';
@@ -50,9 +50,12 @@ export function subagentWorkflow(settings: WorkerSettings = {}) {
       message: async (ctx: restate.WorkflowSharedContext, text: unknown): Promise<boolean> => {
         const checked = messageSchema.safeParse(text);
         if (!checked.success) {
-          throw new restate.TerminalError('a message is a non-empty string of at most 200000 characters', {
-            errorCode: 400,
-          });
+          throw new restate.TerminalError(
+            'a message is a non-empty string of at most 200000 characters',
+            {
+              errorCode: 400,
+            },
+          );
         }
         const progress = await ctx.get<RemoteProgress>('progress');
         if (!progress || progress.state === 'ended') return false;
@@ -101,7 +104,13 @@ async function runChild(
   const progress = new ChildProgress();
   const journal = new RestateJournal(ctx, {
     onCancel: () =>
-      cancel.abort(new AgentStop('cancelled', spec.agentId, 'Stopped: its invocation was cancelled (TaskStop, or its parent ended).')),
+      cancel.abort(
+        new AgentStop(
+          'cancelled',
+          spec.agentId,
+          'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+        ),
+      ),
     onStep: (step, outcome) => {
       if (step.kind === 'model') progress.modelEnded(outcome);
     },

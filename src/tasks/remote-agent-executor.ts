@@ -40,7 +40,11 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
   }
 
   start(taskId: string, child: RemoteBackgroundChild, control: TaskControl): void {
-    const run: RemoteRun = { status: 'pending', result: Promise.resolve(undefined as never), lastText: '' };
+    const run: RemoteRun = {
+      status: 'pending',
+      result: Promise.resolve(undefined as never),
+      lastText: '',
+    };
     this.#runs.set(taskId, run);
     run.result = this.#run(taskId, run, child, control).finally(() => this.#runs.delete(taskId));
   }
@@ -100,16 +104,29 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
       void this.#follow(spec.agentId, run, control, polling.signal);
       result = await resultOf(port.executor, spec.agentId, control.signal);
     } catch (error) {
-      result = failedRemote(spec, `The remote ${String(spec.definition.name)} agent could not be run: ${messageOf(error)}`);
+      result = failedRemote(
+        spec,
+        `The remote ${String(spec.definition.name)} agent could not be run: ${messageOf(error)}`,
+      );
     } finally {
       polling.abort();
     }
     run.status = TASK_STATUS[result.status];
     reportRemoteEnding(result, sink);
     this.#runtime.directory.ended(result);
-    const handed = await handOff(result, this.#runtime, this.#runtime.background?.signal ?? control.signal);
+    const handed = await handOff(
+      result,
+      this.#runtime,
+      this.#runtime.background?.signal ?? control.signal,
+    );
     for (const message of handed.warnings) {
-      sink({ agentId: result.agentId, parentId: result.parentId, depth: result.depth, type: 'warning', message });
+      sink({
+        agentId: result.agentId,
+        parentId: result.parentId,
+        depth: result.depth,
+        type: 'warning',
+        message,
+      });
     }
     const text = typeof handed.output === 'string' ? handed.output : handed.output.output;
     // The ending is in this run's task store now, which delivers it exactly once: the durable
@@ -119,7 +136,12 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
   }
 
   /** Reads the child's progress about once a second while it runs, for TaskOutput and the store. */
-  async #follow(agentId: string, run: RemoteRun, control: TaskControl, stop: AbortSignal): Promise<void> {
+  async #follow(
+    agentId: string,
+    run: RemoteRun,
+    control: TaskControl,
+    stop: AbortSignal,
+  ): Promise<void> {
     const port = this.#runtime.remote;
     while (port && !stop.aborted) {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));

@@ -88,7 +88,11 @@ export async function startRestateServer(): Promise<RestateServer> {
     started.add(child);
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) =>
-        reject(new Error(`restate-server exited (${code}) before it answered; see ${baseDir}/server.log`)),
+        reject(
+          new Error(
+            `restate-server exited (${code}) before it answered; see ${baseDir}/server.log`,
+          ),
+        ),
       ),
     );
     exited.catch(() => {});
@@ -129,8 +133,14 @@ async function answers(adminUrl: string, healthPath: string, ingressUrl: string)
   const deadline = Date.now() + 90_000;
   for (;;) {
     const ok = await Promise.all([
-      fetch(`${adminUrl}${healthPath}`).then((response) => response.ok, () => false),
-      fetch(`${ingressUrl}/restate/health`).then((response) => response.ok, () => false),
+      fetch(`${adminUrl}${healthPath}`).then(
+        (response) => response.ok,
+        () => false,
+      ),
+      fetch(`${ingressUrl}/restate/health`).then(
+        (response) => response.ok,
+        () => false,
+      ),
     ]);
     if (ok.every(Boolean)) return;
     if (Date.now() > deadline) throw new Error('restate-server did not answer within 90 s');
