@@ -32,6 +32,11 @@ export async function runRemoteSubagent(
       `The ${type} agent asks to run remotely (isolation: "remote"), and this run has no remote executor. Run warren with --executor restate --restate-url <ingress> (or set WARREN_RESTATE_URL), or call Agent without isolation "remote".`,
     );
   }
+  if (request.isolation === 'worktree') {
+    return toolError(
+      `The ${type} agent asks for a git worktree and to run remotely: a worktree made on the worker is not supported yet. Call Agent with isolation "remote" alone (its tools then work in the worker's checkout at the same path), or "worktree" alone to run it here.`,
+    );
+  }
   if (forkedTurns(request.forkContext) !== undefined) {
     return toolError(
       `The ${type} agent cannot run remotely with forkContext: a remote child starts from its prompt alone. Call Agent without forkContext, saying in the prompt what it needs.`,

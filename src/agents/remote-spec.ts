@@ -73,9 +73,6 @@ export function remoteSpec(
     tools,
     model: { spec: modelSpecOf(request, port), ...(baseUrl === undefined ? {} : { baseUrl }) },
     cwd: ctx.cwd,
-    ...(request.isolation === 'worktree'
-      ? { worktree: request.worktreeBase === undefined ? {} : { base: request.worktreeBase } }
-      : {}),
     budget: {
       ...(Number.isFinite(deadline) ? { deadline } : {}),
       windDownMs: run.budget.windDownMs,

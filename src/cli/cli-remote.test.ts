@@ -162,6 +162,40 @@ describe.skipIf(skip)('remote children on Restate', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT stopped it' });
   }, 240_000);
 
+  it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
+    const agents = join(world.project, 'tree-agents');
+    await mkdir(agents, { recursive: true });
+    await writeFile(
+      join(agents, 'tree-helper.md'),
+      '---\nname: tree-helper\ndescription: Works in a worktree.\nisolation: worktree\n---\nHelp.\n',
+    );
+    script = (turn) => {
+      if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
+      if (turn.turn === 0) return agentCall({ description: 'plain', prompt: 'CHILD-ALL hi' });
+      if (turn.turn === 1) {
+        return agentCall({
+          subagent_type: 'tree-helper',
+          description: 'tree',
+          prompt: 'CHILD-TREE hi',
+        });
+      }
+      return { text: `PARENT refused: ${turn.last.includes('not supported yet')}` };
+    };
+    const run = await world.run([
+      '-p',
+      'PARENT-ALL go',
+      '--agents-dir',
+      agents,
+      ...world.flags('--executor', 'restate'),
+    ]);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT refused: true' });
+    const child = world.requestsOf('CHILD-ALL');
+    expect(child).toHaveLength(1);
+    expect(child[0]?.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
+    expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
+  }, 240_000);
+
   it('says what to do when --executor restate has no ingress, or the ingress has no worker', async () => {
     const noUrl = await runWarren(['-p', 'hi', '--executor', 'restate', '--model', 'scripted:x'], {
       env: { HOME: world.project },

@@ -30,8 +30,6 @@ export interface RemoteChildSpec {
   model: { spec: string; baseUrl?: string };
   /** Where its tools work, on the worker's machine. */
   cwd: string;
-  /** `isolation: worktree` too: a git worktree of `cwd`'s repository, made on the worker. */
-  worktree?: { base?: string };
   budget: {
     /** Epoch ms: its time budget (its own, or what its ancestors have left) ends here. */
     deadline?: number;

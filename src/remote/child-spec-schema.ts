@@ -47,7 +47,7 @@ const definitionSchema = agentDefinitionSchema.extend({
 });
 
 export const childSpecSchema = z.object({
-  // Also a workflow key and a worktree's folder and branch name: kept path-safe.
+  // Also a workflow key: kept path-safe.
   agentId: z.string().regex(/^agent_[A-Za-z0-9-]{1,64}$/, 'agent_<letters, digits, ->'),
   parentId: text(200).min(1),
   depth: z.number().int().min(1).max(100),
@@ -65,7 +65,6 @@ export const childSpecSchema = z.object({
       .optional(),
   }),
   cwd: text(4000).refine((value) => value.startsWith('/'), 'an absolute path'),
-  worktree: z.object({ base: text(500).optional() }).optional(),
   budget: z.object({
     deadline: positive.optional(),
     windDownMs: positive.optional(),
