@@ -14,7 +14,9 @@
 // by ten siblings and a forked child, against Claude Code's behaviour), cli (warren -p start-up),
 // mcp (a per-agent stdio MCP server's start, and 20 children starting theirs at once), background
 // (spawn → running and memory per background child in flight), worktree (an agent worktree's
-// create + remove in a 1,000-file repository, beside git's own worktree add and remove).
+// create + remove in a 1,000-file repository, beside git's own worktree add and remove), remote
+// (children on a real restate-server and a `warren restate serve` worker: spawn latency, the
+// cost of one journaled step, 1,000 children at once; each beside the same child in-process).
 // Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
@@ -217,6 +219,10 @@ try {
       await runWorktree(scenario);
       continue;
     }
+    if (scenario.job === 'remote') {
+      await runRemote(scenario);
+      continue;
+    }
     for (const mode of scenario.modes) {
       // Repetition-major, so slow drift of the machine spreads over every adapter alike.
       for (let rep = 0; rep < reps; rep++) {
@@ -397,6 +403,21 @@ async function runWorktree(scenario) {
       `create+remove ${cycle?.toFixed(0)} ms; git worktree add alone ${gitAdd?.toFixed(0)} ms`,
     );
     runs.push({ adapter: 'warren', scenario: 'worktree', mode: 'json', rep, ...result });
+  }
+}
+
+/** warren only: each repetition a fresh process running lib/remote-scale.mjs on the mock. */
+async function runRemote(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await runScript('remote-scale.mjs', { ...scenario, mockURL: mock.url });
+    const sample = result.samples?.[0];
+    log(
+      `remote rep ${rep + 1}/${reps} warren`,
+      result,
+      `spawn ${sample?.spawnRemoteMs?.toFixed(1)} ms (in-process ${sample?.spawnLocalMs?.toFixed(1)}); ${sample?.perStepMs?.toFixed(2)} ms per journaled step; ${sample?.remotePerSecond?.toFixed(0)} children/s (in-process ${sample?.localPerSecond?.toFixed(0)})`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'remote', mode: 'json', rep, ...result });
   }
 }
 

@@ -2,8 +2,6 @@
 // worker's URL, announced to restate-server's admin API). The worker itself is remote/.
 import { killLiveGroups } from '../core/process-group.js';
 import { registerWorker } from '../remote/restate-admin.js';
-import { RestateExecutor } from '../remote/restate-executor.js';
-import { serveWorker } from '../remote/restate-worker.js';
 import type { CliIo } from './print-mode.js';
 import type { RestateArgs } from './restate-args.js';
 
@@ -15,6 +13,13 @@ export async function runRestateCommand(args: RestateArgs, io: CliIo): Promise<n
     );
     return 0;
   }
+  // The SDK logs every invocation's start and end at INFO: a worker says only what goes wrong,
+  // unless RESTATE_LOGGING asks for more. The SDK reads it when it loads, so it loads after.
+  process.env.RESTATE_LOGGING ||= 'WARN';
+  const [{ serveWorker }, { RestateExecutor }] = await Promise.all([
+    import('../remote/restate-worker.js'),
+    import('../remote/restate-executor.js'),
+  ]);
   const worker = await serveWorker({
     port: args.port,
     host: args.host,
