@@ -20,6 +20,7 @@ export {
   type ProjectContextOptions,
 } from './agents/project-context.js';
 export type { PromptSection } from './agents/prompt-section.js';
+export type { RemotePort } from './agents/remote-port.js';
 export { AgentStop } from './core/agent-stop.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
@@ -62,7 +63,14 @@ export type {
   PermissionPolicy,
   PermissionRequest,
 } from './core/permission-policy.js';
+export type {
+  RemoteChildSpec,
+  RemoteEnding,
+  RemoteExecutor,
+  RemoteProgress,
+} from './core/remote-executor.js';
 export type { RunContext } from './core/run-context.js';
+export { directSteps, type LoopStep, type StepRunner } from './core/step-runner.js';
 export type {
   TaskControl,
   TaskExecutor,

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLines, runWarren } from '../testing/cli-process.js';
+import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
 import { isGoneWithin } from '../testing/process-liveness.js';
 import { restateServerBinary } from '../testing/restate-server.js';
@@ -196,6 +196,60 @@ describe.skipIf(skip)('remote children on Restate', () => {
     expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
   }, 240_000);
 
+  it('a background remote child ends while its parent is killed -9; --resume gets its result once', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    script = async (turn) => {
+      if (turn.prompt.includes('CHILD-RESUME')) {
+        await released;
+        return { text: 'finished while the parent was down' };
+      }
+      if (turn.turn === 0) {
+        return agentCall({
+          description: 'outlive parent',
+          prompt: 'CHILD-RESUME work',
+          isolation: 'remote',
+          run_in_background: true,
+        });
+      }
+      if (turn.last.includes('<task-notification>')) {
+        return {
+          text: `PARENT resumed: ${turn.last.includes('finished while the parent was down')}`,
+        };
+      }
+      return { text: 'waiting' };
+    };
+    const first = startWarren(['-p', 'PARENT-RESUME go', ...world.flags()], {
+      env: world.env(),
+      cwd: world.project,
+    });
+    await first.waitForLine((line) => line.type === 'task_started');
+    const started = first.lines.find((line) => line.type === 'task_started') as {
+      agent_id: string;
+    };
+    const sessionId = (first.lines[0] as { session_id: string }).session_id;
+    await until(() => world.requestsOf('CHILD-RESUME').length === 1);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    release();
+    // It ends on its worker with nobody attached.
+    await untilAsync(async () => {
+      const response = await fetch(
+        `${world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
+        { method: 'POST' },
+      );
+      return ((await response.json()) as { state?: string } | null)?.state === 'ended';
+    });
+    const resumed = await world.run(['-p', 'continue', '--resume', sessionId, ...world.flags()]);
+    expect(resumed.code).toBe(0);
+    const lines = jsonLines(resumed.stdout);
+    expect(lines.at(-1)).toMatchObject({ result: 'PARENT resumed: true' });
+    expect(lines.filter((line) => line.type === 'task_notification')).toHaveLength(1);
+    expect(world.requestsOf('CHILD-RESUME')).toHaveLength(1);
+  }, 240_000);
+
   it('says what to do when --executor restate has no ingress, or the ingress has no worker', async () => {
     const noUrl = await runWarren(['-p', 'hi', '--executor', 'restate', '--model', 'scripted:x'], {
       env: { HOME: world.project },
@@ -212,6 +266,13 @@ describe.skipIf(skip)('remote children on Restate', () => {
     );
   }, 60_000);
 });
+
+async function untilAsync(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); ) {
+    if (Date.now() > end) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function until(check: () => boolean, ms = 60_000): Promise<void> {
   for (const end = Date.now() + ms; !check(); ) {
