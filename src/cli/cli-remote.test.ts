@@ -196,7 +196,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
     expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
   }, 240_000);
 
-  it('a background remote child ends while its parent is killed -9; --resume gets its result once', async () => {
+  it('a background remote child ends while its parent is killed -9; --resume gets its result once, from the durable inbox', async () => {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -227,7 +227,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
     });
     await first.waitForLine((line) => line.type === 'task_started');
     const started = first.lines.find((line) => line.type === 'task_started') as {
-      agent_id: string;
+      task_agent_id: string;
     };
     const sessionId = (first.lines[0] as { session_id: string }).session_id;
     await until(() => world.requestsOf('CHILD-RESUME').length === 1);
@@ -242,6 +242,19 @@ describe.skipIf(skip)('remote children on Restate', () => {
       );
       return ((await response.json()) as { state?: string } | null)?.state === 'ended';
     });
+    // Restate forgets the finished child (as it does once its retention ends): only the
+    // session's durable inbox still holds its ending.
+    const status = await fetch(
+      `${world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
+      {
+        method: 'POST',
+      },
+    );
+    const { invocationId } = (await status.json()) as { invocationId: string };
+    const purged = await fetch(`${world.server.adminUrl}/invocations/${invocationId}/purge`, {
+      method: 'PATCH',
+    });
+    expect(purged.ok).toBe(true);
     const resumed = await world.run(['-p', 'continue', '--resume', sessionId, ...world.flags()]);
     expect(resumed.code).toBe(0);
     const lines = jsonLines(resumed.stdout);

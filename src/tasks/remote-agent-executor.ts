@@ -98,6 +98,10 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
     let result: RunResult;
     const polling = new AbortController();
     try {
+      // Ended while no process was attached (a resumed session), and posted to the durable
+      // inbox: that is its result, even once the engine has forgotten the child itself.
+      const posted = inboxKey ? await this.#posted(inboxKey, taskId) : undefined;
+      if (posted) return await this.#ended(taskId, run, posted, sink, control.signal);
       await port.executor.submit(submitted, control.signal);
       run.status = 'running';
       control.running();
@@ -111,14 +115,23 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
     } finally {
       polling.abort();
     }
+    return this.#ended(taskId, run, result, sink, control.signal);
+  }
+
+  /** Its ending reported, handed off, and forgotten by the durable inbox. */
+  async #ended(
+    taskId: string,
+    run: RemoteRun,
+    result: RunResult,
+    sink: (event: AgentEvent) => void,
+    signal: AbortSignal,
+  ): Promise<TaskOutcome> {
+    const port = this.#runtime.remote!;
+    const { inboxKey } = port;
     run.status = TASK_STATUS[result.status];
     reportRemoteEnding(result, sink);
     this.#runtime.directory.ended(result);
-    const handed = await handOff(
-      result,
-      this.#runtime,
-      this.#runtime.background?.signal ?? control.signal,
-    );
+    const handed = await handOff(result, this.#runtime, this.#runtime.background?.signal ?? signal);
     for (const message of handed.warnings) {
       sink({
         agentId: result.agentId,
@@ -132,7 +145,13 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
     // The ending is in this run's task store now, which delivers it exactly once: the durable
     // inbox needs to keep it no longer.
     if (inboxKey) port.executor.acknowledge(inboxKey, taskId).catch(() => {});
-    return outcome(result, text, this.#runtime.transcriptPathFor(spec.agentId) ?? null);
+    return outcome(result, text, this.#runtime.transcriptPathFor(result.agentId) ?? null);
+  }
+
+  async #posted(inboxKey: string, taskId: string): Promise<RunResult | undefined> {
+    const port = this.#runtime.remote;
+    const endings = await port?.executor.inbox(inboxKey).catch(() => []);
+    return endings?.find((ending) => ending.taskId === taskId)?.result;
   }
 
   /** Reads the child's progress about once a second while it runs, for TaskOutput and the store. */
