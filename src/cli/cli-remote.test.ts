@@ -196,6 +196,44 @@ describe.skipIf(skip)('remote children on Restate', () => {
     expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
   }, 240_000);
 
+  it('SendMessage reaches a running remote child before its next model call', async () => {
+    let sent = false;
+    script = async (turn) => {
+      if (turn.prompt.includes('CHILD-MSG')) {
+        if (turn.turn === 0) {
+          await until(() => sent);
+          return { toolCalls: [{ name: 'Glob', input: { pattern: 'nothing-*.none' } }] };
+        }
+        const heard = JSON.stringify(turn.request.body).includes('PING-FROM-PARENT');
+        return { text: `child heard: ${heard}` };
+      }
+      if (turn.turn === 0) {
+        return agentCall({
+          description: 'listener',
+          prompt: 'CHILD-MSG listen',
+          isolation: 'remote',
+          run_in_background: true,
+        });
+      }
+      if (turn.turn === 1) {
+        const agentId = /agent_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
+        return {
+          toolCalls: [{ name: 'SendMessage', input: { to: agentId, message: 'PING-FROM-PARENT' } }],
+        };
+      }
+      if (turn.last.includes('<task-notification>')) {
+        return {
+          text: `PARENT: ${turn.last.includes('child heard: true') ? 'heard' : 'not heard'}`,
+        };
+      }
+      sent = sent || turn.last.includes('on its worker');
+      return { text: 'waiting' };
+    };
+    const run = await world.run(['-p', 'PARENT-MSG go', ...world.flags()]);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT: heard' });
+  }, 240_000);
+
   it('a background remote child ends while its parent is killed -9; --resume gets its result once, from the durable inbox', async () => {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {

@@ -57,8 +57,10 @@ export function subagentWorkflow(settings: WorkerSettings = {}) {
             },
           );
         }
+        // Before its first step (a SendMessage right after the start) it is taken too: the
+        // child reads it after its first model call.
         const progress = await ctx.get<RemoteProgress>('progress');
-        if (!progress || progress.state === 'ended') return false;
+        if (progress?.state === 'ended') return false;
         for (let n = 1; n <= MAX_INBOX_MESSAGES; n++) {
           const slot = ctx.promise<string>(inboxSlot(n));
           if ((await slot.peek()) !== undefined) continue;
