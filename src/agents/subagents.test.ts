@@ -757,10 +757,10 @@ describe('what the parent gets back', () => {
       /was not started: isolation: "worktree" needs a git worktree, and git could not make one\. .* is not inside a git work tree/,
     ],
     [
-      'isolation: remote, which is not available yet',
+      'isolation: remote in a run without a remote executor',
       [{ toolCalls: [agentCall('x', { isolation: 'remote' })] }],
       {},
-      /isolation: "remote" is not available yet/,
+      /this run has no remote executor\. Run warren with --executor restate --restate-url <ingress>/,
     ],
   ])('an error result the parent recovers from: %s', async (_, turns, options, message) => {
     const { result } = await runTree(
