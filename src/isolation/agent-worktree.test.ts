@@ -6,11 +6,10 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  branches,
   commitAll,
   gitIn,
   makeGitRepo,
-  worktreePaths,
+  worktreeLeftovers,
   writeFiles,
 } from '../testing/git-repo.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -34,8 +33,7 @@ const repo = (files?: Record<string, string>) => makeGitRepo(dir(), files);
 /** Everything a failed or finished worktree could leave: git's entries, branches, the folder. */
 function leftovers(root: string, worktree: { path: string }) {
   return {
-    worktrees: worktreePaths(root).length - 1,
-    branches: branches(root).filter((name) => name.startsWith('warren/')),
+    ...worktreeLeftovers(root),
     folder: existsSync(worktree.path),
     status: gitIn(root, 'status', '--porcelain'),
   };
@@ -166,8 +164,7 @@ describe('creating a worktree', () => {
       repo();
       gitIn(dir(), 'branch', 'warren/agent_0001');
       await expect(createWorktree(request())).rejects.toThrow(/already exists/);
-      expect(branches(dir())).toContain('warren/agent_0001');
-      expect(worktreePaths(dir())).toHaveLength(1);
+      expect(worktreeLeftovers(dir())).toEqual({ worktrees: 0, branches: ['warren/agent_0001'] });
     });
 
     it('when the folder is there already: a worktree is never reused', async () => {
