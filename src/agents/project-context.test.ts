@@ -11,6 +11,7 @@ import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
+import { NO_WAIT_RETRY } from '../testing/echo-run-options.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { builtinTools } from '../tools/builtin-tools.js';
@@ -56,7 +57,7 @@ async function run(
         model,
         cwd: projectDir(),
         tools: builtinTools(),
-        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        retry: NO_WAIT_RETRY,
         ...options,
       },
     }),

@@ -13,6 +13,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { NO_WAIT_RETRY } from '../testing/echo-run-options.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { deafTool, echoTool, throwingTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -46,7 +47,7 @@ async function runTree(
         model,
         tools: [echoTool],
         cwd: workspace(),
-        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        retry: NO_WAIT_RETRY,
         ...options,
       },
     }),

@@ -4,31 +4,17 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type Query, type QueryOptions, query } from '../query.js';
+import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
-import { echoTool } from '../testing/stub-tools.js';
-import { makeTempDir } from '../testing/temp-dir.js';
+import { runToEnd } from '../testing/run-events.js';
 
 async function runQuery(
   answer: (request: ReactiveRequest) => ScriptTurn,
   options: Partial<QueryOptions> = {},
 ): Promise<{ result: RunResult; events: AgentEvent[]; run: Query; model: ReactiveModel }> {
   const model = new ReactiveModel(answer);
-  const run = query({
-    prompt: 'MAIN',
-    options: {
-      model,
-      tools: [echoTool],
-      cwd: await makeTempDir(),
-      retry: { initialDelayMs: 1, maxDelayMs: 5 },
-      ...options,
-    },
-  });
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const step = await run.next();
-    if (step.done) return { result: step.value, events, run, model };
-    events.push(step.value);
-  }
+  const run = query({ prompt: 'MAIN', options: { ...(await echoRunOptions(model)), ...options } });
+  return { ...(await runToEnd(run)), run, model };
 }
 
 const call = (name: string, input: Record<string, unknown>): ScriptTurn => ({
