@@ -39,6 +39,8 @@ function leftovers(root: string, worktree: { path: string }) {
   };
 }
 
+const NOTHING_LEFT = { worktrees: 0, branches: [], folder: false, status: '' };
+
 describe('creating a worktree', () => {
   it('checks out the parent HEAD at .warren/worktrees/<agent-id> on branch warren/<agent-id>, locked', async () => {
     repo({ 'src/a.ts': 'export const a = 1;\n' });
@@ -152,12 +154,7 @@ describe('creating a worktree', () => {
       const failed = createWorktree(request());
       await expect(failed).rejects.toThrow(/git .*worktree add.* failed: .*cannot lock ref/s);
       const worktree = { path: path.join(dir(), '.warren', 'worktrees', 'agent_0001') };
-      expect(leftovers(dir(), worktree)).toEqual({
-        worktrees: 0,
-        branches: [],
-        folder: false,
-        status: '',
-      });
+      expect(leftovers(dir(), worktree)).toEqual(NOTHING_LEFT);
     });
 
     it('when the branch name is taken: that branch is left alone', async () => {
@@ -220,12 +217,7 @@ describe('finishing a worktree', () => {
       diffStat: '',
       problem: null,
     });
-    expect(leftovers(dir(), worktree)).toEqual({
-      worktrees: 0,
-      branches: [],
-      folder: false,
-      status: '',
-    });
+    expect(leftovers(dir(), worktree)).toEqual(NOTHING_LEFT);
   });
 
   it('counts ignored files (build output) as no change', async () => {
