@@ -148,6 +148,16 @@ const comparable = ({ result, tree }: Outcome) => ({
   tree,
 });
 
+/** Records the fan-out, then replays it with the counter answering `count`, from `prompt`. */
+async function replayRecording(count: string, prompt?: string) {
+  const cwd = await makeTempDir();
+  const { cassette } = await record(cwd);
+  const replay = new Replay(cassette);
+  const counter = counterTool(() => count);
+  const { result } = await run(replay.model(), [echoTool, counter.tool], { cwd, prompt });
+  return { result, replay };
+}
+
 describe('record and replay', () => {
   it('replays a fan-out ten times with shuffled timing: the same result and the same tree', async () => {
     const cwd = await makeTempDir();
@@ -170,13 +180,7 @@ describe('record and replay', () => {
   });
 
   it('fails a run whose prompt changed, naming the agent path, the turn and the difference', async () => {
-    const cwd = await makeTempDir();
-    const { cassette } = await record(cwd);
-    const replay = new Replay(cassette);
-    const { result } = await run(replay.model(), [echoTool, counterTool(() => 'count is 1').tool], {
-      cwd,
-      prompt: 'Split the work in four.',
-    });
+    const { result, replay } = await replayRecording('count is 1', 'Split the work in four.');
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(
       /^replay: main, turn 1: the request differs from the recording at prompt\[0\].content\[0\]\.text: recorded "Split the work in three\.", now "Split the work in four\."/,
@@ -185,12 +189,7 @@ describe('record and replay', () => {
   });
 
   it("fails the whole tree when a child diverges (a tool answered otherwise), naming the child's path", async () => {
-    const cwd = await makeTempDir();
-    const { cassette } = await record(cwd);
-    const replay = new Replay(cassette);
-    const { result } = await run(replay.model(), [echoTool, counterTool(() => 'count is 2').tool], {
-      cwd,
-    });
+    const { result, replay } = await replayRecording('count is 2');
     expect(result.status).toBe('failed');
     expect(replay.mismatch?.path).toBe('main/Agent#2/general-purpose');
     expect(replay.mismatch?.turn).toBe(2);
