@@ -76,7 +76,7 @@ export function worktreeLeftovers(dir: string): { worktrees: number; branches: s
 }
 
 /** The paths of every worktree git knows of, the main checkout first. */
-export function worktreePaths(dir: string): string[] {
+function worktreePaths(dir: string): string[] {
   return gitIn(dir, 'worktree', 'list', '--porcelain')
     .split('\n')
     .filter((line) => line.startsWith('worktree '))

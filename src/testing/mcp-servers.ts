@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const serverScript = (name: string) =>
   require.resolve(`@modelcontextprotocol/server-${name}/dist/index.js`);
 
-export const EVERYTHING_SCRIPT = serverScript('everything');
+const EVERYTHING_SCRIPT = serverScript('everything');
 
 /** server-everything over stdio: echo, get-sum, get-structured-content, trigger-long-running-operation, … */
 export function everythingServer(): StdioServer {
