@@ -64,6 +64,9 @@ const callFor = (model: ScriptedModel, text: string) =>
     const last = call.prompt.findLast((message) => message.role === 'user');
     return JSON.stringify(last).includes(text);
   });
+/** How each agent ended, as [depth, status], in the order the results came (deepest first). */
+const endings = (results: AgentEventOf<'result'>[]) =>
+  results.map((event) => [event.depth, event.status]);
 const toolOutputs = (result: RunResult) =>
   result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
 
@@ -497,7 +500,7 @@ describe('budgets across the tree', () => {
       ],
       { timeBudgetMs: 100 },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [2, 'budget'],
       [1, 'budget'],
       [0, 'budget'],
@@ -527,7 +530,7 @@ describe('budgets across the tree', () => {
       { tools: [deafTool], timeBudgetMs: 300, windDownMs: 2000 },
     );
     expect(Date.now() - started).toBeLessThan(300 + 2000 + 1000);
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [3, 'budget'],
       [2, 'budget'],
       [1, 'budget'],
@@ -562,7 +565,7 @@ describe('budgets across the tree', () => {
       }),
     );
     const results = ofType(events, 'result');
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [1, 'budget'],
       [0, 'budget'],
     ]);
@@ -582,7 +585,7 @@ describe('a hard failure', () => {
       ],
       { tools: [guard] },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [2, 'failed'],
       [1, 'failed'],
       [0, 'failed'],
@@ -605,7 +608,7 @@ describe('cancellation', () => {
       ],
       { signal: controller.signal },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [2, 'cancelled'],
       [1, 'cancelled'],
       [0, 'cancelled'],
@@ -627,7 +630,7 @@ describe('cancellation', () => {
       ],
       { tools: [deafTool], signal: controller.signal },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [1, 'cancelled'],
       [1, 'cancelled'],
       [1, 'cancelled'],
