@@ -61,6 +61,18 @@ const offered = (call: LanguageModelV4CallOptions | undefined) =>
   (call?.tools ?? []).map((tool) => tool.name);
 const callsWith = (model: ScriptedModel, system: string) =>
   model.calls.filter((call) => JSON.stringify(call.prompt[0]).includes(system));
+/** The main agent's options with one `worker` agent, whose system prompt is WORKER-PROMPT. */
+const withWorker = (
+  worker: Partial<NonNullable<QueryOptions['agents']>[string]>,
+): Partial<QueryOptions> => ({
+  systemPrompt: 'You are the main agent.',
+  agents: { worker: { description: 'works', prompt: 'WORKER-PROMPT', ...worker } },
+});
+/** The main agent's first turn: it hands WORK to the worker. */
+const handToWorker: ScriptTurn = {
+  match: { system: 'You are' },
+  toolCalls: [agentCall('worker', 'WORK')],
+};
 const toolOutputs = (events: AgentEvent[], agentType?: string) => {
   const ids = new Set(
     events
@@ -96,16 +108,7 @@ describe('a child with MCP servers of its own', () => {
         { match: { system: 'WORKER-PROMPT' }, text: 'worked' },
         { text: 'all done' },
       ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'works',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ own: everythingServer() }],
-          },
-        },
-      },
+      withWorker({ mcpServers: [{ own: everythingServer() }] }),
     );
     expect(result.status).toBe('completed');
     expect(toolOutputs(events, 'worker')).toContainEqual([
@@ -124,23 +127,12 @@ describe('a child with MCP servers of its own', () => {
 
   it('reads both inline forms real files use, and applies its deny list to their tools', async () => {
     const { model } = await run(
-      [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
-        { match: { system: 'WORKER-PROMPT' }, text: 'looked' },
-        { text: 'done' },
-      ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'works',
-            prompt: 'WORKER-PROMPT',
-            // Claude Code's `- name: {config}` and the seed's `- name: x` with the config beside it.
-            mcpServers: [{ cc: everythingServer() }, { name: 'seed', ...everythingServer() }],
-            disallowedTools: ['mcp__seed__get-env', 'mcp__cc__get-env'],
-          },
-        },
-      },
+      [handToWorker, { match: { system: 'WORKER-PROMPT' }, text: 'looked' }, { text: 'done' }],
+      withWorker({
+        // Claude Code's `- name: {config}` and the seed's `- name: x` with the config beside it.
+        mcpServers: [{ cc: everythingServer() }, { name: 'seed', ...everythingServer() }],
+        disallowedTools: ['mcp__seed__get-env', 'mcp__cc__get-env'],
+      }),
     );
     const tools = offered(callsWith(model, 'WORKER-PROMPT')[0]);
     expect(tools).toEqual(expect.arrayContaining(['mcp__cc__echo', 'mcp__seed__echo']));
@@ -245,20 +237,10 @@ describe('a child with MCP servers of its own', () => {
       return [];
     })();
     const { results } = await run(
-      [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
-        { match: { system: 'WORKER-PROMPT' }, text: 'never', delayMs: 15_000 },
-      ],
+      [handToWorker, { match: { system: 'WORKER-PROMPT' }, text: 'never', delayMs: 15_000 }],
       {
-        systemPrompt: 'You are the main agent.',
+        ...withWorker({ mcpServers: [{ own: everythingServer() }] }),
         signal: controller.signal,
-        agents: {
-          worker: {
-            description: 'w',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ own: everythingServer() }],
-          },
-        },
       },
     );
     expect(results.map((event) => event.status)).toEqual(['cancelled', 'cancelled']);
@@ -271,21 +253,12 @@ describe('a child with MCP servers of its own', () => {
     const before = new Set(liveGroups());
     const { results } = await run(
       [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
+        handToWorker,
         { match: { system: 'WORKER-PROMPT' }, toolCalls: [{ name: 'Snapshot', input: {} }] },
         { match: { system: 'WORKER-PROMPT' }, error: { status: 400, message: 'bad request' } },
         { text: 'the worker failed' },
       ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'w',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ own: everythingServer() }],
-          },
-        },
-      },
+      withWorker({ mcpServers: [{ own: everythingServer() }] }),
     );
     expect(results[0]?.status).toBe('failed');
     const started = snapshots[0]!.filter((pid) => !before.has(pid));
@@ -296,20 +269,13 @@ describe('a child with MCP servers of its own', () => {
   it('goes on without a server that cannot start, with a warning event naming it', async () => {
     const { result, events } = await run(
       [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
+        handToWorker,
         { match: { system: 'WORKER-PROMPT' }, text: 'worked without it' },
         { text: 'done' },
       ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'w',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ missing: { command: 'warren-no-such-server' } }, 'not-configured'],
-          },
-        },
-      },
+      withWorker({
+        mcpServers: [{ missing: { command: 'warren-no-such-server' } }, 'not-configured'],
+      }),
     );
     expect(result.status).toBe('completed');
     const worker = events.find(
