@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import { liveGroups } from '../core/process-group.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
 import { everythingServer } from '../testing/mcp-servers.js';
 import { isAlive } from '../testing/process-liveness.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { loadAgentDefinitions } from './definitions/load-agent-definitions.js';
@@ -35,26 +36,19 @@ const snapshotTool = readOnlyTool({
 
 async function run(turns: ScriptTurn[], options: Partial<QueryOptions> = {}) {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  const generator = query({
-    prompt: 'MAIN task',
-    options: {
-      model,
-      tools: [echoTool, snapshotTool],
-      cwd: await makeTempDir(),
-      permissions: undefined,
-      ...options,
-    },
-  });
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  const results = events.filter(
-    (event): event is AgentEventOf<'result'> => event.type === 'result',
+  const { events, result } = await runToEnd(
+    query({
+      prompt: 'MAIN task',
+      options: {
+        model,
+        tools: [echoTool, snapshotTool],
+        cwd: await makeTempDir(),
+        permissions: undefined,
+        ...options,
+      },
+    }),
   );
-  return { result: step.value as RunResult, events, model, results };
+  return { result, events, model, results: ofType(events, 'result') };
 }
 
 const offered = (call: LanguageModelV4CallOptions | undefined) =>

@@ -9,6 +9,7 @@ import type { Tool } from '../core/tool.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { parseScript } from '../model/scripted-script.js';
 import { query } from '../query.js';
+import { runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
@@ -82,16 +83,16 @@ async function run(
   options: { prompt?: string; cwd: string; observe?: (event: never) => void },
 ): Promise<Outcome> {
   const tree = new AgentTree();
-  const generator = query({
-    prompt: options.prompt ?? 'Split the work in three.',
-    options: { model, tools, cwd: options.cwd, retry: { maxRetries: 0 } },
-  });
-  let step = await generator.next();
-  while (!step.done) {
-    tree.observe(step.value);
-    options.observe?.(step.value as never);
-    step = await generator.next();
-  }
+  const { result } = await runToEnd(
+    query({
+      prompt: options.prompt ?? 'Split the work in three.',
+      options: { model, tools, cwd: options.cwd, retry: { maxRetries: 0 } },
+    }),
+    (event) => {
+      tree.observe(event);
+      options.observe?.(event as never);
+    },
+  );
   const agents = tree
     .agents()
     .map(({ path, agentType, status, numTurns, toolCalls, usage, subtreeUsage }) => ({
@@ -104,7 +105,7 @@ async function run(
       subtreeUsage,
     }))
     .sort((a, b) => a.path.localeCompare(b.path));
-  return { result: step.value, tree: agents };
+  return { result, tree: agents };
 }
 
 /** The model, each call held back by a delay drawn from `seed`: another interleaving each run. */
