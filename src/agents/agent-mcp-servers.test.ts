@@ -75,8 +75,7 @@ const toolOutputs = (events: AgentEvent[], agentType?: string) => {
       )
       .map((event) => event.agentId),
   );
-  return events
-    .filter((event): event is AgentEventOf<'tool_end'> => event.type === 'tool_end')
+  return ofType(events, 'tool_end')
     .filter((event) => ids.has(event.agentId))
     .map((event) => [event.toolName, event.output]);
 };

@@ -219,9 +219,7 @@ describe('a sub-agent', () => {
       { match: { prompt: 'TWO' }, delayMs: 5, text: 'two done' },
       { text: 'main done' },
     ]);
-    const starts = events.filter(
-      (event): event is AgentEventOf<'run_start'> => event.type === 'run_start',
-    );
+    const starts = ofType(events, 'run_start');
     const byPath = new Map(starts.map((event) => [event.path, event]));
     expect([...byPath.keys()].sort()).toEqual([
       'main',
