@@ -312,19 +312,24 @@ describe('inline servers of project definitions', () => {
     vi.unstubAllEnvs();
   });
 
-  const turns = (): ScriptTurn[] => [
-    { match: { system: 'You are' }, toolCalls: [agentCall('tooler', 'TOOL')] },
-    { match: { system: 'TOOLER-PROMPT' }, text: 'ok' },
-    { text: 'done' },
-  ];
-
-  it('start nothing until the file is trusted, and say how to trust it', async () => {
+  /** The main agent hands TOOL to `tooler`, loaded from its file in the project. */
+  async function runTooler(options: Partial<QueryOptions> = {}) {
     const { definitions } = await loadAgentDefinitions({ cwd: project, homeDir: home });
-    const { model, events } = await run(turns(), {
+    const turns: ScriptTurn[] = [
+      { match: { system: 'You are' }, toolCalls: [agentCall('tooler', 'TOOL')] },
+      { match: { system: 'TOOLER-PROMPT' }, text: 'ok' },
+      { text: 'done' },
+    ];
+    return run(turns, {
       systemPrompt: 'You are the main agent.',
       definitions,
       cwd: project,
+      ...options,
     });
+  }
+
+  it('start nothing until the file is trusted, and say how to trust it', async () => {
+    const { model, events } = await runTooler();
     expect(
       offered(callsWith(model, 'TOOLER-PROMPT')[0]).some((name) => name.startsWith('mcp__')),
     ).toBe(false);
@@ -336,13 +341,7 @@ describe('inline servers of project definitions', () => {
   });
 
   it('start with trustProject', async () => {
-    const { definitions } = await loadAgentDefinitions({ cwd: project, homeDir: home });
-    const { model, events } = await run(turns(), {
-      systemPrompt: 'You are the main agent.',
-      definitions,
-      cwd: project,
-      trustProject: true,
-    });
+    const { model, events } = await runTooler({ trustProject: true });
     expect(offered(callsWith(model, 'TOOLER-PROMPT')[0])).toContain('mcp__own__echo');
     expect(events.some((event) => event.type === 'warning')).toBe(false);
   });
