@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { takeEnding, taskForCaller, taskView, unknownTask } from './task-view.js';
+import { takeEnding, taskForCaller, unknownTask } from './caller-task.js';
+import { taskView } from './task-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { FINAL_TASK_STATUSES } from '../core/tasks.js';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { takeEnding, taskForCaller, taskView, unknownTask } from './task-view.js';
+import { takeEnding, taskForCaller, unknownTask } from './caller-task.js';
+import { taskView } from './task-view.js';
 
 /** How long TaskStop waits for the task to wind down before it reports "stopping". */
 const SETTLE_MS = 5_000;
