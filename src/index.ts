@@ -156,17 +156,14 @@ export {
 } from './tasks/task-manager.js';
 export { TaskStore } from './tasks/task-store.js';
 export { type AgentSummary, AgentTree } from './telemetry/agent-tree.js';
-export {
-  bashTool,
-  builtinTools,
-  editTool,
-  globTool,
-  grepTool,
-  readOnlyBashTool,
-  readTool,
-  todoWriteTool,
-  webFetchTool,
-  writeTool,
-} from './tools/builtin-tools.js';
+export { bashTool, readOnlyBashTool } from './tools/bash.js';
+export { builtinTools } from './tools/builtin-tools.js';
+export { editTool } from './tools/edit.js';
 export { FileStateCache } from './tools/file-state.js';
+export { globTool } from './tools/glob.js';
+export { grepTool } from './tools/grep.js';
+export { readTool } from './tools/read.js';
 export { isReadOnlyCommand } from './tools/read-only-command.js';
+export { todoWriteTool } from './tools/todo-write.js';
+export { webFetchTool } from './tools/web-fetch.js';
+export { writeTool } from './tools/write.js';
