@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 //              in `subagentTools`), each with its own task; then "PARENT_DONE results=n ok=m"
 //              (m = results containing CHILD_DONE)
 //   child      K-1 turns calling `lookup`, then "CHILD_DONE lookups=n task=<its first user message>"
+//   stepper    K-1 turns of one Glob call each (matching nothing), then "STEPPER_DONE steps=n"
 //   reader     one Read call per file of `files`; then "READER_DONE results=n ok=m"
 //   delegator  `exploreChildren` sub-agent calls, each given a share of `files` in a task that
 //              starts with "EXPLORE:"; then "DELEGATOR_DONE results=n ok=m" (m = reports that
@@ -222,6 +223,14 @@ function decide(conversation, cfg) {
         calls: [{ id: newId('call_'), name: 'lookup', args: { key: `key-${turn}` } }],
       });
     }
+    case 'stepper':
+      // The remote scenario: K-1 turns of one cheap built-in call each (Glob matching nothing),
+      // then a line of text: 2K-1 loop steps, each journaled on a worker.
+      if (turn >= cfg.k - 1) return answer({ text: `STEPPER_DONE steps=${2 * turn + 1}` });
+      requireTool(conversation, 'Glob', role);
+      return answer({
+        calls: [{ id: newId('call_'), name: 'Glob', args: { pattern: `no-such-${turn}-*.none` } }],
+      });
     case 'reader':
       if (done) return results('READER_DONE', (r) => r.includes('BENCHFILE'));
       return answer({ calls: readCalls(conversation, cfg.files, role) });

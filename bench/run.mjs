@@ -16,7 +16,9 @@
 // (spawn → running and memory per background child in flight), worktree (an agent worktree's
 // create + remove in a 1,000-file repository, beside git's own worktree add and remove), tui (100
 // children drawn by the terminal UI: the agents' throughput against print mode's, and the UI's
-// CPU). Profiled timings are slower: never mix them with real runs.
+// CPU), remote (children on a real restate-server and a `warren restate serve` worker: spawn
+// latency, the cost of one journaled step, 1,000 children at once; each beside the same child
+// in-process). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -222,6 +224,10 @@ try {
       await runTui(scenario);
       continue;
     }
+    if (scenario.job === 'remote') {
+      await runRemote(scenario);
+      continue;
+    }
     for (const mode of scenario.modes) {
       // Repetition-major, so slow drift of the machine spreads over every adapter alike.
       for (let rep = 0; rep < reps; rep++) {
@@ -417,6 +423,21 @@ async function runTui(scenario) {
       `throughput ${(100 * (sample?.throughputRatio ?? 0)).toFixed(1)}% of print mode; UI CPU ${(100 * (sample?.uiCpuShare ?? 0)).toFixed(1)}% of a core; ${sample?.drawsPerSecond?.toFixed(1)} draws/s`,
     );
     runs.push({ adapter: 'warren', scenario: 'tui', mode: 'sse', rep, ...result });
+  }
+}
+
+/** warren only: each repetition a fresh process running lib/remote-scale.mjs on the mock. */
+async function runRemote(scenario) {
+  if (!adapterNames.includes('warren')) return;
+  for (let rep = 0; rep < reps; rep++) {
+    const result = await runScript('remote-scale.mjs', { ...scenario, mockURL: mock.url });
+    const sample = result.samples?.[0];
+    log(
+      `remote rep ${rep + 1}/${reps} warren`,
+      result,
+      `spawn ${sample?.spawnRemoteMs?.toFixed(1)} ms (in-process ${sample?.spawnLocalMs?.toFixed(1)}); ${sample?.perStepMs?.toFixed(2)} ms per journaled step; ${sample?.remotePerSecond?.toFixed(0)} children/s (in-process ${sample?.localPerSecond?.toFixed(0)})`,
+    );
+    runs.push({ adapter: 'warren', scenario: 'remote', mode: 'json', rep, ...result });
   }
 }
 

@@ -20,6 +20,7 @@ export {
   type ProjectContextOptions,
 } from './agents/project-context.js';
 export type { PromptSection } from './agents/prompt-section.js';
+export type { RemotePort } from './agents/remote-port.js';
 export { AgentStop } from './core/agent-stop.js';
 export { Budget, type BudgetKind, type BudgetLimits } from './core/budget.js';
 export { ConfigError } from './core/config-error.js';
@@ -62,7 +63,14 @@ export type {
   PermissionPolicy,
   PermissionRequest,
 } from './core/permission-policy.js';
+export type {
+  RemoteChildSpec,
+  RemoteEnding,
+  RemoteExecutor,
+  RemoteProgress,
+} from './core/remote-executor.js';
 export type { RunContext } from './core/run-context.js';
+export { directSteps, type LoopStep, type StepRunner } from './core/step-runner.js';
 export type {
   TaskControl,
   TaskExecutor,
@@ -148,17 +156,14 @@ export {
 } from './tasks/task-manager.js';
 export { TaskStore } from './tasks/task-store.js';
 export { type AgentSummary, AgentTree } from './telemetry/agent-tree.js';
-export {
-  bashTool,
-  builtinTools,
-  editTool,
-  globTool,
-  grepTool,
-  readOnlyBashTool,
-  readTool,
-  todoWriteTool,
-  webFetchTool,
-  writeTool,
-} from './tools/builtin-tools.js';
+export { bashTool, readOnlyBashTool } from './tools/bash.js';
+export { builtinTools } from './tools/builtin-tools.js';
+export { editTool } from './tools/edit.js';
 export { FileStateCache } from './tools/file-state.js';
+export { globTool } from './tools/glob.js';
+export { grepTool } from './tools/grep.js';
+export { readTool } from './tools/read.js';
 export { isReadOnlyCommand } from './tools/read-only-command.js';
+export { todoWriteTool } from './tools/todo-write.js';
+export { webFetchTool } from './tools/web-fetch.js';
+export { writeTool } from './tools/write.js';

@@ -4,7 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent, AgentEventOf } from './core/events.js';
+import type { AgentEventOf } from './core/events.js';
 import { liveGroups } from './core/process-group.js';
 import { scriptedModel } from './model/scripted-model.js';
 import type { ScriptTurn } from './model/scripted-script.js';
@@ -13,20 +13,18 @@ import { parseRuleList } from './permissions/permission-rule.js';
 import { type QueryOptions, query } from './query.js';
 import { everythingServer } from './testing/mcp-servers.js';
 import { isAlive } from './testing/process-liveness.js';
+import { ofType, runToEnd } from './testing/run-events.js';
 import { makeTempDir } from './testing/temp-dir.js';
 
 async function run(turns: ScriptTurn[], options: Partial<QueryOptions>) {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  for await (const event of query({
-    prompt: 'use the servers',
-    options: { model, tools: [], cwd: await makeTempDir(), ...options },
-  })) {
-    events.push(event);
-  }
-  const outputs = events
-    .filter((event): event is AgentEventOf<'tool_end'> => event.type === 'tool_end')
-    .map((event) => [event.toolName, event.output]);
+  const { events } = await runToEnd(
+    query({
+      prompt: 'use the servers',
+      options: { model, tools: [], cwd: await makeTempDir(), ...options },
+    }),
+  );
+  const outputs = ofType(events, 'tool_end').map((event) => [event.toolName, event.output]);
   return { model, events, outputs };
 }
 

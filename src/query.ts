@@ -210,8 +210,17 @@ function start(
     definitions,
     mcp,
     sessionHooks: session?.hooks,
+    // A child that inherits the run's model needs it as a spec to run on a worker.
+    remote: options.remote && {
+      ...options.remote,
+      modelSpec:
+        options.remote.modelSpec ?? (typeof options.model === 'string' ? options.model : undefined),
+    },
   });
-  const background = new BackgroundTasks(manager, runtime, { outputDir: options.taskOutputDir });
+  const background = new BackgroundTasks(manager, runtime, {
+    outputDir: options.taskOutputDir,
+    onEvent: options.onEvent,
+  });
   runtime.background = background;
   runtime.foreground = foreground;
   const spawn = new SpawnTools(runtime);

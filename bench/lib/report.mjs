@@ -77,6 +77,18 @@ export function summariseCell(scenario, samples) {
       siblingStartSpreadMs: medianOf((s) => s.siblingStartSpreadMs),
     };
   }
+  if (scenario.job === 'remote') {
+    return {
+      samples: samples.length,
+      spawnLocalMs: medianOf((s) => s.spawnLocalMs),
+      spawnRemoteMs: medianOf((s) => s.spawnRemoteMs),
+      perStepMs: medianOf((s) => s.perStepMs),
+      stepperLocalMs: medianOf((s) => s.stepperLocalMs),
+      stepperRemoteMs: medianOf((s) => s.stepperRemoteMs),
+      remotePerSecond: medianOf((s) => s.remotePerSecond),
+      localPerSecond: medianOf((s) => s.localPerSecond),
+    };
+  }
   if (scenario.job === 'worktree') {
     return {
       samples: samples.length,
@@ -437,6 +449,36 @@ function rows(sc) {
       cell: 'worktree.json',
       label: 'worktree: git worktree add + remove ms',
       pick: 'gitAddRemoveMs',
+      format: fixed(0),
+    },
+    {
+      cell: 'remote.json',
+      label: 'remote: one-call child spawn → result ms',
+      pick: 'spawnRemoteMs',
+      format: fixed(1),
+    },
+    {
+      cell: 'remote.json',
+      label: 'remote: the same child in-process ms',
+      pick: 'spawnLocalMs',
+      format: fixed(1),
+    },
+    {
+      cell: 'remote.json',
+      label: `remote: overhead per journaled step (${2 * sc.remote.k - 1}-step child) ms`,
+      pick: 'perStepMs',
+      format: fixed(2),
+    },
+    {
+      cell: 'remote.json',
+      label: `remote: ${sc.remote.children} one-call children at once, children/s`,
+      pick: 'remotePerSecond',
+      format: fixed(0),
+    },
+    {
+      cell: 'remote.json',
+      label: `remote: ${sc.remote.children} in-process children at once, children/s`,
+      pick: 'localPerSecond',
       format: fixed(0),
     },
     {

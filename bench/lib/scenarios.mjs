@@ -99,6 +99,18 @@ export function scenarios({ quick }) {
       files: 1000,
       cycles: quick ? 5 : 15,
     },
+    remote: {
+      title: 'remote children on Restate',
+      job: 'remote',
+      modes: ['json'],
+      // A restate-server and one worker process: `spawns` one-call children one at a time,
+      // `stepReps` children of 2K-1 steps, then `children` one-call children at once; each
+      // against the same child run in-process with no journal.
+      spawns: quick ? 10 : 30,
+      stepReps: quick ? 3 : 5,
+      k: 21,
+      children: 1000,
+    },
   };
 }
 

@@ -23,6 +23,8 @@ export interface AgentEntry extends AgentRef {
   options: SubagentOptions | undefined;
   /** Its conversation, live while it runs. */
   messages: readonly Message[];
+  /** It runs on a worker (agents/remote-port.ts): messages go through the executor. */
+  remote?: boolean;
 }
 
 export class AgentDirectory {
@@ -66,6 +68,22 @@ export class AgentDirectory {
       background: extra.background,
       taskId: extra.taskId ?? null,
     });
+  }
+
+  /** A child that runs on a worker: it has no options here, and cannot be continued from here. */
+  startedRemote(
+    ref: AgentRef & { agentType: string; description: string; path: string },
+    extra: { name?: string; background: boolean; taskId?: string },
+  ): AgentEntry {
+    const entry = this.#put({
+      ...ref,
+      name: extra.name ?? null,
+      options: undefined,
+      background: extra.background,
+      taskId: extra.taskId ?? null,
+    });
+    entry.remote = true;
+    return entry;
   }
 
   /** Its run ended: keep the conversation to continue it from, and wake whoever waits. */

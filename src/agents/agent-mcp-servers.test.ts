@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import { liveGroups } from '../core/process-group.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
 import { everythingServer } from '../testing/mcp-servers.js';
 import { isAlive } from '../testing/process-liveness.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { loadAgentDefinitions } from './definitions/load-agent-definitions.js';
@@ -35,32 +36,37 @@ const snapshotTool = readOnlyTool({
 
 async function run(turns: ScriptTurn[], options: Partial<QueryOptions> = {}) {
   const model = scriptedModel(turns);
-  const events: AgentEvent[] = [];
-  const generator = query({
-    prompt: 'MAIN task',
-    options: {
-      model,
-      tools: [echoTool, snapshotTool],
-      cwd: await makeTempDir(),
-      permissions: undefined,
-      ...options,
-    },
-  });
-  let step = await generator.next();
-  while (!step.done) {
-    events.push(step.value);
-    step = await generator.next();
-  }
-  const results = events.filter(
-    (event): event is AgentEventOf<'result'> => event.type === 'result',
+  const { events, result } = await runToEnd(
+    query({
+      prompt: 'MAIN task',
+      options: {
+        model,
+        tools: [echoTool, snapshotTool],
+        cwd: await makeTempDir(),
+        permissions: undefined,
+        ...options,
+      },
+    }),
   );
-  return { result: step.value as RunResult, events, model, results };
+  return { result, events, model, results: ofType(events, 'result') };
 }
 
 const offered = (call: LanguageModelV4CallOptions | undefined) =>
   (call?.tools ?? []).map((tool) => tool.name);
 const callsWith = (model: ScriptedModel, system: string) =>
   model.calls.filter((call) => JSON.stringify(call.prompt[0]).includes(system));
+/** The main agent's options with one `worker` agent, whose system prompt is WORKER-PROMPT. */
+const withWorker = (
+  worker: Partial<NonNullable<QueryOptions['agents']>[string]>,
+): Partial<QueryOptions> => ({
+  systemPrompt: 'You are the main agent.',
+  agents: { worker: { description: 'works', prompt: 'WORKER-PROMPT', ...worker } },
+});
+/** The main agent's first turn: it hands WORK to the worker. */
+const handToWorker: ScriptTurn = {
+  match: { system: 'You are' },
+  toolCalls: [agentCall('worker', 'WORK')],
+};
 const toolOutputs = (events: AgentEvent[], agentType?: string) => {
   const ids = new Set(
     events
@@ -69,8 +75,7 @@ const toolOutputs = (events: AgentEvent[], agentType?: string) => {
       )
       .map((event) => event.agentId),
   );
-  return events
-    .filter((event): event is AgentEventOf<'tool_end'> => event.type === 'tool_end')
+  return ofType(events, 'tool_end')
     .filter((event) => ids.has(event.agentId))
     .map((event) => [event.toolName, event.output]);
 };
@@ -96,16 +101,7 @@ describe('a child with MCP servers of its own', () => {
         { match: { system: 'WORKER-PROMPT' }, text: 'worked' },
         { text: 'all done' },
       ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'works',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ own: everythingServer() }],
-          },
-        },
-      },
+      withWorker({ mcpServers: [{ own: everythingServer() }] }),
     );
     expect(result.status).toBe('completed');
     expect(toolOutputs(events, 'worker')).toContainEqual([
@@ -124,23 +120,12 @@ describe('a child with MCP servers of its own', () => {
 
   it('reads both inline forms real files use, and applies its deny list to their tools', async () => {
     const { model } = await run(
-      [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
-        { match: { system: 'WORKER-PROMPT' }, text: 'looked' },
-        { text: 'done' },
-      ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'works',
-            prompt: 'WORKER-PROMPT',
-            // Claude Code's `- name: {config}` and the seed's `- name: x` with the config beside it.
-            mcpServers: [{ cc: everythingServer() }, { name: 'seed', ...everythingServer() }],
-            disallowedTools: ['mcp__seed__get-env', 'mcp__cc__get-env'],
-          },
-        },
-      },
+      [handToWorker, { match: { system: 'WORKER-PROMPT' }, text: 'looked' }, { text: 'done' }],
+      withWorker({
+        // Claude Code's `- name: {config}` and the seed's `- name: x` with the config beside it.
+        mcpServers: [{ cc: everythingServer() }, { name: 'seed', ...everythingServer() }],
+        disallowedTools: ['mcp__seed__get-env', 'mcp__cc__get-env'],
+      }),
     );
     const tools = offered(callsWith(model, 'WORKER-PROMPT')[0]);
     expect(tools).toEqual(expect.arrayContaining(['mcp__cc__echo', 'mcp__seed__echo']));
@@ -245,20 +230,10 @@ describe('a child with MCP servers of its own', () => {
       return [];
     })();
     const { results } = await run(
-      [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
-        { match: { system: 'WORKER-PROMPT' }, text: 'never', delayMs: 15_000 },
-      ],
+      [handToWorker, { match: { system: 'WORKER-PROMPT' }, text: 'never', delayMs: 15_000 }],
       {
-        systemPrompt: 'You are the main agent.',
+        ...withWorker({ mcpServers: [{ own: everythingServer() }] }),
         signal: controller.signal,
-        agents: {
-          worker: {
-            description: 'w',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ own: everythingServer() }],
-          },
-        },
       },
     );
     expect(results.map((event) => event.status)).toEqual(['cancelled', 'cancelled']);
@@ -271,21 +246,12 @@ describe('a child with MCP servers of its own', () => {
     const before = new Set(liveGroups());
     const { results } = await run(
       [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
+        handToWorker,
         { match: { system: 'WORKER-PROMPT' }, toolCalls: [{ name: 'Snapshot', input: {} }] },
         { match: { system: 'WORKER-PROMPT' }, error: { status: 400, message: 'bad request' } },
         { text: 'the worker failed' },
       ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'w',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ own: everythingServer() }],
-          },
-        },
-      },
+      withWorker({ mcpServers: [{ own: everythingServer() }] }),
     );
     expect(results[0]?.status).toBe('failed');
     const started = snapshots[0]!.filter((pid) => !before.has(pid));
@@ -296,20 +262,13 @@ describe('a child with MCP servers of its own', () => {
   it('goes on without a server that cannot start, with a warning event naming it', async () => {
     const { result, events } = await run(
       [
-        { match: { system: 'You are' }, toolCalls: [agentCall('worker', 'WORK')] },
+        handToWorker,
         { match: { system: 'WORKER-PROMPT' }, text: 'worked without it' },
         { text: 'done' },
       ],
-      {
-        systemPrompt: 'You are the main agent.',
-        agents: {
-          worker: {
-            description: 'w',
-            prompt: 'WORKER-PROMPT',
-            mcpServers: [{ missing: { command: 'warren-no-such-server' } }, 'not-configured'],
-          },
-        },
-      },
+      withWorker({
+        mcpServers: [{ missing: { command: 'warren-no-such-server' } }, 'not-configured'],
+      }),
     );
     expect(result.status).toBe('completed');
     const worker = events.find(
@@ -353,19 +312,24 @@ describe('inline servers of project definitions', () => {
     vi.unstubAllEnvs();
   });
 
-  const turns = (): ScriptTurn[] => [
-    { match: { system: 'You are' }, toolCalls: [agentCall('tooler', 'TOOL')] },
-    { match: { system: 'TOOLER-PROMPT' }, text: 'ok' },
-    { text: 'done' },
-  ];
-
-  it('start nothing until the file is trusted, and say how to trust it', async () => {
+  /** The main agent hands TOOL to `tooler`, loaded from its file in the project. */
+  async function runTooler(options: Partial<QueryOptions> = {}) {
     const { definitions } = await loadAgentDefinitions({ cwd: project, homeDir: home });
-    const { model, events } = await run(turns(), {
+    const turns: ScriptTurn[] = [
+      { match: { system: 'You are' }, toolCalls: [agentCall('tooler', 'TOOL')] },
+      { match: { system: 'TOOLER-PROMPT' }, text: 'ok' },
+      { text: 'done' },
+    ];
+    return run(turns, {
       systemPrompt: 'You are the main agent.',
       definitions,
       cwd: project,
+      ...options,
     });
+  }
+
+  it('start nothing until the file is trusted, and say how to trust it', async () => {
+    const { model, events } = await runTooler();
     expect(
       offered(callsWith(model, 'TOOLER-PROMPT')[0]).some((name) => name.startsWith('mcp__')),
     ).toBe(false);
@@ -377,13 +341,7 @@ describe('inline servers of project definitions', () => {
   });
 
   it('start with trustProject', async () => {
-    const { definitions } = await loadAgentDefinitions({ cwd: project, homeDir: home });
-    const { model, events } = await run(turns(), {
-      systemPrompt: 'You are the main agent.',
-      definitions,
-      cwd: project,
-      trustProject: true,
-    });
+    const { model, events } = await runTooler({ trustProject: true });
     expect(offered(callsWith(model, 'TOOLER-PROMPT')[0])).toContain('mcp__own__echo');
     expect(events.some((event) => event.type === 'warning')).toBe(false);
   });

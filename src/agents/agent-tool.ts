@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
+import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
 
@@ -51,7 +52,7 @@ const agentInputSchema = z.object({
     .enum(['worktree', 'remote'])
     .optional()
     .describe(
-      '"worktree": the agent works in a git worktree of its own, on a new branch from your HEAD, so it can change files without touching your checkout; its changes are kept on that branch for review. "remote" is not available yet.',
+      '"worktree": the agent works in a git worktree of its own, on a new branch from your HEAD, so it can change files without touching your checkout; its changes are kept on that branch for review. "remote": it runs on a worker machine (durably: it survives a crash of that machine); its tools work on the worker\'s files.',
     ),
   worktreeBase: z
     .string()
@@ -87,11 +88,6 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
     timeoutMs: Infinity,
     permissionSubject: (input) => input.subagent_type ?? 'general-purpose',
     async call(input, ctx) {
-      if (input.isolation === 'remote') {
-        return toolError(
-          'isolation: "remote" is not available yet: remote agents come with the Restate executor. Call Agent without it, or with isolation "worktree".',
-        );
-      }
       const type = input.subagent_type ?? 'general-purpose';
       const definition = runtime.findDefinition(type);
       const allowed = definition && available.includes(definition);
@@ -114,7 +110,7 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
           name: input.name,
           // A `background: true` definition always runs in the background.
           background: definition.background === true || input.run_in_background === true,
-          isolation: input.isolation ?? definition.isolation,
+          ...placementOf(input.isolation, definition),
           worktreeBase: input.worktreeBase ?? definition.worktreeBase,
         },
         ctx,

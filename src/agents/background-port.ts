@@ -2,6 +2,7 @@
 // manager and its executors) and query() plugs it into the run, so agents/ never imports tasks/.
 import type { AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
+import type { RemoteChildSpec } from '../core/remote-executor.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool, ToolOutput } from '../core/tool.js';
 import type { AgentServers } from './agent-mcp-servers.js';
@@ -51,6 +52,16 @@ export interface AdoptedChild {
   ): Promise<{ ending: ChildEnding | undefined; output: ToolOutput }>;
 }
 
+/** A child to run in the background on a worker: a `remote_agent` task. */
+export interface RemoteBackgroundChild {
+  spec: RemoteChildSpec;
+  /** The agent that started it: it gets the notification. */
+  owner: AgentRef;
+  name?: string;
+  /** The call that started it, for its `run_start`. */
+  parentToolCallId?: string;
+}
+
 export interface BackgroundPort {
   /** TaskOutput, TaskStop, SendMessage, ListAgents: given to every agent that gets `Agent`. */
   readonly tools: readonly Tool[];
@@ -63,6 +74,8 @@ export interface BackgroundPort {
   launch(child: BackgroundChild): TaskRecord;
   /** Takes over a running foreground child as a background task (its call returns at once). */
   adopt(child: AdoptedChild): TaskRecord;
+  /** Starts a remote child in the background (the run has a RemotePort); the same contract. */
+  launchRemote(child: RemoteBackgroundChild): TaskRecord;
   /**
    * The inbox of an agent: notifications of its tasks, messages sent to it. `lend` runs a wait
    * that blocks with the agent's `--max-parallel` slot lent out, so its own children can run.

@@ -29,7 +29,7 @@ export interface ChildTools {
 }
 
 /** The tools that manage background work; they come with `Agent`. */
-export const TASK_TOOL_NAMES: ReadonlySet<string> = new Set([
+const TASK_TOOL_NAMES: ReadonlySet<string> = new Set([
   'TaskOutput',
   'TaskStop',
   'SendMessage',
@@ -97,7 +97,7 @@ function parseRule(rule: string): { toolName: string; specifier?: string } {
 }
 
 /** `Read` matches Read; `mcp__fs__*` and `mcp__fs` match every tool of server fs. */
-export function matchesName(pattern: string, name: string): boolean {
+function matchesName(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name || isServerPattern(pattern, name);
   const source = pattern.split('*').map(escapeRegExp).join('.*');
   return new RegExp(`^${source}$`).test(name);

@@ -12,11 +12,10 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import {
-  branches,
   commitAll,
   gitIn,
   makeGitRepo,
-  worktreePaths,
+  worktreeLeftovers,
   writeFiles,
 } from '../testing/git-repo.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
@@ -110,8 +109,7 @@ describe('a sub-agent with isolation: "worktree"', () => {
       `looked\n\n[Worktree removed: the agent changed nothing in ${path.join(repo(), '.warren', 'worktrees', child.agentId)}.]`,
     );
     expect(worktreeEvents.map((event) => event.action)).toEqual(['created', 'removed']);
-    expect(worktreePaths(repo())).toHaveLength(1);
-    expect(branches(repo())).toEqual(['main']);
+    expect(worktreeLeftovers(repo())).toEqual({ worktrees: 0, branches: [] });
   });
 
   it('in the background: its worktree is made at the call and finished when its task ends, and the note ends its notification', async () => {

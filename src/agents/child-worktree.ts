@@ -156,7 +156,7 @@ export async function finishChildWorktree(
 }
 
 /** What the parent model reads about the worktree, after the child's own report. */
-export function worktreeNote(outcome: WorktreeOutcome, worktree: AgentWorktree): string {
+function worktreeNote(outcome: WorktreeOutcome, worktree: AgentWorktree): string {
   const { agentId, path: where, branch } = outcome;
   if (!outcome.kept) return `[Worktree removed: the agent changed nothing in ${where}.]`;
   const problem = outcome.problem ? ` Note: ${outcome.problem}.` : '';

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
+import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
 
@@ -42,7 +43,7 @@ export function createDelegateTool(spawner: Spawner, target: AgentDefinition): T
           timeBudgetMs: input.time_budget_ms,
           forkContext: target.forkContext ?? false,
           background: target.background ?? false,
-          isolation: target.isolation,
+          ...placementOf(undefined, target),
           worktreeBase: target.worktreeBase,
         },
         ctx,

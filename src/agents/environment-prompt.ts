@@ -18,7 +18,7 @@ export function sessionDate(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
 
-export function environmentSection(params: SessionEnvironment): string {
+function environmentSection(params: SessionEnvironment): string {
   const isGitRepo = existsSync(join(params.cwd, '.git'));
   return `Environment:
 - Working directory: ${params.cwd}${isGitRepo ? ' (a git repository)' : ''}

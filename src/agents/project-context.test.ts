@@ -11,6 +11,7 @@ import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
+import { NO_WAIT_RETRY } from '../testing/echo-run-options.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { builtinTools } from '../tools/builtin-tools.js';
@@ -44,6 +45,16 @@ const agentCall = (type: string, prompt: string) => ({
   input: { description: type, prompt, subagent_type: type },
 });
 
+/** The main agent starts these children ([agent type, prompt]) at once; each answers "done". */
+const childrenAtOnce = (...children: [type: string, prompt: string][]): ScriptTurn[] => [
+  {
+    match: { prompt: 'MAIN' },
+    toolCalls: children.map(([type, prompt]) => agentCall(type, prompt)),
+  },
+  ...children.map(([, prompt]) => ({ match: { prompt }, text: 'done' })),
+  { text: 'all done' },
+];
+
 async function run(
   turns: ScriptTurn[],
   options: Partial<QueryOptions> & { projectContext: ProjectContext },
@@ -56,7 +67,7 @@ async function run(
         model,
         cwd: projectDir(),
         tools: builtinTools(),
-        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        retry: NO_WAIT_RETRY,
         ...options,
       },
     }),
@@ -101,20 +112,13 @@ describe('project instructions reach exactly the agents they should', () => {
   it('general-purpose and custom children get them; explore, plan and opted-out ones do not', async () => {
     const context = await project({ 'AGENTS.md': INSTRUCTIONS });
     const { model } = await run(
-      [
-        {
-          match: { prompt: 'MAIN' },
-          toolCalls: ['general-purpose', 'explore', 'plan', 'reviewer', 'quiet'].map((type) =>
-            agentCall(type, `CHILD-${type}`),
-          ),
-        },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { text: 'all done' },
-      ],
+      childrenAtOnce(
+        ['general-purpose', 'CHILD-general-purpose'],
+        ['explore', 'CHILD-explore'],
+        ['plan', 'CHILD-plan'],
+        ['reviewer', 'CHILD-reviewer'],
+        ['quiet', 'CHILD-quiet'],
+      ),
       { projectContext: context, agents: definitions },
     );
     const sees = (type: string) => systemOf(model, `CHILD-${type}`).includes('MARK-INSTRUCTIONS');
@@ -168,18 +172,10 @@ describe('project instructions reach exactly the agents they should', () => {
 
   it('are one string per definition: siblings send the same system prompt', async () => {
     const context = await project({ 'AGENTS.md': INSTRUCTIONS });
-    const { model } = await run(
-      [
-        {
-          match: { prompt: 'MAIN' },
-          toolCalls: [agentCall('reviewer', 'CHILD-1'), agentCall('reviewer', 'CHILD-2')],
-        },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { text: 'all done' },
-      ],
-      { projectContext: context, agents: definitions },
-    );
+    const { model } = await run(childrenAtOnce(['reviewer', 'CHILD-1'], ['reviewer', 'CHILD-2']), {
+      projectContext: context,
+      agents: definitions,
+    });
     expect(systemOf(model, 'CHILD-1')).toBe(systemOf(model, 'CHILD-2'));
   });
 });
@@ -251,15 +247,7 @@ describe('skills', () => {
   it('a definition that denies Skill, or has no tools, neither holds it nor sees the list', async () => {
     const context = await project({ '.warren/skills/release-notes/SKILL.md': SKILL });
     const { model } = await run(
-      [
-        {
-          match: { prompt: 'MAIN' },
-          toolCalls: [agentCall('denied', 'CHILD-denied'), agentCall('bare', 'CHILD-bare')],
-        },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { match: { prompt: 'CHILD-' }, text: 'done' },
-        { text: 'all done' },
-      ],
+      childrenAtOnce(['denied', 'CHILD-denied'], ['bare', 'CHILD-bare']),
       {
         projectContext: context,
         agents: {

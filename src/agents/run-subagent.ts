@@ -20,6 +20,8 @@ import {
 import { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, driveChild } from './drive-child.js';
 import { handOff } from './hand-off.js';
+import { launchedOutput } from './launched-output.js';
+import { runRemoteSubagent } from './remote-child.js';
 import {
   createSubagentContext,
   newAgentId,
@@ -28,6 +30,8 @@ import {
   type SubagentRequest,
   type SubagentStart,
 } from './subagent-context.js';
+
+export { launchedOutput } from './launched-output.js';
 
 export interface SpawnRequest extends SubagentRequest {
   /** Unique among live agents; SendMessage can address the agent by it. */
@@ -53,6 +57,7 @@ export async function runSubagent(
       `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
     );
   }
+  if (request.remote || runtime.remote?.all) return runRemoteSubagent(spawner, request, ctx);
   if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
     const agentId = newAgentId();
@@ -319,14 +324,6 @@ export async function startOwnServers(
   // A forked child must see its own servers' tools too, at the price of its parent's cache.
   if (options.shownTools) options.shownTools = withAgentServerTools(options.shownTools, granted);
   return servers;
-}
-
-/** The tool result of a background start: JSON the model can keep, and what to do next. */
-export function launchedOutput(taskId: string, agentId: string, status: string): string {
-  const json = JSON.stringify({ task_id: taskId, agent_id: agentId, status });
-  const when =
-    status === 'pending' ? ' It starts as soon as a slot under --max-parallel is free.' : '';
-  return `${json}\nThe agent runs in the background.${when} You will be notified with its result when it finishes; do not guess or invent its result before then. Go on with other work, or end your turn to wait.`;
 }
 
 /** A stopped child's output, with what it was still writing (escaped like its other text). */

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { query } from '../query.js';
+import { runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
@@ -15,7 +16,6 @@ const slowTool = readOnlyTool({
 });
 
 async function run(turns: ScriptTurn[]): Promise<{ result: RunResult; events: AgentEvent[] }> {
-  const events: AgentEvent[] = [];
   const generator = query({
     prompt: 'MAIN',
     options: {
@@ -25,11 +25,7 @@ async function run(turns: ScriptTurn[]): Promise<{ result: RunResult; events: Ag
       stallTimeoutMs: 100,
     },
   });
-  for (;;) {
-    const step = await generator.next();
-    if (step.done) return { result: step.value, events };
-    events.push(step.value);
-  }
+  return runToEnd(generator);
 }
 
 const childResult = (events: AgentEvent[]) =>

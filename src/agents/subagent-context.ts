@@ -24,7 +24,7 @@ import type { AgentSetup, SubagentRuntime } from './subagent-runtime.js';
 export const DEFAULT_CHILD_MAX_TURNS = 20;
 
 /** The Claude model each alias means when the session runs on Anthropic. */
-const ALIAS_MODELS: Record<ModelAlias, string> = {
+export const ALIAS_MODELS: Record<ModelAlias, string> = {
   sonnet: 'anthropic:claude-sonnet-4-5',
   opus: 'anthropic:claude-opus-4-5',
   haiku: 'anthropic:claude-haiku-4-5',
@@ -47,6 +47,8 @@ export interface SubagentRequest {
   agentPath?: string;
   /** `worktree`: the child works in a git worktree of its own (from the call or its definition). */
   isolation?: 'worktree';
+  /** The child runs on another machine, through the run's RemotePort (agents/remote-port.ts). */
+  remote?: boolean;
   /** What that worktree branches from: `head` (the default) or a ref. */
   worktreeBase?: string;
 }

@@ -17,6 +17,7 @@ import { ForegroundChildren } from './foreground-children.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
+import type { RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
@@ -62,6 +63,8 @@ export interface SubagentSettings {
   projectContext?: ProjectContext;
   /** Where a default `projectContext` keeps project memory. */
   cwd?: string;
+  /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
+  remote?: RemotePort;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -88,6 +91,8 @@ export class SubagentRuntime {
   background: BackgroundPort | undefined;
   /** Children whose Agent call waits for them: what can be sent to the background. */
   foreground = new ForegroundChildren();
+  /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
+  remote: RemotePort | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -111,6 +116,7 @@ export class SubagentRuntime {
     this.sessionDate = settings.sessionDate ?? sessionDate();
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
+    this.remote = settings.remote;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }

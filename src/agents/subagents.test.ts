@@ -13,6 +13,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { NO_WAIT_RETRY } from '../testing/echo-run-options.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { deafTool, echoTool, throwingTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -46,7 +47,7 @@ async function runTree(
         model,
         tools: [echoTool],
         cwd: workspace(),
-        retry: { initialDelayMs: 1, maxDelayMs: 5 },
+        retry: NO_WAIT_RETRY,
         ...options,
       },
     }),
@@ -63,6 +64,9 @@ const callFor = (model: ScriptedModel, text: string) =>
     const last = call.prompt.findLast((message) => message.role === 'user');
     return JSON.stringify(last).includes(text);
   });
+/** How each agent ended, as [depth, status], in the order the results came (deepest first). */
+const endings = (results: AgentEventOf<'result'>[]) =>
+  results.map((event) => [event.depth, event.status]);
 const toolOutputs = (result: RunResult) =>
   result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
 
@@ -215,9 +219,7 @@ describe('a sub-agent', () => {
       { match: { prompt: 'TWO' }, delayMs: 5, text: 'two done' },
       { text: 'main done' },
     ]);
-    const starts = events.filter(
-      (event): event is AgentEventOf<'run_start'> => event.type === 'run_start',
-    );
+    const starts = ofType(events, 'run_start');
     const byPath = new Map(starts.map((event) => [event.path, event]));
     expect([...byPath.keys()].sort()).toEqual([
       'main',
@@ -496,7 +498,7 @@ describe('budgets across the tree', () => {
       ],
       { timeBudgetMs: 100 },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [2, 'budget'],
       [1, 'budget'],
       [0, 'budget'],
@@ -526,7 +528,7 @@ describe('budgets across the tree', () => {
       { tools: [deafTool], timeBudgetMs: 300, windDownMs: 2000 },
     );
     expect(Date.now() - started).toBeLessThan(300 + 2000 + 1000);
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [3, 'budget'],
       [2, 'budget'],
       [1, 'budget'],
@@ -561,7 +563,7 @@ describe('budgets across the tree', () => {
       }),
     );
     const results = ofType(events, 'result');
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [1, 'budget'],
       [0, 'budget'],
     ]);
@@ -581,7 +583,7 @@ describe('a hard failure', () => {
       ],
       { tools: [guard] },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [2, 'failed'],
       [1, 'failed'],
       [0, 'failed'],
@@ -604,7 +606,7 @@ describe('cancellation', () => {
       ],
       { signal: controller.signal },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [2, 'cancelled'],
       [1, 'cancelled'],
       [0, 'cancelled'],
@@ -626,7 +628,7 @@ describe('cancellation', () => {
       ],
       { tools: [deafTool], signal: controller.signal },
     );
-    expect(results.map((event) => [event.depth, event.status])).toEqual([
+    expect(endings(results)).toEqual([
       [1, 'cancelled'],
       [1, 'cancelled'],
       [1, 'cancelled'],
@@ -757,10 +759,10 @@ describe('what the parent gets back', () => {
       /was not started: isolation: "worktree" needs a git worktree, and git could not make one\. .* is not inside a git work tree/,
     ],
     [
-      'isolation: remote, which is not available yet',
+      'isolation: remote in a run without a remote executor',
       [{ toolCalls: [agentCall('x', { isolation: 'remote' })] }],
       {},
-      /isolation: "remote" is not available yet/,
+      /this run has no remote executor\. Run warren with --executor restate --restate-url <ingress>/,
     ],
   ])('an error result the parent recovers from: %s', async (_, turns, options, message) => {
     const { result } = await runTree(

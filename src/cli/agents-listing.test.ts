@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import { type AgentsListing, agentsListing, formatAgentsListing } from './agents-listing.js';
 
 let cwd: string;
@@ -10,7 +10,7 @@ let home: string;
 let listing: AgentsListing;
 
 beforeAll(async () => {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'warren-agents-command-'));
+  const root = await makeTempDir('warren-agents-command-');
   cwd = path.join(root, 'project');
   home = path.join(root, 'home');
   const agents = path.join(cwd, '.warren/agents');

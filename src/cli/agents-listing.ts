@@ -6,6 +6,7 @@ import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/age
 import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
 import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
 import { terminalSafe } from './terminal-text.js';
+import { textTable } from './text-table.js';
 
 export interface AgentsListingDiagnostic {
   message: string;
@@ -112,13 +113,7 @@ export function formatAgentsListing(
       agent.status,
     ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd(),
-  );
+  const lines = textTable(rows);
 
   const problems = (kind: 'errors' | 'warnings') =>
     listing.agents.flatMap((agent) => {

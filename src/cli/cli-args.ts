@@ -4,11 +4,18 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import type { PermissionMode } from '../core/permission-policy.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
+import {
+  type ExecutorArgs,
+  executorArgs,
+  RESTATE_OPTIONS,
+  type RestateArgs,
+  restateArgs,
+} from './restate-args.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 /** The flags that assemble a run: shared by `-p` and the interactive UI. */
-export interface RunArgs {
+export interface RunArgs extends ExecutorArgs {
   model: string | undefined;
   baseUrl: string | undefined;
   maxTurns: number | undefined;
@@ -119,6 +126,7 @@ export type CliArgs =
   | SessionArgs
   | McpArgs
   | TrustArgs
+  | RestateArgs
   | { command: 'help' }
   | { command: 'version' }
   | InteractiveArgs;
@@ -159,6 +167,7 @@ const OPTIONS = {
   html: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  ...RESTATE_OPTIONS,
 } as const;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -209,6 +218,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
+  if (positionals[0] === 'restate' && !values.print)
+    return restateArgs(positionals.slice(1), values);
   if (positionals[0] === 'worktrees' && !values.print) {
     return worktreesArgs(positionals.slice(1), values);
   }
@@ -291,6 +302,7 @@ function runArgs(values: ParsedValues): RunArgs {
     resume: values.resume,
     continue: values.continue === true,
     ...cassetteFlags(values),
+    ...executorArgs(values),
   };
 }
 
@@ -464,6 +476,9 @@ Usage:
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
+  warren restate serve --port <p>   a worker: runs remote children (Restate services over HTTP/2)
+  warren restate register <worker-url> [--admin-url <admin>]
+                                    register a worker with restate-server (docs/remote.md)
   warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
                                     MCP servers, until it changes (default: .mcp.json)
   warren --help | --version
@@ -494,6 +509,11 @@ Flags:
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
                                     without a trust record
+  --executor local|restate          restate: every sub-agent runs on a worker (default local: only
+                                    those with isolation "remote")
+  --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)
+  --restate-admin-url <admin>       its admin API, for TaskStop (env WARREN_RESTATE_ADMIN_URL;
+                                    default port 9070 of the ingress host)
   --cwd <dir>                       working directory (default: the current one)
   --force                           worktrees remove/prune: also discard changes that are not merged
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else

@@ -29,6 +29,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
       case 'mcp':
         return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+      case 'restate':
+        return await (await import('./restate-command.js')).runRestateCommand(args, io);
       case 'trust':
         return await (await import('./trust-command.js')).runTrustCommand(args, io);
       case 'print':

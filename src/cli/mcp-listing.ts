@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { McpConnection } from '../mcp/mcp-connection.js';
 import type { McpTool } from '../mcp/mcp-tool.js';
 import type { McpTransportName, ResolvedServerConfig } from '../mcp/server-config.js';
+import { textTable } from './text-table.js';
 
 export type McpListingStatus = 'connected' | 'failed' | 'untrusted';
 
@@ -50,7 +51,7 @@ export function formatMcpListing(listing: McpListing): string {
     server.source,
     server.target ?? '',
   ]);
-  const lines = table([['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'SOURCE', 'TARGET'], ...rows]);
+  const lines = textTable([['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'SOURCE', 'TARGET'], ...rows]);
   const notes = listing.servers
     .filter((server) => server.error)
     .map((server) => `  ${server.name}: ${server.error}`);
@@ -89,7 +90,7 @@ export function formatToolsListing(listing: McpToolsListing): string {
     tool.read_only ? 'read-only' : 'may write',
     (tool.description.split('\n', 1)[0] ?? '').slice(0, 100),
   ]);
-  return `${table([['TOOL', 'ACCESS', 'DESCRIPTION'], ...rows]).join('\n')}\n`;
+  return `${textTable([['TOOL', 'ACCESS', 'DESCRIPTION'], ...rows]).join('\n')}\n`;
 }
 
 function targetOf(config: ResolvedServerConfig): string | null {
@@ -104,16 +105,4 @@ function targetOf(config: ResolvedServerConfig): string | null {
     case 'in-process':
       return null;
   }
-}
-
-function table(rows: readonly string[][]): string[] {
-  const widths = rows[0]!.map((_, column) =>
-    Math.max(...rows.map((row) => (row[column] ?? '').length)),
-  );
-  return rows.map((row) =>
-    row
-      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
-      .join('  ')
-      .trimEnd(),
-  );
 }

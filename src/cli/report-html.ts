@@ -142,7 +142,7 @@ function pre(text: string): string {
   return `<pre>${escapeHtml(shown)}</pre>`;
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

@@ -5,7 +5,6 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
 import { checkAgentName } from '../agents/definitions/agent-name.js';
@@ -20,15 +19,12 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { PermissionMode } from '../core/permission-policy.js';
-import type { Tool } from '../core/tool.js';
 import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
 import { mcpTrust } from '../mcp/trust-store.js';
-import { isModelAlias } from '../model/model-alias.js';
 import { loadPriceTable } from '../model/price-file.js';
 import { modelName } from '../model/pricing.js';
-import { checkReachable, type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import {
   type CanUseTool,
   createPermissionPolicy,
@@ -47,13 +43,14 @@ import {
 import type { TranscriptWriter } from '../session/transcript-writer.js';
 import { TaskManager } from '../tasks/task-manager.js';
 import { TaskStore } from '../tasks/task-store.js';
-import type { CassetteRecorder } from '../telemetry/cassette.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import type { RunArgs } from './cli-args.js';
 import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
+import { remoteFor } from './remote-children.js';
+import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
 
@@ -161,6 +158,7 @@ export async function setUpRun(
     );
   }
   const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
+  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const permissions = createPermissionPolicy({
@@ -261,6 +259,7 @@ export async function setUpRun(
       projectContext: context,
       prices,
       resolveModel: models.resolveChild,
+      ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
       tracerProvider: tracing?.tracerProvider,
       traceContent: tracingConfig?.logContent,
     }),
@@ -314,68 +313,6 @@ export async function resumeConversation(params: {
   };
 }
 
-interface RunModels {
-  model: LanguageModelV4;
-  /** How a child with a model of its own gets it. */
-  resolveChild: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
-  /** The run's tools: the given ones, or with `--replay-tools` their recorded results. */
-  tools(tools: Tool[]): Tool[];
-  recorder?: CassetteRecorder;
-}
-
-/** The main model and how children get theirs: for real, recorded to a cassette, or replayed. */
-async function modelsFor(args: RunArgs, definitionModel: string | undefined): Promise<RunModels> {
-  if (args.replay) {
-    const [{ Cassette }, { Replay }, { replayTools }] = await Promise.all([
-      import('../telemetry/cassette.js'),
-      import('../telemetry/replay-model.js'),
-      import('../telemetry/replay-tools.js'),
-    ]);
-    const cassette = Cassette.read(args.replay, `--replay ${args.replay}`);
-    const replay = new Replay(cassette);
-    // Named as recorded, so prices, names and provider-specific prompts come out the same.
-    return {
-      model: replay.model(cassette.header.model ?? args.model),
-      resolveChild: async (spec) => replay.model(spec),
-      tools: (tools) => (args.replayTools ? replayTools(tools, cassette) : tools),
-    };
-  }
-  const modelSpec = args.model ?? definitionModel;
-  if (!modelSpec) {
-    throw new ConfigError(
-      '--model',
-      'no model given',
-      'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
-    );
-  }
-  // The server check overlaps loading the provider package: start-up is what people feel.
-  const [model] = await Promise.all([
-    resolveModel(modelSpec, { baseUrl: args.baseUrl }),
-    checkReachable(modelSpec, { baseUrl: args.baseUrl }),
-  ]);
-  if (!args.record) return { model, resolveChild: resolveModel, tools: (tools) => tools };
-  const [{ CassetteRecorder }, { recordModel }] = await Promise.all([
-    import('../telemetry/cassette.js'),
-    import('../telemetry/record-model.js'),
-  ]);
-  let recorder: CassetteRecorder;
-  try {
-    recorder = new CassetteRecorder({ file: args.record, model: modelName(model) });
-  } catch (error) {
-    throw new ConfigError(
-      `--record ${args.record}`,
-      `cannot write the cassette: ${(error as Error).message}`,
-      'give a path in a folder that exists and you can write to',
-    );
-  }
-  return {
-    model: recordModel(model, recorder),
-    resolveChild: async (spec, options) => recordModel(await resolveModel(spec, options), recorder),
-    tools: (tools) => tools,
-    recorder,
-  };
-}
-
 /** The OpenTelemetry SDK, loaded only now that tracing is on. */
 async function startTracing(
   config: NonNullable<ReturnType<typeof otlpConfig>>,
@@ -396,10 +333,4 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
-}
-
-/** A definition's model when it names one outright; `inherit` and aliases need a session model. */
-function fullModelSpec(model: string | undefined): string | undefined {
-  if (!model || model === 'inherit' || isModelAlias(model)) return undefined;
-  return model;
 }

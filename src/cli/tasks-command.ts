@@ -9,6 +9,7 @@ import { TaskStore } from '../tasks/task-store.js';
 import type { TasksArgs } from './cli-args.js';
 import type { CliIo } from './print-mode.js';
 import { usageJson } from './result-json.js';
+import { textTable } from './text-table.js';
 
 export async function runTasksCommand(args: TasksArgs, io: CliIo): Promise<number> {
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
@@ -104,16 +105,9 @@ function formatTasks(sessionId: string, tasks: readonly TaskRecord[]): string {
     task.resultPath ?? '-',
   ]);
   const header = ['TASK', 'KIND', 'STATUS', 'PROGRESS', 'DESCRIPTION', 'RESULT'];
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!)))
-      .join('  ');
   const pending = tasks.filter((task) => task.notifiedAt === null && task.endedAt !== null).length;
   const summary = `${tasks.length} task${tasks.length === 1 ? '' : 's'} in session ${sessionId}${pending ? `, ${pending} not yet delivered to the agent that started it` : ''}`;
-  return `${[line(header), ...rows.map(line)].join('\n')}\n\n${summary}\n`;
+  return `${textTable([header, ...rows]).join('\n')}\n\n${summary}\n`;
 }
 
 function clip(text: string, max: number): string {

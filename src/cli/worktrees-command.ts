@@ -9,6 +9,7 @@ import { pruneWorktrees, removeAgentWorktree } from '../isolation/prune-worktree
 import { GitError } from '../isolation/run-git.js';
 import type { WorktreesArgs } from './cli-args.js';
 import type { CliIo } from './print-mode.js';
+import { textTable } from './text-table.js';
 
 export async function runWorktreesCommand(args: WorktreesArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
@@ -124,13 +125,7 @@ function formatList(root: string, worktrees: readonly ListedWorktree[]): string 
       worktree.metadata?.description ?? '',
     ]),
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join('  ')
-      .trimEnd(),
-  );
+  const lines = textTable(rows);
   for (const worktree of worktrees) {
     if (worktree.orphanedBecause)
       lines.push(`  ${worktree.agentId} is orphaned: ${worktree.orphanedBecause}`);

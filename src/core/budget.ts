@@ -3,7 +3,7 @@
 // After the time budget, the tree shares one wind-down window, split so that it holds at any depth.
 
 /** How long a tree has to wind down after its time budget, unless the root says otherwise. */
-export const DEFAULT_WIND_DOWN_MS = 60_000;
+const DEFAULT_WIND_DOWN_MS = 60_000;
 
 export interface BudgetLimits {
   /** Wall-clock time from now. */

@@ -53,8 +53,6 @@ export type HookEvent = { agent: HookAgent; cwd: string } & (
   | { name: 'Notification'; message: string; notificationType: string }
 );
 
-export type HookEventOf<N extends HookEventName> = Extract<HookEvent, { name: N }>;
-
 /** How a finished agent's output may reach its parent (the handoff check). */
 export interface HandoffVerdict {
   /** `flag`: passed on with a warning; `block`: withheld, the parent gets an error result. */

@@ -10,7 +10,7 @@ import type { HandoffVerdict } from '../core/hook-runner.js';
  * those models know from Claude Code. A sub-agent that writes one could pass its words off as
  * the harness's.
  */
-export const HARNESS_TAGS: readonly string[] = [
+const HARNESS_TAGS: readonly string[] = [
   'system-reminder',
   'task-notification',
   'agent-message',

@@ -210,7 +210,7 @@ function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? cut(value.trim()) : undefined;
 }
 
-export function cut(text: string): string {
+function cut(text: string): string {
   if (text.length <= MAX_HOOK_TEXT) return text;
   return `${text.slice(0, MAX_HOOK_TEXT)}… [${text.length - MAX_HOOK_TEXT} more characters cut]`;
 }

@@ -37,7 +37,7 @@ export interface HookMatcher<E extends HookEventName = HookEventName> {
 /** `{ "PreToolUse": [{ "matcher": "Bash", "hooks": [...] }], … }` */
 export type HookSettings = { readonly [E in HookEventName]?: ReadonlyArray<HookMatcher<E>> };
 
-export const DEFAULT_HOOK_TIMEOUT_S = 60;
+const DEFAULT_HOOK_TIMEOUT_S = 60;
 
 export interface CompiledHandler {
   /** Where it was configured, to name it in warnings (never its command: it may hold a secret). */

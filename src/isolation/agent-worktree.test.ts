@@ -6,11 +6,10 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  branches,
   commitAll,
   gitIn,
   makeGitRepo,
-  worktreePaths,
+  worktreeLeftovers,
   writeFiles,
 } from '../testing/git-repo.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -34,12 +33,13 @@ const repo = (files?: Record<string, string>) => makeGitRepo(dir(), files);
 /** Everything a failed or finished worktree could leave: git's entries, branches, the folder. */
 function leftovers(root: string, worktree: { path: string }) {
   return {
-    worktrees: worktreePaths(root).length - 1,
-    branches: branches(root).filter((name) => name.startsWith('warren/')),
+    ...worktreeLeftovers(root),
     folder: existsSync(worktree.path),
     status: gitIn(root, 'status', '--porcelain'),
   };
 }
+
+const NOTHING_LEFT = { worktrees: 0, branches: [], folder: false, status: '' };
 
 describe('creating a worktree', () => {
   it('checks out the parent HEAD at .warren/worktrees/<agent-id> on branch warren/<agent-id>, locked', async () => {
@@ -154,20 +154,14 @@ describe('creating a worktree', () => {
       const failed = createWorktree(request());
       await expect(failed).rejects.toThrow(/git .*worktree add.* failed: .*cannot lock ref/s);
       const worktree = { path: path.join(dir(), '.warren', 'worktrees', 'agent_0001') };
-      expect(leftovers(dir(), worktree)).toEqual({
-        worktrees: 0,
-        branches: [],
-        folder: false,
-        status: '',
-      });
+      expect(leftovers(dir(), worktree)).toEqual(NOTHING_LEFT);
     });
 
     it('when the branch name is taken: that branch is left alone', async () => {
       repo();
       gitIn(dir(), 'branch', 'warren/agent_0001');
       await expect(createWorktree(request())).rejects.toThrow(/already exists/);
-      expect(branches(dir())).toContain('warren/agent_0001');
-      expect(worktreePaths(dir())).toHaveLength(1);
+      expect(worktreeLeftovers(dir())).toEqual({ worktrees: 0, branches: ['warren/agent_0001'] });
     });
 
     it('when the folder is there already: a worktree is never reused', async () => {
@@ -223,12 +217,7 @@ describe('finishing a worktree', () => {
       diffStat: '',
       problem: null,
     });
-    expect(leftovers(dir(), worktree)).toEqual({
-      worktrees: 0,
-      branches: [],
-      folder: false,
-      status: '',
-    });
+    expect(leftovers(dir(), worktree)).toEqual(NOTHING_LEFT);
   });
 
   it('counts ignored files (build output) as no change', async () => {

@@ -30,7 +30,7 @@ export async function checkoutStatus(dir: string): Promise<CheckoutStatus> {
 }
 
 /** Reads `git status --porcelain=v2 --branch -z` output. */
-export function parseStatus(output: string): CheckoutStatus {
+function parseStatus(output: string): CheckoutStatus {
   const status: CheckoutStatus = { head: null, branch: null, changes: [], conflicts: [] };
   const records = output.split('\0');
   for (let index = 0; index < records.length; index++) {

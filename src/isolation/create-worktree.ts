@@ -40,7 +40,7 @@ export interface AgentWorktree {
 }
 
 /** Why a worktree could not be made, in words for the model (and the person reading along). */
-export class WorktreeError extends Error {
+class WorktreeError extends Error {
   readonly isWorktreeError = true;
   constructor(message: string) {
     super(message);

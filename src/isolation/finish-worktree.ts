@@ -108,7 +108,7 @@ async function commitLeftovers(worktree: AgentWorktree, description: string): Pr
 }
 
 /** The worktree's files against its base, as `git diff --stat` shows it, at most 20 files. */
-export async function diffStat(worktree: { path: string; baseCommit: string }): Promise<string> {
+async function diffStat(worktree: { path: string; baseCommit: string }): Promise<string> {
   const { stdout } = await git(worktree.path, [
     'diff',
     '--stat=100',

@@ -68,7 +68,7 @@ interface GitWorktreeEntry {
 }
 
 /** The repository `cwd` is in, as a ConfigError for people when it is none. */
-export async function repositoryFor(cwd: string, command: string): Promise<Repository> {
+async function repositoryFor(cwd: string, command: string): Promise<Repository> {
   try {
     return await findRepository(cwd);
   } catch (error) {

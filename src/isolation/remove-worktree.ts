@@ -22,7 +22,7 @@ export async function removeWorktree(
 }
 
 /** Deletes a branch; one that is already gone is not an error. */
-export async function deleteBranch(root: string, branch: string): Promise<void> {
+async function deleteBranch(root: string, branch: string): Promise<void> {
   try {
     await git(root, ['branch', '-D', '--end-of-options', branch]);
   } catch (error) {

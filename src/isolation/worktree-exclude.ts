@@ -4,7 +4,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from '../tools/allowed-path.js';
 
-export const EXCLUDE_LINE = '/.warren/worktrees/';
+const EXCLUDE_LINE = '/.warren/worktrees/';
 
 /** Appends in progress, per exclude file: parallel children must not add the line twice. */
 const pending = new Map<string, Promise<void>>();

@@ -9,6 +9,7 @@ import type { InheritedOptions } from '../core/inherited-options.js';
 import type { Message } from '../core/messages.js';
 import type { OutputSchema } from '../core/output-schema.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
+import type { StepRunner } from '../core/step-runner.js';
 import type { Tool } from '../core/tool.js';
 
 export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
@@ -70,6 +71,13 @@ export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
    * signal after each interrupt.
    */
   interrupt?: { readonly signal: AbortSignal };
+  /**
+   * Runs each model call and each tool call as a step (core/step-runner.ts): a durable engine's
+   * runner journals them, so a run replayed after a crash does not call the model or a tool
+   * again for a step it finished. Not inherited: a child's runner is its executor's business.
+   * Default: each step runs directly.
+   */
+  steps?: StepRunner;
 }
 
 export interface AgentLoopParams {

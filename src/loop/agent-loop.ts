@@ -4,27 +4,26 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { Budget } from '../core/budget.js';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
-import type { HandoffVerdict } from '../core/hook-runner.js';
 import { inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, toolCallsOf } from '../core/messages.js';
 import type { RunContext } from '../core/run-context.js';
+import { directSteps } from '../core/step-runner.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
-import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
-import { describeModelError, describeModelFailure } from '../model/describe-model-error.js';
-import { endpointOfModel } from '../model/model-endpoint.js';
-import { type ModelTurn, modelTurn } from '../model/model-turn.js';
-import { costOf, type ModelPrice, modelName, priceOf } from '../model/pricing.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
-import { DEFAULT_RETRY, messageOf } from '../model/retry-policy.js';
+import { emptyUsage } from '../core/usage.js';
+import { describeModelError } from '../model/describe-model-error.js';
+import { modelName, priceOf } from '../model/pricing.js';
+import { messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
+import { callModel } from './call-model.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
 import { lastReplyText, resultOf, statusOf } from './run-result.js';
+import { append, event, modelOf, type RunState } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
-import { AbortFanOut, type Deadline, either, followSignal, startDeadline } from './stop-signals.js';
+import { AbortFanOut, either, followSignal, startDeadline } from './stop-signals.js';
 import { StructuredOutput } from './structured-output.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
@@ -34,63 +33,7 @@ const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
 const GRACE_TIME_MS = 60_000;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
 
-/** The signals of the current turn; rebuilt only after an interrupt. */
-interface TurnSignals {
-  /** The interrupt signal this turn follows, if the agent can be interrupted. */
-  readonly interrupt: AbortSignal | undefined;
-  /** Aborts on cancel or interrupt: what the turn's children follow. */
-  readonly cancel: AbortSignal;
-  /** Aborts on cancel, interrupt or the deadline: what the model call and tools stop on. */
-  readonly signal: AbortSignal;
-}
-
 const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
-
-/** Everything one run knows and changes, in one place; the steps below take it explicitly. */
-interface RunState {
-  readonly ref: AgentRef;
-  readonly path: string;
-  /** Sent with every model request, so a proxy or gateway can tell the agents apart. */
-  readonly headers: Record<string, string>;
-  readonly agentType: string;
-  readonly description: string;
-  readonly cwd: string;
-  readonly options: AgentLoopOptions;
-  readonly model: LanguageModelV4;
-  readonly modelName: string;
-  readonly price: ModelPrice | undefined;
-  readonly budget: Budget;
-  /** Aborts when the caller cancels; what children follow. */
-  readonly cancel: { signal: AbortSignal; end(): void };
-  readonly deadline: Deadline | undefined;
-  /** Aborts on cancel or at the deadline: what model calls and tools stop on. */
-  readonly signal: AbortSignal;
-  /** Aborts on cancel or once the wind-down window has closed: when waiting stops. */
-  readonly hardStop: AbortSignal;
-  turn: TurnSignals;
-  readonly messages: Message[];
-  /** Where this run's messages start; a resumed conversation's old replies are not its result. */
-  readonly firstOwnMessage: number;
-  readonly usage: Usage;
-  readonly started: number;
-  /** Present when the agent must finish with a structured value. */
-  readonly output: StructuredOutput | undefined;
-  /** What the agent may call: its tools, and StructuredOutput when it has a schema. */
-  readonly tools: readonly Tool[];
-  /**
-   * What the model is offered: `tools`, or for a forked agent its parent's list (with its own
-   * StructuredOutput, if it has a schema), so its requests open with its parent's prefix.
-   */
-  readonly shownTools: readonly Tool[];
-  stopHookContinuations: number;
-  handoff?: HandoffVerdict;
-  costUsd: number | null;
-  numTurns: number;
-  toolCalls: number;
-  stop?: Stop;
-  failure?: string;
-  fatal: boolean;
-}
 
 /**
  * Runs one agent to the end, yielding every event as it happens; returns the result (also
@@ -148,6 +91,7 @@ export async function* agentLoop({
     timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     record: options.onEvent ?? ignore,
     passOn: () => options.inbox?.passOn() ?? NOTHING,
+    steps: options.steps ?? directSteps,
   };
 
   // A consumer may stop early (`break` out of for-await): what the run started stops with it.
@@ -417,75 +361,6 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
   }
 }
 
-// One model call, counted against the turn cap and the budget.
-async function* callModel(
-  run: RunState,
-  call: { toolChoice: 'auto' | 'none'; signal: AbortSignal; maxOutputTokens?: number },
-): AsyncGenerator<AgentEvent, ModelTurn> {
-  const { options } = run;
-  run.numTurns++;
-  const started = Date.now();
-  yield event(run, { type: 'turn_start', turn: run.numTurns });
-  const turns = modelTurn({
-    model: run.model,
-    messages: run.messages,
-    tools: run.shownTools,
-    toolChoice: call.toolChoice,
-    stream: options.stream ?? true,
-    signal: call.signal,
-    retry: { ...DEFAULT_RETRY, ...options.retry },
-    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    describeFailure: (error) => describeModelFailure(error, modelOf(run)),
-    maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
-    providerOptions: options.providerOptions,
-    headers: run.headers,
-  });
-  let step = await turns.next();
-  while (!step.done) {
-    yield event(run, step.value);
-    for (const passed of options.inbox?.passOn() ?? NOTHING) yield passed;
-    step = await turns.next();
-  }
-  const turn = step.value;
-  addUsage(run.usage, turn.usage);
-  const turnCost = costOf(turn.usage, run.price);
-  if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
-  run.budget.spend(budgetTokens(turn.usage), turnCost);
-  yield event(run, {
-    type: 'usage',
-    turn: run.numTurns,
-    usage: turn.usage,
-    costUsd: turnCost,
-    durationMs: Date.now() - started,
-    finishReason: turn.finishReason,
-  });
-  return turn;
-}
-
-/** What a model error message names: the model, and where its requests went. */
-function modelOf(run: RunState) {
-  return {
-    spec: run.modelName,
-    baseUrl: run.options.baseUrl,
-    endpoint: endpointOfModel(run.model),
-  };
-}
-
 const NOTHING: readonly AgentEvent[] = [];
 
 function ignore(): void {}
-
-/** An event of this agent, recorded (`onEvent`) as it is made. */
-function event(run: RunState, fields: DistributiveOmit<AgentEvent, keyof AgentRef>): AgentEvent {
-  const made = { ...run.ref, ...fields } as AgentEvent;
-  run.options.onEvent?.(made);
-  return made;
-}
-
-function append(run: RunState, message: Message): AgentEvent {
-  run.messages.push(message);
-  return event(run, { type: 'message_end', message });
-}
-
-/** Omit that keeps a union a union. */
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

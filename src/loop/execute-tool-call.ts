@@ -7,6 +7,7 @@ import type { HookRunner } from '../core/hook-runner.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
 import { nobodyToAsk, type PermissionPolicy } from '../core/permission-policy.js';
 import type { RunContext } from '../core/run-context.js';
+import type { StepRunner } from '../core/step-runner.js';
 import {
   FatalToolError,
   type Tool,
@@ -49,6 +50,8 @@ export interface ToolCallEnvironment {
   record: (event: AgentEvent) => void;
   /** Events of background agents waiting to be yielded in this agent's stream. */
   passOn: () => readonly AgentEvent[];
+  /** Runs each call as a step (journaled by a durable engine's runner). */
+  steps: StepRunner;
 }
 
 /** Where a call's events go: the stream of the batch it belongs to. */

@@ -1,5 +1,6 @@
 // The tool calls of one assistant message: all at once when every tool is concurrency-safe,
-// else one by one. Their events stream out as they happen; results keep the order of the calls.
+// else one by one, each a step of the run's StepRunner. Their events stream out as they happen;
+// results keep the order of the calls.
 import type { AgentEvent } from '../core/events.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
 import { messageOf } from '../model/retry-policy.js';
@@ -23,7 +24,12 @@ export async function* runToolCalls(
   const runOne = async (index: number) => {
     const call = calls[index]!;
     try {
-      batch.results[index] = await executeToolCall(call, env, emit);
+      // The whole call is the step (validation, hooks, permission, the tool): made in the calls'
+      // order before anything is awaited, so a journaling runner sees the same steps on a replay.
+      batch.results[index] = await env.steps.run(
+        { kind: 'tool', name: `tool:${call.toolName}:${call.toolCallId}` },
+        () => executeToolCall(call, env, emit),
+      );
     } catch (error) {
       if (!stopped.aborted) batch.fatal ??= error;
       batch.results[index] = {

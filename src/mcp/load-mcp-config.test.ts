@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import { configErrorOf } from '../testing/caught-errors.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { sha256Of } from './config-file.js';
 import { loadMcpConfig } from './load-mcp-config.js';
@@ -25,15 +25,6 @@ const load = (configFiles: string[] = [], trustProject = false, env: NodeJS.Proc
     trust: mcpTrust({ trustProject, storePath: store }),
     env,
   });
-
-async function configErrorOf(promise: Promise<unknown>): Promise<ConfigError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (ConfigError.isInstance(error)) return error;
-  throw new Error(`expected a ConfigError, got ${String(error)}`);
-}
 
 describe('MCP config files', () => {
   it('do not start a project .mcp.json that is not trusted, and say how to allow it', async () => {

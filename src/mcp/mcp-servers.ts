@@ -6,9 +6,9 @@ import { type McpTool, mcpTools } from './mcp-tool.js';
 import type { McpServerSpec } from './server-config.js';
 
 /** How long a server may take from start to its tool list (Claude Code's MCP_TIMEOUT). */
-export const DEFAULT_START_TIMEOUT_MS = 30_000;
+const DEFAULT_START_TIMEOUT_MS = 30_000;
 /** How long one tool call may take (Claude Code's MCP_TOOL_TIMEOUT). */
-export const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
 
 export interface McpTimeouts {
   startTimeoutMs: number;

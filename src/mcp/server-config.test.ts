@@ -1,22 +1,12 @@
 // Server configs in the shapes real files use, and the errors a mistake gets.
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import { thrownConfigError } from '../testing/caught-errors.js';
 import { expandVariables } from './expand-env.js';
 import { parseServerConfig, serverConfigOf, serverSpecsOf } from './server-config.js';
 
 const location = { at: (path: readonly (string | number)[]) => `cfg:${path.join('.')}` };
 const parse = (raw: unknown, env?: NodeJS.ProcessEnv) =>
   parseServerConfig('srv', raw, { location, env });
-
-function errorOf(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (ConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe(`expanding \${VAR}`, () => {
   it('takes the value, or the default when unset or empty', () => {
@@ -66,25 +56,27 @@ describe('an MCP server config', () => {
   });
 
   it('names the field and the fix for a mistake', () => {
-    const wrongArgs = errorOf(() => parse({ command: 'x', args: 'a b' }));
+    const wrongArgs = thrownConfigError(() => parse({ command: 'x', args: 'a b' }));
     expect(wrongArgs.where).toBe('cfg:srv.args');
     expect(wrongArgs.message).toContain('field "args"');
     expect(wrongArgs.fix).toContain('"command"');
 
-    expect(errorOf(() => parse({ type: 'ws', url: 'ws://x' })).message).toMatch(
+    expect(thrownConfigError(() => parse({ type: 'ws', url: 'ws://x' })).message).toMatch(
       /type "ws" is not supported/,
     );
-    expect(errorOf(() => parse({ args: [] })).message).toContain('neither "command" nor "url"');
-    expect(errorOf(() => parse({ type: 'http', url: 'file:///etc/passwd' })).message).toContain(
-      'not an http(s) address',
+    expect(thrownConfigError(() => parse({ args: [] })).message).toContain(
+      'neither "command" nor "url"',
     );
-    expect(errorOf(() => parseServerConfig('bad name!', {}, { location })).message).toContain(
-      'cannot be used',
-    );
+    expect(
+      thrownConfigError(() => parse({ type: 'http', url: 'file:///etc/passwd' })).message,
+    ).toContain('not an http(s) address');
+    expect(
+      thrownConfigError(() => parseServerConfig('bad name!', {}, { location })).message,
+    ).toContain('cannot be used');
   });
 
   it('names an unset variable but never shows a value of the environment', () => {
-    const error = errorOf(() =>
+    const error = thrownConfigError(() =>
       parse(
         { type: 'http', url: 'https://x.test', headers: { Authorization: `Bearer \${TOKEN}` } },
         { OTHER: 'sekrit-value' },
@@ -100,7 +92,9 @@ describe('an MCP server config', () => {
     const instance = { connect: async () => {} };
     const [spec] = serverSpecsOf({ mine: instance });
     expect(spec).toMatchObject({ name: 'mine', config: { transport: 'in-process', instance } });
-    expect(errorOf(() => serverSpecsOf({ x: { command: '' } })).where).toBe('mcpServers.x.command');
+    expect(thrownConfigError(() => serverSpecsOf({ x: { command: '' } })).where).toBe(
+      'mcpServers.x.command',
+    );
   });
 
   it('round-trips through the input shape the CLI hands to query()', () => {

@@ -74,7 +74,7 @@ export type ResolvedServerConfig =
 export type McpTransportName = ResolvedServerConfig['transport'];
 
 /** Server names: what a definition's `mcpServers` and a permission rule can refer to. */
-export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export const CONFIG_SHAPE =
   'a server is {"command": "npx", "args": ["-y", "some-server"], "env": {}} or {"type": "http", "url": "https://…", "headers": {}} or {"type": "sse", "url": "…"}';
@@ -105,7 +105,7 @@ export interface ParseServerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export function checkServerName(name: string, location: ConfigLocation): void {
+function checkServerName(name: string, location: ConfigLocation): void {
   if (SERVER_NAME.test(name)) return;
   throw new ConfigError(
     location.at([name]),
@@ -205,7 +205,7 @@ export function serverConfigOf(config: ResolvedServerConfig): McpServerConfig {
   }
 }
 
-export function isServerObject(value: unknown): value is McpServerObject {
+function isServerObject(value: unknown): value is McpServerObject {
   return (
     typeof value === 'object' &&
     value !== null &&

@@ -2,11 +2,11 @@
 // layer resolves for the session's provider, or `provider:model`. Unknown values pass through.
 
 /** Aliases kept as written; the model layer picks the concrete model when the agent starts. */
-export const MODEL_ALIASES = ['sonnet', 'opus', 'haiku'] as const;
+const MODEL_ALIASES = ['sonnet', 'opus', 'haiku'] as const;
 export type ModelAlias = (typeof MODEL_ALIASES)[number];
 
 /** The providers `--model provider:model` accepts. */
-export const MODEL_PROVIDERS = ['anthropic', 'openai', 'openai-compatible', 'scripted'] as const;
+const MODEL_PROVIDERS = ['anthropic', 'openai', 'openai-compatible', 'scripted'] as const;
 
 export interface NormalizedModel {
   model: string;

@@ -102,7 +102,7 @@ export function firstSet(
 }
 
 /** Text with anything shaped like the `user:password@` of a URL replaced, for messages. */
-export function withoutCredentials(text: string): string {
+function withoutCredentials(text: string): string {
   return text.replace(/[^\s/?#@]+@/g, '<credentials>@');
 }
 

@@ -237,7 +237,7 @@ function parseToolInput(input: string): unknown {
   }
 }
 
-export function toUsage(usage: LanguageModelV4Usage): Usage {
+function toUsage(usage: LanguageModelV4Usage): Usage {
   const cacheRead = usage.inputTokens.cacheRead ?? 0;
   const cacheWrite = usage.inputTokens.cacheWrite ?? 0;
   const uncached =

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import { thrownConfigError } from '../testing/caught-errors.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { loadPriceTable, parsePriceFile, priceFilePath } from './price-file.js';
 import { BUILTIN_PRICES, costOf, modelName, priceOf } from './pricing.js';
@@ -84,21 +84,20 @@ describe('the user price file', () => {
 
   it('refuses a wrong field, naming file:line:column, the field and the shape', () => {
     const text = '{\n  "models": {\n    "x:y": { "input": "cheap", "output": 1 }\n  }\n}\n';
-    const error = captureError(() => parsePriceFile(text, '/h/prices.json'));
-    expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as ConfigError).message).toMatch(
+    const error = thrownConfigError(() => parsePriceFile(text, '/h/prices.json'));
+    expect(error.message).toMatch(
       /^\/h\/prices\.json:3:14: models\.x:y\.input: .*expected number.*\(the file looks like \{ "models"/,
     );
   });
 
   it('refuses an unknown field and broken JSON with the line of the problem', async () => {
-    const unknown = captureError(() =>
+    const unknown = thrownConfigError(() =>
       parsePriceFile('{\n  "modles": {}\n}', '/h/prices.json'),
-    ) as ConfigError;
+    );
     expect(unknown.where).toBe('/h/prices.json:1:1');
-    const broken = captureError(() =>
+    const broken = thrownConfigError(() =>
       parsePriceFile('{\n  "models": {\n    "a": { "input": 1, }\n', '/h/prices.json'),
-    ) as ConfigError;
+    );
     expect(broken.where).toMatch(/^\/h\/prices\.json:3:/);
     expect(broken.problem).toMatch(/^not valid JSON/);
     const dir = await makeTempDir();
@@ -106,12 +105,3 @@ describe('the user price file', () => {
     await expect(loadPriceTable({ env: { WARREN_HOME: dir } })).rejects.toThrow(/cannot be read/);
   });
 });
-
-function captureError(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}

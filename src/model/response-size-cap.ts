@@ -4,7 +4,7 @@
 import { hasErrorMark } from '../core/error-mark.js';
 
 /** Far above any real reply: 64 MiB of SSE is some 300,000 tokens of streamed text. */
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export class ReplyTooLargeError extends Error {
   readonly isReplyTooLarge = true;

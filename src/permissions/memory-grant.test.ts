@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { PermissionRequest } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
 import { useTempDir } from '../testing/temp-dir.js';
-import { editTool, readTool, writeTool } from '../tools/builtin-tools.js';
+import { editTool } from '../tools/edit.js';
+import { readTool } from '../tools/read.js';
+import { writeTool } from '../tools/write.js';
 import {
   createPermissionPolicy,
   type PermissionPolicyOptions,

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../core/config-error.js';
+import { thrownConfigError } from '../testing/caught-errors.js';
 import {
   findDenyingRule,
   isAllowedByRules,
@@ -23,16 +23,6 @@ function allows(ruleText: string, toolName: string, subject?: string): boolean {
 
 function denies(ruleText: string, toolName: string, subject?: string): string | undefined {
   return findDenyingRule(rules(ruleText), { toolName, subject, cwd })?.text;
-}
-
-function configError(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (ConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 describe('parsing rules', () => {
@@ -69,7 +59,7 @@ describe('parsing rules', () => {
   });
 
   it('names the rule, the flag and the fix for a missing closing parenthesis', () => {
-    const error = configError(() => rules('Read,Bash(npm test'));
+    const error = thrownConfigError(() => rules('Read,Bash(npm test'));
     expect(error.where).toBe('--allowed-tools');
     expect(error.message).toBe(
       '--allowed-tools: rule "Bash(npm test" has no closing ")" (close the parentheses at the end of the rule: Bash(npm test))',
@@ -77,32 +67,32 @@ describe('parsing rules', () => {
   });
 
   it('refuses text after the closing parenthesis', () => {
-    expect(configError(() => parsePermissionRule('Bash(ls)x', 'src')).problem).toBe(
+    expect(thrownConfigError(() => parsePermissionRule('Bash(ls)x', 'src')).problem).toBe(
       'rule "Bash(ls)x" has text after its closing ")"',
     );
   });
 
   it('refuses empty parentheses and says how to match every call', () => {
-    const error = configError(() => parsePermissionRule('Bash()', 'src'));
+    const error = thrownConfigError(() => parsePermissionRule('Bash()', 'src'));
     expect(error.problem).toBe('rule "Bash()" has empty parentheses');
     expect(error.fix).toContain('write Bash to match every call');
   });
 
   it('refuses a rule without a tool name', () => {
-    expect(configError(() => parsePermissionRule('(ls)', 'src')).problem).toBe(
+    expect(thrownConfigError(() => parsePermissionRule('(ls)', 'src')).problem).toBe(
       'rule "(ls)" has no tool name',
     );
   });
 
   it('refuses an invalid tool name, such as two rules in one settings entry', () => {
-    const error = configError(() => parsePermissionRule('Read, Write', 'settings allow[0]'));
+    const error = thrownConfigError(() => parsePermissionRule('Read, Write', 'settings allow[0]'));
     expect(error.where).toBe('settings allow[0]');
     expect(error.problem).toBe('rule "Read, Write" has an invalid tool name "Read, Write"');
     expect(error.fix).toContain('one rule per entry');
   });
 
   it('refuses ":*" anywhere but at the end of a Bash rule', () => {
-    const error = configError(() => parsePermissionRule('Bash(npm:* test)', 'src'));
+    const error = thrownConfigError(() => parsePermissionRule('Bash(npm:* test)', 'src'));
     expect(error.problem).toBe('rule "Bash(npm:* test)" has ":*" before the end');
     expect(error.fix).toContain('Bash(npm:*)');
   });

@@ -32,9 +32,6 @@ export interface ProtectedPath {
   holds: string;
 }
 
-/** Every protected name, for docs and messages. */
-export const PROTECTED_NAMES: readonly string[] = [...PROTECTED.keys()];
-
 /**
  * The protected name among the components of `relativePath`, if any. Case-insensitive, since
  * macOS and Windows file systems are.

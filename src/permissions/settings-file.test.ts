@@ -26,6 +26,12 @@ function loadError(): Promise<ConfigError> {
   return configErrorOf(loadSettings({ projectDir, homeDir }));
 }
 
+/** Writes `text` as the settings file of `dir` (the project); the file, and how loading refuses it. */
+async function refused(text: string, dir = projectDir) {
+  const file = await writeSettings(dir, text);
+  return { file, error: await loadError() };
+}
+
 describe('loadSettings', () => {
   it('finds no rules and no mode when there is no settings file', async () => {
     expect(await loadSettings({ projectDir, homeDir })).toEqual({
@@ -154,50 +160,37 @@ describe('loadSettings', () => {
   });
 
   it('names the line and field of a value of the wrong type', async () => {
-    const file = await writeSettings(
-      projectDir,
-      '{\n  "permissions": {\n    "allow": "Read"\n  }\n}',
-    );
-    const error = await loadError();
+    const { file, error } = await refused('{\n  "permissions": {\n    "allow": "Read"\n  }\n}');
     expect(error.where).toBe(`${file}:3:5`);
     expect(error.problem).toBe('permissions.allow: Invalid input: expected array, received string');
     expect(error.fix).toContain('"allow": ["Read", "Bash(npm test:*)"]');
   });
 
   it('names an unknown mode and lists the known ones', async () => {
-    const file = await writeSettings(
-      projectDir,
-      '{ "permissions": {\n  "defaultMode": "dontAsk" } }',
-    );
-    const error = await loadError();
+    const { file, error } = await refused('{ "permissions": {\n  "defaultMode": "dontAsk" } }');
     expect(error.where).toBe(`${file}:2:3`);
     expect(error.problem).toContain('permissions.defaultMode');
     expect(error.fix).toBe('use one of: plan, default, acceptEdits, bypassPermissions');
   });
 
   it('names an unknown field inside permissions', async () => {
-    const file = await writeSettings(
-      projectDir,
+    const { file, error } = await refused(
       '{ "permissions": {\n  "allow": [],\n  "ask": ["Bash"] } }',
     );
-    const error = await loadError();
     expect(error.where).toBe(`${file}:3:3`);
     expect(error.problem).toBe('permissions.ask is not a known field');
   });
 
   it('names the entry of a rule that does not parse', async () => {
-    const file = await writeSettings(
-      projectDir,
+    const { file, error } = await refused(
       '{ "permissions": {\n  "deny": [\n    "Read",\n    "Bash(rm -rf"\n  ] } }',
     );
-    const error = await loadError();
     expect(error.where).toBe(`${file}:4:5 permissions.deny[1]`);
     expect(error.problem).toBe('rule "Bash(rm -rf" has no closing ")"');
   });
 
   it('names the user settings file when that is the broken one', async () => {
-    const file = await writeSettings(homeDir, '{ "permissions": { "allow": [1] } }');
-    const error = await loadError();
+    const { file, error } = await refused('{ "permissions": { "allow": [1] } }', homeDir);
     expect(error.where).toBe(`${file}:1:30`);
     expect(error.problem).toBe(
       'permissions.allow[0]: Invalid input: expected string, received number',

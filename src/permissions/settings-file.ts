@@ -12,7 +12,7 @@ import { PERMISSION_MODES } from './create-permission-policy.js';
 import { parsePermissionRule } from './permission-rule.js';
 
 /** Where a settings file sits, relative to the project folder or the home folder. */
-export const SETTINGS_FILE = path.join('.warren', 'settings.json');
+const SETTINGS_FILE = path.join('.warren', 'settings.json');
 
 export interface Settings {
   /** The user's rules first, then the project's, then `--settings`'; each labelled with its file and field. */

@@ -1,46 +1,27 @@
 import { appendFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentRef } from '../core/events.js';
+import { describe, expect, it } from 'vitest';
+import type { AgentRef } from '../core/events.js';
 import { emptyUsage } from '../core/usage.js';
+import { runStartEvent } from '../testing/run-results.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import { readSessionEvents } from './session-events.js';
 import { TranscriptWriter } from './transcript-writer.js';
 
 const main: AgentRef = { agentId: 'main_1', parentId: null, depth: 0 };
 const child: AgentRef = { agentId: 'agent_1', parentId: 'main_1', depth: 1 };
-let sessionDir: string;
-
-beforeEach(async () => {
-  sessionDir = await mkdtemp(join(tmpdir(), 'warren-session-events-'));
-});
-afterEach(async () => {
-  await rm(sessionDir, { recursive: true, force: true });
-});
-
-const start = (ref: AgentRef, path: string, parentToolCallId?: string): AgentEvent => ({
-  ...ref,
-  type: 'run_start',
-  agentType: ref.depth === 0 ? 'main' : 'explore',
-  description: 'd',
-  model: 'scripted:x',
-  tools: [],
-  cwd: '/w',
-  path,
-  ...(parentToolCallId ? { parentToolCallId } : {}),
-});
+const sessionDir = useTempDir('warren-session-events-');
 
 describe('readSessionEvents', () => {
   it('reads the main transcript and the sidechains back as events, parents first', () => {
     const writer = new TranscriptWriter({
-      sessionDir,
+      sessionDir: sessionDir(),
       sessionId: 's1',
       mainAgentId: 'main_1',
       env: {},
     });
-    writer.write(start(main, 'main'));
-    writer.write(start(child, 'main/Agent#1/explore', 'call_1'));
+    writer.write(runStartEvent(main, 'main'));
+    writer.write(runStartEvent(child, 'main/Agent#1/explore', { parentToolCallId: 'call_1' }));
     writer.write({
       ...child,
       type: 'usage',
@@ -60,11 +41,15 @@ describe('readSessionEvents', () => {
       durationMs: 3,
     });
     writer.close();
-    const session = readSessionEvents({ sessionDir, sessionId: 's1', where: 'warren usage' });
+    const session = readSessionEvents({
+      sessionDir: sessionDir(),
+      sessionId: 's1',
+      where: 'warren usage',
+    });
     expect(session.warnings).toEqual([]);
     expect(session.files).toEqual([
-      join(sessionDir, 's1.jsonl'),
-      join(sessionDir, 's1', 'agents', 'agent_1.jsonl'),
+      join(sessionDir(), 's1.jsonl'),
+      join(sessionDir(), 's1', 'agents', 'agent_1.jsonl'),
     ]);
     expect(session.events.map(({ event }) => [event.type, event.agentId])).toEqual([
       ['run_start', 'main_1'],
@@ -85,14 +70,18 @@ describe('readSessionEvents', () => {
   });
 
   it('reads transcripts written before paths were recorded, and skips broken lines with a warning', () => {
-    const file = join(sessionDir, 'old.jsonl');
+    const file = join(sessionDir(), 'old.jsonl');
     appendFileSync(
       file,
       `${JSON.stringify({ v: 1, ...main, timestamp: '2026-01-01T00:00:00.000Z', type: 'run_start', agentType: 'main', description: '', model: 'm', tools: [], cwd: '/' })}\n` +
         `${JSON.stringify({ v: 1, ...main, timestamp: '2026-01-01T00:00:01.000Z', type: 'usage', turn: 1, usage: { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 }, costUsd: null })}\n` +
         '{"v":1,"type":"message"\n',
     );
-    const session = readSessionEvents({ sessionDir, sessionId: 'old', where: 'warren report' });
+    const session = readSessionEvents({
+      sessionDir: sessionDir(),
+      sessionId: 'old',
+      where: 'warren report',
+    });
     expect(session.events[0]?.event).toMatchObject({ path: 'main' });
     expect(session.events[1]?.event).toMatchObject({ durationMs: 0, finishReason: 'unknown' });
     expect(session.warnings).toEqual([`${file}:3: not a complete JSON line; skipped`]);
@@ -100,10 +89,10 @@ describe('readSessionEvents', () => {
 
   it('names the command, the session and where it looked when there is no such session', () => {
     expect(() =>
-      readSessionEvents({ sessionDir, sessionId: 'nope', where: 'warren usage' }),
+      readSessionEvents({ sessionDir: sessionDir(), sessionId: 'nope', where: 'warren usage' }),
     ).toThrow(/^warren usage nope: no such session \(looked for .*nope\.jsonl\)/);
     expect(() =>
-      readSessionEvents({ sessionDir, sessionId: '../x', where: 'warren usage' }),
+      readSessionEvents({ sessionDir: sessionDir(), sessionId: '../x', where: 'warren usage' }),
     ).toThrow(/^warren usage: /);
   });
 });

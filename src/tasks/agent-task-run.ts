@@ -69,7 +69,7 @@ export const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
 
 /** `text` is what the owner reads: checked, cut to size, with a note when it stopped early. */
 export function outcomeOf(
-  { result }: ChildEnding,
+  { result }: Pick<ChildEnding, 'result'>,
   text: string,
   transcript: string | null,
 ): TaskOutcome {

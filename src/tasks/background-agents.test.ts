@@ -9,9 +9,9 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import type { PermissionPrompt } from '../permissions/create-permission-policy.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type Query, type QueryOptions, query } from '../query.js';
+import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
-import { echoTool } from '../testing/stub-tools.js';
-import { makeTempDir } from '../testing/temp-dir.js';
+import { runToEnd } from '../testing/run-events.js';
 
 const background = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',
@@ -30,24 +30,9 @@ async function runQuery(
   prompt = 'MAIN task',
   onEvent?: (event: AgentEvent, run: Query) => void,
 ): Promise<Run> {
-  const run = query({
-    prompt,
-    options: {
-      model,
-      tools: [echoTool],
-      cwd: await makeTempDir(),
-      retry: { initialDelayMs: 1, maxDelayMs: 5 },
-      ...options,
-    },
-  });
-  const events: AgentEvent[] = [];
-  let step = await run.next();
-  while (!step.done) {
-    events.push(step.value);
-    onEvent?.(step.value, run);
-    step = await run.next();
-  }
-  return { result: step.value, events, run };
+  const run = query({ prompt, options: { ...(await echoRunOptions(model)), ...options } });
+  const { events, result } = await runToEnd(run, (event) => onEvent?.(event, run));
+  return { result, events, run };
 }
 
 const ofType = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>

@@ -9,10 +9,11 @@ import type {
   BackgroundChild,
   BackgroundPort,
   Lend,
+  RemoteBackgroundChild,
 } from '../agents/background-port.js';
 import { childInbox } from '../agents/subagent-context.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
-import type { AgentRef } from '../core/events.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
@@ -22,6 +23,7 @@ import { backgroundBashTool, isBuiltinBash } from './background-bash-tool.js';
 import { listAgentsTool } from './list-agents-tool.js';
 import { LocalAgentExecutor } from './local-agent-executor.js';
 import { LocalBashExecutor } from './local-bash-executor.js';
+import { RemoteAgentExecutor } from './remote-agent-executor.js';
 import { sendMessageTool } from './send-message-tool.js';
 import type { TaskManager } from './task-manager.js';
 import { taskOutputTool } from './task-output-tool.js';
@@ -30,6 +32,8 @@ import { taskStopTool } from './task-stop-tool.js';
 export interface BackgroundTasksOptions {
   /** Where background commands write their output; default a new folder under the OS temp dir. */
   outputDir?: string;
+  /** The run's `onEvent`: where remote children's events are recorded (their loops ran elsewhere). */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 export class BackgroundTasks implements BackgroundPort {
@@ -39,6 +43,7 @@ export class BackgroundTasks implements BackgroundPort {
   /** Foreground children sent to the background while they ran. */
   readonly adopted: AdoptedAgentExecutor;
   readonly bash = new LocalBashExecutor();
+  readonly remoteAgents: RemoteAgentExecutor;
   readonly tools: readonly Tool[];
   /** Bash with `run_in_background`, in place of the built-in Bash. */
   readonly bashTool: Tool;
@@ -59,6 +64,7 @@ export class BackgroundTasks implements BackgroundPort {
     this.#outputDir = options.outputDir;
     this.agents = new LocalAgentExecutor(runtime);
     this.adopted = new AdoptedAgentExecutor(runtime);
+    this.remoteAgents = new RemoteAgentExecutor(runtime, options.onEvent);
     this.tools = [
       taskOutputTool(this),
       taskStopTool(this),
@@ -100,6 +106,25 @@ export class BackgroundTasks implements BackgroundPort {
       name: child.name,
       spec: child.restart,
     });
+  }
+
+  launchRemote(child: RemoteBackgroundChild): TaskRecord {
+    return this.manager.start(this.remoteAgents, child, {
+      kind: 'remote_agent',
+      description: child.spec.description,
+      owner: child.owner,
+      agentId: child.spec.agentId,
+      agentType: String(child.spec.definition.name),
+      name: child.name,
+      // A resumed run attaches to the same child with it (the submit is idempotent).
+      spec: child.spec,
+    });
+  }
+
+  /** A message for a remote agent that runs: false when it has ended. */
+  sendRemote(agentId: string, text: string): Promise<boolean> {
+    const port = this.runtime.remote;
+    return port ? port.executor.send(agentId, text) : Promise.resolve(false);
   }
 
   inboxFor(agent: AgentRef, options?: { lend?: Lend }): Inbox {

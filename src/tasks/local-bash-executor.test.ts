@@ -8,6 +8,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { query } from '../query.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
+import { runToEnd } from '../testing/run-events.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 async function run(cwd: string, answer: (request: ReactiveRequest) => ScriptTurn) {
@@ -19,12 +20,7 @@ async function run(cwd: string, answer: (request: ReactiveRequest) => ScriptTurn
       permissions: createPermissionPolicy({ mode: 'bypassPermissions' }),
     },
   });
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const step = await generator.next();
-    if (step.done) return { result: step.value, events, tasks: generator.tasks };
-    events.push(step.value);
-  }
+  return { ...(await runToEnd(generator)), tasks: generator.tasks };
 }
 
 const call = (name: string, input: Record<string, unknown>): ScriptTurn => ({

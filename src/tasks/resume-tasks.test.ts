@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../core/events.js';
-import type { TaskControl, TaskExecutor, TaskOutcome } from '../core/tasks.js';
+import type { TaskControl, TaskExecutor, TaskOutcome, TaskRecord } from '../core/tasks.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { query } from '../query.js';
@@ -27,6 +27,27 @@ const neverEnding: TaskExecutor<null> = {
   output: () => '',
 };
 
+/**
+ * A general-purpose background child of `main_old`, running in the store at `storePath` when
+ * the process died: its row says running, and nothing ever ended it.
+ */
+function runningAtCrash(
+  storePath: string,
+  child: { agentId: string; description: string; spec: Record<string, unknown> },
+): TaskRecord {
+  const crashed = new TaskManager({ store: TaskStore.open(storePath) });
+  const task = crashed.start(neverEnding, null, {
+    kind: 'local_agent',
+    description: child.description,
+    owner: { agentId: 'main_old', parentId: null, depth: 0 },
+    agentId: child.agentId,
+    agentType: 'general-purpose',
+    spec: { agentType: 'general-purpose', ...child.spec },
+  });
+  crashed.store.close();
+  return task;
+}
+
 describe('resumeTasks', () => {
   it('restarts a crashed child from its sidechain, re-running only what changes nothing', async () => {
     const cwd = await makeTempDir();
@@ -35,14 +56,10 @@ describe('resumeTasks', () => {
     const storePath = join(sessionDir, 's1', 'tasks.db');
 
     // The first run: a background child made two calls, then the process was killed.
-    const crashed = new TaskManager({ store: TaskStore.open(storePath) });
-    const task = crashed.start(neverEnding, null, {
-      kind: 'local_agent',
-      description: 'read and write',
-      owner: { agentId: 'main_old', parentId: null, depth: 0 },
+    const task = runningAtCrash(storePath, {
       agentId: 'agent_crashed1',
-      agentType: 'general-purpose',
-      spec: { agentType: 'general-purpose', prompt: 'CRASHED task' },
+      description: 'read and write',
+      spec: { prompt: 'CRASHED task' },
     });
     const before = new TranscriptWriter({
       sessionDir,
@@ -75,7 +92,6 @@ describe('resumeTasks', () => {
       before.write({ ...child, type: 'message_end', message: structuredClone(message) as never });
     }
     before.close();
-    crashed.store.close();
 
     // The resumed run.
     const model = scriptedModel([
@@ -147,17 +163,12 @@ describe('resumeTasks', () => {
   it('ends, rather than restarts, a child that worked in its own worktree, naming where its work is', async () => {
     const cwd = await makeTempDir();
     const storePath = join(cwd, 'sessions', 's2', 'tasks.db');
-    const crashed = new TaskManager({ store: TaskStore.open(storePath) });
     const worktree = join(cwd, '.warren', 'worktrees', 'agent_wt1');
-    const task = crashed.start(neverEnding, null, {
-      kind: 'local_agent',
-      description: 'change it',
-      owner: { agentId: 'main_old', parentId: null, depth: 0 },
+    const task = runningAtCrash(storePath, {
       agentId: 'agent_wt1',
-      agentType: 'general-purpose',
-      spec: { agentType: 'general-purpose', prompt: 'WT task', worktree },
+      description: 'change it',
+      spec: { prompt: 'WT task', worktree },
     });
-    crashed.store.close();
 
     const warnings: string[] = [];
     const tasks = new TaskManager({ store: TaskStore.open(storePath) });

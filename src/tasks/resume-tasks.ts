@@ -1,9 +1,10 @@
 // After a crash, `--resume` continues the session's background work: what was delivered but not
 // recorded is recorded, tasks of agents that are gone go to the new main agent, and every agent
-// task that was running restarts from its sidechain transcript. A finished call is never run
+// task that was running restarts from its sidechain transcript (a remote one is attached to
+// again, on its worker). A finished call is never run
 // again; one without a result is reported as interrupted, or run again if it changes nothing.
 import { existsSync, readFileSync } from 'node:fs';
-import type { BackgroundChild } from '../agents/background-port.js';
+import type { BackgroundChild, RemoteBackgroundChild } from '../agents/background-port.js';
 import { startOwnServers } from '../agents/run-subagent.js';
 import {
   createSubagentContext,
@@ -14,6 +15,7 @@ import {
 import type { AgentRef } from '../core/events.js';
 import type { Message, ToolCallPart, ToolMessage } from '../core/messages.js';
 import { signalGroup } from '../core/process-group.js';
+import type { RemoteChildSpec } from '../core/remote-executor.js';
 import type { TaskOutcome, TaskRecord } from '../core/tasks.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { INTERRUPTED_TOOL_OUTPUT, readTranscript } from '../session/read-transcript.js';
@@ -61,6 +63,11 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
   const restartable = interrupted.filter(
     (record) => record.kind === 'local_agent' && record.agentId,
   );
+  // A remote child ran on, on its worker: the resumed run attaches to it again (its result, even
+  // one that came while this process was down, is kept by the engine).
+  const reattachable = interrupted.filter(
+    (record) => record.kind === 'remote_agent' && record.agentId && record.spec,
+  );
   const continuing = new Set(restartable.map((record) => record.agentId));
   // An owner that is neither restarted nor the new main agent is gone: its tasks report to main.
   const orphans = manager
@@ -77,7 +84,10 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
   );
 
   const report: ResumeReport = { restarted: [], ended: [] };
-  for (const record of interrupted.filter((candidate) => !restartable.includes(candidate))) {
+  const ending = interrupted.filter(
+    (candidate) => !restartable.includes(candidate) && !reattachable.includes(candidate),
+  );
+  for (const record of ending) {
     manager.endInterrupted(record.taskId, interruptedOutcome(record));
     report.ended.push(record.taskId);
   }
@@ -98,7 +108,27 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
       report.ended.push(fresh.taskId);
     }
   }
+  for (const record of reattachable) reattach(params, manager.get(record.taskId)!, report);
   return report;
+}
+
+/** A `remote_agent` task again, under its old id: the same child, attached (submit is idempotent). */
+function reattach(params: ResumeParams, record: TaskRecord, report: ResumeReport): void {
+  const { tasks } = params;
+  if (!tasks.runtime.remote) {
+    const error = `It runs on a Restate worker, and this run has no remote executor: resume with --restate-url <ingress> (or WARREN_RESTATE_URL) to get its result.`;
+    params.warn?.(`task ${record.taskId}: ${error}`);
+    tasks.manager.endInterrupted(record.taskId, { ...interruptedOutcome(record), error });
+    report.ended.push(record.taskId);
+    return;
+  }
+  const child: RemoteBackgroundChild = {
+    spec: record.spec as RemoteChildSpec,
+    owner: record.owner,
+    ...(record.name === null ? {} : { name: record.name }),
+  };
+  tasks.manager.restart(record.taskId, tasks.remoteAgents, child, record.owner);
+  report.restarted.push(record.taskId);
 }
 
 /** The child of a restarted task: its definition again, its conversation from its sidechain. */

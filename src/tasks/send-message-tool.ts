@@ -33,6 +33,14 @@ export function sendMessageTool(tasks: BackgroundTasks): Tool {
         { agentId: caller.agentId, path: from?.path ?? caller.agentType },
         input.message,
       );
+      if (target.remote) {
+        if (target.status === 'running' && (await tasks.sendRemote(target.agentId, block))) {
+          return `Delivered to ${describe(target)} on its worker: it reads the message after its current model call.`;
+        }
+        return toolError(
+          `${describe(target)} runs remotely and has ended (${target.status}); a remote agent cannot be continued. Start a new agent with what it reported.`,
+        );
+      }
       if (target.status === 'running') {
         if (tasks.manager.sendTo(target.agentId, { text: block })) {
           return `Delivered to ${describe(target)}: it reads the message before its next step.`;

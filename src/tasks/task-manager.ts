@@ -1,21 +1,28 @@
 // The lifecycle of a run's background tasks, whatever runs them: a row in the store before
 // anything is reported, progress at most once a second, the ending written and then delivered
 // to the owner's inbox exactly once, stop and wait. Executors only do the work.
-import { randomUUID } from 'node:crypto';
 import { AgentStop } from '../core/agent-stop.js';
-import type { AgentEvent, AgentRef, TaskEnding, TaskEventFields } from '../core/events.js';
-import {
-  FINAL_TASK_STATUSES,
-  type TaskControl,
-  type TaskExecutor,
-  type TaskMeta,
-  type TaskOutcome,
-  type TaskProgress,
-  type TaskRecord,
+import type { AgentEvent, AgentRef } from '../core/events.js';
+import { settleWithin } from '../core/settle-within.js';
+import type {
+  TaskControl,
+  TaskExecutor,
+  TaskMeta,
+  TaskOutcome,
+  TaskRecord,
 } from '../core/tasks.js';
 import { AbortFanOut } from '../loop/stop-signals.js';
 import { AgentInbox, type InboxItem } from './agent-inbox.js';
-import { notificationBlock, truncateForOwner } from './task-notification.js';
+import { AgentInboxes } from './agent-inboxes.js';
+import { notificationBlock } from './task-notification.js';
+import {
+  copyRecord,
+  executorFailure,
+  isUndelivered,
+  newTaskRecord,
+  taskEnding,
+  taskEventFields,
+} from './task-record.js';
 import { TaskStore } from './task-store.js';
 
 export interface TaskManagerOptions {
@@ -61,10 +68,7 @@ export class TaskManager {
   readonly #live = new Map<string, LiveTask>();
   /** Pending or running tasks per owner: what an owner's loop waits for. */
   readonly #running = new Map<string, number>();
-  readonly #inboxes = new Map<string, AgentInbox>();
-  /** Every agent that had an inbox, to find the nearest live ancestor of an ended owner. */
-  readonly #refs = new Map<string, AgentRef>();
-  #root: AgentInbox | undefined;
+  readonly #inboxes = new AgentInboxes();
 
   constructor(options: TaskManagerOptions = {}) {
     this.store = options.store ?? TaskStore.open(':memory:');
@@ -83,30 +87,7 @@ export class TaskManager {
    * reported after. Returns the record as it stands then (running if it got its slot at once).
    */
   start<Spec>(executor: TaskExecutor<Spec>, spec: Spec, meta: TaskMeta): TaskRecord {
-    const record: TaskRecord = {
-      taskId: `task_${randomUUID().slice(0, 8)}`,
-      kind: meta.kind,
-      agentId: meta.agentId ?? null,
-      owner: meta.owner,
-      agentType: meta.agentType ?? null,
-      name: meta.name ?? null,
-      description: meta.description,
-      status: 'pending',
-      agentStatus: null,
-      createdAt: Date.now(),
-      startedAt: null,
-      endedAt: null,
-      progress: emptyProgress(),
-      result: null,
-      resultPath: null,
-      error: null,
-      usage: null,
-      costUsd: null,
-      notifiedAt: null,
-      spec: meta.spec ?? null,
-      attempt: 1,
-      pid: null,
-    };
+    const record = newTaskRecord(meta);
     this.store.insert(record);
     this.#records.set(record.taskId, record);
     return this.#run(record, executor, spec);
@@ -132,12 +113,12 @@ export class TaskManager {
 
   /** Every task of the store, this run's and earlier ones', oldest first. */
   list(): TaskRecord[] {
-    return [...this.#records.values()].map(copy);
+    return [...this.#records.values()].map(copyRecord);
   }
 
   get(taskId: string): TaskRecord | undefined {
     const record = this.#records.get(taskId);
-    return record && copy(record);
+    return record && copyRecord(record);
   }
 
   /** What a running task has produced so far (its ending once it has ended). */
@@ -152,28 +133,9 @@ export class TaskManager {
     const live = this.#live.get(taskId);
     const record = this.#records.get(taskId);
     if (!record) throw new Error(`no task ${taskId}`);
-    if (!live) return copy(record);
-    const stops: Promise<unknown>[] = [live.ended];
-    const cleanups: Array<() => void> = [];
-    if (options.timeoutMs !== undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      stops.push(new Promise((resolve) => (timer = setTimeout(resolve, options.timeoutMs))));
-      cleanups.push(() => clearTimeout(timer));
-    }
-    if (options.signal) {
-      const signal = options.signal;
-      let onAbort = () => {};
-      stops.push(new Promise((resolve) => (onAbort = () => resolve(undefined))));
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      cleanups.push(() => signal.removeEventListener('abort', onAbort));
-    }
-    try {
-      await Promise.race(stops);
-    } finally {
-      for (const cleanup of cleanups) cleanup();
-    }
-    return copy(record);
+    if (!live) return copyRecord(record);
+    await settleWithin(live.ended, options);
+    return copyRecord(record);
   }
 
   /** Resolves when no task of this run is pending or running. */
@@ -197,14 +159,7 @@ export class TaskManager {
   async shutdown(graceMs = 10_000): Promise<void> {
     this.#shutdown.abort(new Error('The run ended.'));
     for (const [taskId, live] of this.#live) live.executor.stop(taskId, 'The run ended.');
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.waitAll(),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settleWithin(this.waitAll(), { timeoutMs: graceMs });
   }
 
   /**
@@ -229,9 +184,7 @@ export class TaskManager {
       },
       options,
     );
-    this.#inboxes.set(ref.agentId, inbox);
-    this.#refs.set(ref.agentId, ref);
-    if (options.root) this.#root = inbox;
+    this.#inboxes.add(inbox, options);
     // What ended earlier and was never delivered (a restart) is delivered now.
     for (const record of this.#records.values()) {
       if (record.owner.agentId === ref.agentId && isUndelivered(record)) {
@@ -243,8 +196,7 @@ export class TaskManager {
 
   /** A message for an agent whose loop runs; false when it takes nothing any more. */
   sendTo(agentId: string, item: InboxItem): boolean {
-    const inbox = this.#inboxes.get(agentId);
-    return inbox?.push(item) === true;
+    return this.#inboxes.get(agentId)?.push(item) === true;
   }
 
   /** The owner read the ending another way (TaskOutput, TaskStop): no notification follows. */
@@ -258,7 +210,7 @@ export class TaskManager {
   /** Gives tasks of agents that are gone (a crashed run's main agent) to `owner`. */
   reown(taskIds: readonly string[], owner: AgentRef): void {
     this.store.reown(taskIds, owner);
-    const inbox = this.#liveInbox(owner.agentId);
+    const inbox = this.#inboxes.live(owner.agentId);
     for (const taskId of taskIds) {
       const record = this.#records.get(taskId);
       if (!record) continue;
@@ -290,14 +242,14 @@ export class TaskManager {
     executor.start(record.taskId, spec, this.#control(live));
     live.ended = executor
       .result(record.taskId)
-      .catch((error: unknown): TaskOutcome => failure(error))
+      .catch((error: unknown): TaskOutcome => executorFailure(error))
       .then((outcome) => {
         unfollow();
         return this.#finish(live, outcome);
       });
-    this.#report({ type: 'task_started', ...this.#fields(record) }, record.owner);
+    this.#report({ type: 'task_started', ...taskEventFields(record) }, record.owner);
     live.announced = true;
-    return copy(record);
+    return copyRecord(record);
   }
 
   #control(live: LiveTask): TaskControl {
@@ -325,7 +277,7 @@ export class TaskManager {
         }
       },
       emit: (event) => {
-        this.#root?.passEvent(event);
+        this.#inboxes.passEvent(event);
       },
     };
   }
@@ -340,7 +292,7 @@ export class TaskManager {
   #reportProgress(live: LiveTask): void {
     const { record } = live;
     this.#report(
-      { type: 'task_progress', ...this.#fields(record), progress: { ...record.progress } },
+      { type: 'task_progress', ...taskEventFields(record), progress: { ...record.progress } },
       record.owner,
     );
   }
@@ -374,55 +326,30 @@ export class TaskManager {
       costUsd: outcome.costUsd,
     });
     this.#report(
-      { type: 'task_notification', ...this.#fields(record), ...this.#ending(record) },
+      {
+        type: 'task_notification',
+        ...taskEventFields(record),
+        ...taskEnding(record, this.#resultMaxChars),
+      },
       record.owner,
     );
-    const inbox = this.#liveInbox(record.owner.agentId);
+    const inbox = this.#inboxes.live(record.owner.agentId);
     if (inbox) inbox.push(this.#itemOf(record));
     this.#inboxes.get(record.owner.agentId)?.notify();
-    return copy(record);
+    return copyRecord(record);
   }
 
   #itemOf(record: TaskRecord): InboxItem {
-    return { taskId: record.taskId, text: notificationBlock(record, this.#ending(record)) };
-  }
-
-  #ending(record: TaskRecord): TaskEnding {
-    return {
-      agentStatus: record.agentStatus,
-      result: truncateForOwner(record.result ?? '', this.#resultMaxChars, record.resultPath),
-      ...(record.error ? { error: record.error } : {}),
-      usage: record.usage,
-      costUsd: record.costUsd,
-      resultPath: record.resultPath,
-      durationMs: (record.endedAt ?? Date.now()) - (record.startedAt ?? record.createdAt),
-    };
-  }
-
-  #fields(record: TaskRecord): TaskEventFields {
     return {
       taskId: record.taskId,
-      kind: record.kind,
-      taskAgentId: record.agentId,
-      description: record.description,
-      name: record.name,
-      status: record.status,
+      text: notificationBlock(record, taskEnding(record, this.#resultMaxChars)),
     };
   }
 
   #report(fields: DistributiveOmit<AgentEvent, keyof AgentRef>, owner: AgentRef): void {
     const event = { ...owner, ...fields } as AgentEvent;
     this.#onEvent(event);
-    this.#root?.passEvent(event);
-  }
-
-  /** The owner's inbox while its loop runs; else the nearest ancestor's that does. */
-  #liveInbox(agentId: string): AgentInbox | undefined {
-    for (let id: string | null = agentId; id; id = this.#refs.get(id)?.parentId ?? null) {
-      const inbox = this.#inboxes.get(id);
-      if (inbox && !inbox.closed) return inbox;
-    }
-    return undefined;
+    this.#inboxes.passEvent(event);
   }
 
   #delivered(taskIds: readonly string[]): void {
@@ -437,10 +364,7 @@ export class TaskManager {
 
   /** An agent's loop ended: what it still ran stops with it, what it never read goes up. */
   #closed(inbox: AgentInbox): void {
-    this.#inboxes.delete(inbox.ref.agentId);
-    if (inbox === this.#root) this.#root = undefined;
-    const up = inbox.ref.parentId ? this.#liveInbox(inbox.ref.parentId) : undefined;
-    for (const item of inbox.leftOver()) if (!up?.push(item)) break;
+    this.#inboxes.close(inbox);
     if (inbox.keepTasks) return;
     for (const [taskId, live] of this.#live) {
       if (live.record.owner.agentId === inbox.ref.agentId) {
@@ -454,30 +378,6 @@ export class TaskManager {
     if (count > 0) this.#running.set(ownerId, count);
     else this.#running.delete(ownerId);
   }
-}
-
-function emptyProgress(): TaskProgress {
-  return { turns: 0, toolCalls: 0, tokens: 0, lastActivityAt: null, lastToolName: null };
-}
-
-function isUndelivered(record: TaskRecord): boolean {
-  return FINAL_TASK_STATUSES.has(record.status) && record.notifiedAt === null;
-}
-
-function copy(record: TaskRecord): TaskRecord {
-  return { ...record, progress: { ...record.progress } };
-}
-
-function failure(error: unknown): TaskOutcome {
-  return {
-    status: 'failed',
-    result: '',
-    error: `The task's executor failed: ${error instanceof Error ? error.message : String(error)}`,
-    agentStatus: null,
-    usage: null,
-    costUsd: null,
-    resultPath: null,
-  };
 }
 
 /** Omit that keeps a union a union. */

@@ -1,10 +1,10 @@
 // TaskOutput: how a background task is doing, and its result once it has one. Blocks (by
 // default) until the task ends or the timeout passes; never longer than the caller's signal.
 import { z } from 'zod';
-import { FINAL_TASK_STATUSES } from '../core/tasks.js';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { taskView, unknownTask } from './task-view.js';
+import { takeEnding, taskForCaller, unknownTask } from './caller-task.js';
+import { taskView } from './task-view.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;
@@ -39,18 +39,14 @@ export function taskOutputTool(tasks: BackgroundTasks): Tool {
     timeoutMs: MAX_WAIT_MS + 5_000,
     async call(input, ctx) {
       const caller = ctx.agent.agentId;
-      const known = tasks.manager.get(input.task_id);
-      if (!known || !tasks.mayAccess(caller, known)) {
-        return toolError(unknownTask(tasks, caller, input.task_id));
-      }
+      const known = taskForCaller(tasks, caller, input.task_id);
+      if (!known) return toolError(unknownTask(tasks, caller, input.task_id));
       const timeoutMs = input.timeout_ms ?? DEFAULT_WAIT_MS;
       const record =
         input.block === false
           ? known
           : await tasks.manager.wait(input.task_id, { timeoutMs, signal: ctx.signal });
-      const final = FINAL_TASK_STATUSES.has(record.status);
-      // The owner has the ending now; a notification would only repeat it.
-      if (final && record.owner.agentId === caller) tasks.manager.acknowledge(record.taskId);
+      const final = takeEnding(tasks, caller, record);
       const note =
         !final && input.block !== false
           ? `Still ${record.status} after waiting ${timeoutMs} ms.`

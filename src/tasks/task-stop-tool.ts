@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { FINAL_TASK_STATUSES } from '../core/tasks.js';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { taskView, unknownTask } from './task-view.js';
+import { takeEnding, taskForCaller, unknownTask } from './caller-task.js';
+import { taskView } from './task-view.js';
 
 /** How long TaskStop waits for the task to wind down before it reports "stopping". */
 const SETTLE_MS = 5_000;
@@ -23,10 +24,8 @@ export function taskStopTool(tasks: BackgroundTasks): Tool {
     timeoutMs: SETTLE_MS + 5_000,
     async call(input, ctx) {
       const caller = ctx.agent.agentId;
-      const known = tasks.manager.get(input.task_id);
-      if (!known || !tasks.mayAccess(caller, known)) {
-        return toolError(unknownTask(tasks, caller, input.task_id));
-      }
+      const known = taskForCaller(tasks, caller, input.task_id);
+      if (!known) return toolError(unknownTask(tasks, caller, input.task_id));
       if (FINAL_TASK_STATUSES.has(known.status)) {
         return taskView(tasks, known, `The task had already ended (${known.status}).`);
       }
@@ -35,8 +34,7 @@ export function taskStopTool(tasks: BackgroundTasks): Tool {
         timeoutMs: SETTLE_MS,
         signal: ctx.signal,
       });
-      const final = FINAL_TASK_STATUSES.has(record.status);
-      if (final && record.owner.agentId === caller) tasks.manager.acknowledge(record.taskId);
+      const final = takeEnding(tasks, caller, record);
       return taskView(
         tasks,
         record,

@@ -6,31 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
 import type { TaskRecord } from '../core/tasks.js';
 import { makeTempDir } from '../testing/temp-dir.js';
+import { newTaskRecord } from './task-record.js';
 import { TaskStore } from './task-store.js';
 
 const record = (taskId: string): TaskRecord => ({
+  ...newTaskRecord({
+    kind: 'local_agent',
+    agentId: 'agent_1',
+    owner: { agentId: 'main', parentId: null, depth: 0 },
+    agentType: 'explore',
+    name: 'finder',
+    description: 'find it',
+    spec: { agentType: 'explore', prompt: 'find it' },
+  }),
   taskId,
-  kind: 'local_agent',
-  agentId: 'agent_1',
-  owner: { agentId: 'main', parentId: null, depth: 0 },
-  agentType: 'explore',
-  name: 'finder',
-  description: 'find it',
-  status: 'pending',
-  agentStatus: null,
   createdAt: 1000,
-  startedAt: null,
-  endedAt: null,
-  progress: { turns: 0, toolCalls: 0, tokens: 0, lastActivityAt: null, lastToolName: null },
-  result: null,
-  resultPath: null,
-  error: null,
-  usage: null,
-  costUsd: null,
-  notifiedAt: null,
-  spec: { agentType: 'explore', prompt: 'find it' },
-  attempt: 1,
-  pid: null,
 });
 
 describe('TaskStore', () => {

@@ -1,34 +1,20 @@
 // TaskOutput, TaskStop, SendMessage and ListAgents as a model uses them: ids only known at run
 // time come back from the reactive model, which answers from what it was sent.
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type Query, type QueryOptions, query } from '../query.js';
+import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
-import { echoTool } from '../testing/stub-tools.js';
-import { makeTempDir } from '../testing/temp-dir.js';
+import { ofType, runToEnd } from '../testing/run-events.js';
 
 async function runQuery(
   answer: (request: ReactiveRequest) => ScriptTurn,
   options: Partial<QueryOptions> = {},
 ): Promise<{ result: RunResult; events: AgentEvent[]; run: Query; model: ReactiveModel }> {
   const model = new ReactiveModel(answer);
-  const run = query({
-    prompt: 'MAIN',
-    options: {
-      model,
-      tools: [echoTool],
-      cwd: await makeTempDir(),
-      retry: { initialDelayMs: 1, maxDelayMs: 5 },
-      ...options,
-    },
-  });
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const step = await run.next();
-    if (step.done) return { result: step.value, events, run, model };
-    events.push(step.value);
-  }
+  const run = query({ prompt: 'MAIN', options: { ...(await echoRunOptions(model)), ...options } });
+  return { ...(await runToEnd(run)), run, model };
 }
 
 const call = (name: string, input: Record<string, unknown>): ScriptTurn => ({
@@ -36,13 +22,8 @@ const call = (name: string, input: Record<string, unknown>): ScriptTurn => ({
 });
 const taskIdIn = (text: string | undefined) => /task_[0-9a-f]{8}/.exec(text ?? '')?.[0];
 const agentIdIn = (text: string | undefined) => /agent_[0-9a-f]{8}/.exec(text ?? '')?.[0];
-const resultsOf = (events: AgentEvent[]) =>
-  events.filter((event): event is AgentEventOf<'result'> => event.type === 'result');
 const toolEnds = (events: AgentEvent[], name: string) =>
-  events.filter(
-    (event): event is AgentEventOf<'tool_end'> =>
-      event.type === 'tool_end' && event.toolName === name,
-  );
+  ofType(events, 'tool_end').filter((event) => event.toolName === name);
 
 describe('TaskStop', () => {
   it('stops a background child in the middle of its model call; the partial result is kept as cancelled', async () => {
@@ -69,7 +50,7 @@ describe('TaskStop', () => {
     // The owner has the ending from TaskStop: no notification repeats it.
     expect(task?.notifiedAt).toBeTypeOf('number');
     expect(JSON.stringify(result.messages)).not.toContain('<task-notification>');
-    expect(resultsOf(events).find((e) => e.depth === 1)?.status).toBe('cancelled');
+    expect(ofType(events, 'result').find((e) => e.depth === 1)?.status).toBe('cancelled');
   });
 
   it('refuses a task the caller may not use, listing its own', async () => {

@@ -35,12 +35,3 @@ export function taskView(tasks: BackgroundTasks, record: TaskRecord, note?: stri
     : `Output so far:\n${truncateForOwner(tasks.manager.output(record.taskId), max, record.resultPath) || '(nothing yet)'}`;
   return [JSON.stringify(facts), ...(note ? [note] : []), body].join('\n');
 }
-
-/** The error result for a task id the caller cannot use, listing those it can. */
-export function unknownTask(tasks: BackgroundTasks, callerId: string, taskId: string): string {
-  const visible = tasks
-    .visibleTo(callerId)
-    .map((record) => `${record.taskId} (${record.status}: ${record.description})`);
-  const list = visible.length > 0 ? visible.join(', ') : 'none';
-  return `No task "${taskId}" that you may use. Your tasks: ${list}.`;
-}

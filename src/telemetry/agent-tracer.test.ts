@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
-import { resultEvent } from '../testing/run-results.js';
+import { resultEvent, runStartEvent } from '../testing/run-results.js';
 import { echoTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTracer } from './agent-tracer.js';
@@ -143,20 +143,10 @@ describe('AgentTracer', () => {
     const tracer = new AgentTracer(tracerProvider.getTracer('test'));
     const main: AgentRef = { agentId: 'main', parentId: null, depth: 0 };
     const child: AgentRef = { agentId: 'bg', parentId: 'main', depth: 1 };
-    const start = (ref: AgentRef, path: string, parentToolCallId?: string): AgentEvent => ({
-      ...ref,
-      type: 'run_start',
-      agentType: ref.depth === 0 ? 'main' : 'explore',
-      description: '',
-      model: 'anthropic:claude-sonnet-4-5',
-      tools: [],
-      cwd: '/',
-      path,
-      ...(parentToolCallId ? { parentToolCallId } : {}),
-    });
+    const model = 'anthropic:claude-sonnet-4-5';
     const result = (ref: AgentRef): AgentEvent => resultEvent(ref, { agentType: 'x', costUsd: 0 });
     const events: AgentEvent[] = [
-      start(main, 'main'),
+      runStartEvent(main, 'main', { model }),
       { ...main, type: 'tool_start', toolCallId: 'bg-call', toolName: 'Agent', input: {} },
       {
         ...main,
@@ -167,7 +157,7 @@ describe('AgentTracer', () => {
         isError: false,
         durationMs: 1,
       },
-      start(child, 'main/Agent#1/explore', 'bg-call'),
+      runStartEvent(child, 'main/Agent#1/explore', { model, parentToolCallId: 'bg-call' }),
       { ...child, type: 'turn_start', turn: 1 },
       result(child),
       result(main),

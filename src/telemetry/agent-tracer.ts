@@ -17,7 +17,7 @@ import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
 
 /** The attribute names of the GenAI semantic conventions that warren sets. */
-export const GEN_AI = {
+const GEN_AI = {
   operationName: 'gen_ai.operation.name',
   providerName: 'gen_ai.provider.name',
   agentId: 'gen_ai.agent.id',

@@ -3,22 +3,12 @@ import type { AgentEvent } from '../core/events.js';
 import { emptyUsage } from '../core/usage.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
-import { resultEvent } from '../testing/run-results.js';
+import { resultEvent, runStartEvent } from '../testing/run-results.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
 
-const start = (agentId: string, parentId: string | null, depth: number): AgentEvent => ({
-  type: 'run_start',
-  agentId,
-  parentId,
-  depth,
-  agentType: depth === 0 ? 'main' : 'explore',
-  description: '',
-  model: 'm',
-  tools: [],
-  cwd: '/',
-  path: agentId,
-});
+const start = (agentId: string, parentId: string | null, depth: number): AgentEvent =>
+  runStartEvent({ agentId, parentId, depth }, agentId);
 const usage = (agentId: string, costUsd: number | null, inputTokens: number): AgentEvent => ({
   type: 'usage',
   agentId,

@@ -13,7 +13,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
 
 /** Bumped when an entry changes shape; a reader refuses cassettes newer than it knows. */
-export const CASSETTE_VERSION = 1;
+const CASSETTE_VERSION = 1;
 
 /** The header line: what wrote the cassette and the main agent's model. */
 export interface CassetteHeader {

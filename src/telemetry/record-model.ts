@@ -16,7 +16,7 @@ import type { CassetteRecorder, RecordedContent, RecordedRequest } from './casse
 const BROKEN = new Set(['error', 'interrupted']);
 
 /** The header the loop names the calling agent's path with. */
-export const AGENT_PATH_HEADER = 'x-warren-agent-path';
+const AGENT_PATH_HEADER = 'x-warren-agent-path';
 
 /** The path of the agent making a call; `main` for a caller that does not say. */
 export function callerPath(options: LanguageModelV4CallOptions): string {

@@ -9,6 +9,7 @@ import type { Tool } from '../core/tool.js';
 import { ScriptedModel } from '../model/scripted-model.js';
 import { parseScript } from '../model/scripted-script.js';
 import { query } from '../query.js';
+import { runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { AgentTree } from './agent-tree.js';
@@ -82,16 +83,16 @@ async function run(
   options: { prompt?: string; cwd: string; observe?: (event: never) => void },
 ): Promise<Outcome> {
   const tree = new AgentTree();
-  const generator = query({
-    prompt: options.prompt ?? 'Split the work in three.',
-    options: { model, tools, cwd: options.cwd, retry: { maxRetries: 0 } },
-  });
-  let step = await generator.next();
-  while (!step.done) {
-    tree.observe(step.value);
-    options.observe?.(step.value as never);
-    step = await generator.next();
-  }
+  const { result } = await runToEnd(
+    query({
+      prompt: options.prompt ?? 'Split the work in three.',
+      options: { model, tools, cwd: options.cwd, retry: { maxRetries: 0 } },
+    }),
+    (event) => {
+      tree.observe(event);
+      options.observe?.(event as never);
+    },
+  );
   const agents = tree
     .agents()
     .map(({ path, agentType, status, numTurns, toolCalls, usage, subtreeUsage }) => ({
@@ -104,7 +105,7 @@ async function run(
       subtreeUsage,
     }))
     .sort((a, b) => a.path.localeCompare(b.path));
-  return { result: step.value, tree: agents };
+  return { result, tree: agents };
 }
 
 /** The model, each call held back by a delay drawn from `seed`: another interleaving each run. */
@@ -148,6 +149,16 @@ const comparable = ({ result, tree }: Outcome) => ({
   tree,
 });
 
+/** Records the fan-out, then replays it with the counter answering `count`, from `prompt`. */
+async function replayRecording(count: string, prompt?: string) {
+  const cwd = await makeTempDir();
+  const { cassette } = await record(cwd);
+  const replay = new Replay(cassette);
+  const counter = counterTool(() => count);
+  const { result } = await run(replay.model(), [echoTool, counter.tool], { cwd, prompt });
+  return { result, replay };
+}
+
 describe('record and replay', () => {
   it('replays a fan-out ten times with shuffled timing: the same result and the same tree', async () => {
     const cwd = await makeTempDir();
@@ -170,13 +181,7 @@ describe('record and replay', () => {
   });
 
   it('fails a run whose prompt changed, naming the agent path, the turn and the difference', async () => {
-    const cwd = await makeTempDir();
-    const { cassette } = await record(cwd);
-    const replay = new Replay(cassette);
-    const { result } = await run(replay.model(), [echoTool, counterTool(() => 'count is 1').tool], {
-      cwd,
-      prompt: 'Split the work in four.',
-    });
+    const { result, replay } = await replayRecording('count is 1', 'Split the work in four.');
     expect(result.status).toBe('failed');
     expect(result.error).toMatch(
       /^replay: main, turn 1: the request differs from the recording at prompt\[0\].content\[0\]\.text: recorded "Split the work in three\.", now "Split the work in four\."/,
@@ -185,12 +190,7 @@ describe('record and replay', () => {
   });
 
   it("fails the whole tree when a child diverges (a tool answered otherwise), naming the child's path", async () => {
-    const cwd = await makeTempDir();
-    const { cassette } = await record(cwd);
-    const replay = new Replay(cassette);
-    const { result } = await run(replay.model(), [echoTool, counterTool(() => 'count is 2').tool], {
-      cwd,
-    });
+    const { result, replay } = await replayRecording('count is 2');
     expect(result.status).toBe('failed');
     expect(replay.mismatch?.path).toBe('main/Agent#2/general-purpose');
     expect(replay.mismatch?.turn).toBe(2);

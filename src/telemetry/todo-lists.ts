@@ -4,7 +4,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { type TodoItem, todoListOf } from '../core/todo-list.js';
 
-export const TODO_TOOL_NAME = 'TodoWrite';
+const TODO_TOOL_NAME = 'TodoWrite';
 
 export interface TodoListChange {
   agentId: string;

@@ -12,6 +12,13 @@ export function captureError(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
+/** The ConfigError `fn` throws; fails the test if it throws anything else or returns. */
+export function thrownConfigError(fn: () => unknown): ConfigError {
+  const error = captureError(fn);
+  if (!ConfigError.isInstance(error)) throw error;
+  return error;
+}
+
 /** The reason the promise rejects with, or undefined when it resolves. */
 export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
   return Promise.resolve(promise).then(

@@ -64,8 +64,19 @@ export function branches(dir: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * What agents' worktrees left in the repository at `dir`: how many worktrees besides the main
+ * checkout, and the agents' `warren/` branches.
+ */
+export function worktreeLeftovers(dir: string): { worktrees: number; branches: string[] } {
+  return {
+    worktrees: worktreePaths(dir).length - 1,
+    branches: branches(dir).filter((name) => name.startsWith('warren/')),
+  };
+}
+
 /** The paths of every worktree git knows of, the main checkout first. */
-export function worktreePaths(dir: string): string[] {
+function worktreePaths(dir: string): string[] {
   return gitIn(dir, 'worktree', 'list', '--porcelain')
     .split('\n')
     .filter((line) => line.startsWith('worktree '))

@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 const serverScript = (name: string) =>
   require.resolve(`@modelcontextprotocol/server-${name}/dist/index.js`);
 
-export const EVERYTHING_SCRIPT = serverScript('everything');
+const EVERYTHING_SCRIPT = serverScript('everything');
 
 /** server-everything over stdio: echo, get-sum, get-structured-content, trigger-long-running-operation, … */
 export function everythingServer(): StdioServer {
@@ -53,69 +53,71 @@ type EverythingModule = {
   };
 };
 
-async function createEverything() {
-  const module = (await import(
-    require.resolve('@modelcontextprotocol/server-everything/dist/server/index.js')
-  )) as EverythingModule;
-  return module.createServer();
+/** A server-everything per session, closed with all the transports when the loopback server closes. */
+class EverythingSessions<Transport extends { sessionId?: string; close(): Promise<void> }> {
+  readonly byId = new Map<string, Transport>();
+  readonly #cleanups: Array<() => void> = [];
+
+  /** Serves a new server-everything over `transport`. */
+  async connect(transport: Transport): Promise<void> {
+    const module = (await import(
+      require.resolve('@modelcontextprotocol/server-everything/dist/server/index.js')
+    )) as EverythingModule;
+    const { server, cleanup } = module.createServer();
+    this.#cleanups.push(() => {
+      cleanup(transport.sessionId);
+      void server.close();
+    });
+    await server.connect(transport);
+  }
+
+  async close(): Promise<void> {
+    for (const transport of this.byId.values()) await transport.close();
+    for (const cleanup of this.#cleanups) cleanup();
+  }
 }
 
 /** server-everything over Streamable HTTP at `http://127.0.0.1:<port>/mcp`, one server per session. */
 export async function serveEverythingHttp(): Promise<LoopbackServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const cleanups: Array<() => void> = [];
+  const sessions = new EverythingSessions<StreamableHTTPServerTransport>();
   const requests: IncomingMessage[] = [];
   const http = createHttpServer(async (req, res) => {
     requests.push(req);
     const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    let transport = typeof id === 'string' ? sessions.byId.get(id) : undefined;
     if (!transport) {
       if (id !== undefined) {
         res.writeHead(404).end();
         return;
       }
-      const { server, cleanup } = await createEverything();
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, created);
+          sessions.byId.set(sessionId, created);
         },
       });
-      cleanups.push(() => {
-        cleanup(created.sessionId);
-        void server.close();
-      });
-      await server.connect(created);
+      await sessions.connect(created);
       transport = created;
     }
     await transport.handleRequest(req, res);
   });
-  return listen(http, '/mcp', requests, async () => {
-    for (const transport of sessions.values()) await transport.close();
-    for (const cleanup of cleanups) cleanup();
-  });
+  return listen(http, '/mcp', requests, () => sessions.close());
 }
 
 /** server-everything over the legacy HTTP+SSE transport at `http://127.0.0.1:<port>/sse`. */
 export async function serveEverythingSse(): Promise<LoopbackServer> {
-  const sessions = new Map<string, SSEServerTransport>();
-  const cleanups: Array<() => void> = [];
+  const sessions = new EverythingSessions<SSEServerTransport>();
   const requests: IncomingMessage[] = [];
   const http = createHttpServer(async (req, res) => {
     requests.push(req);
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/sse') {
-      const { server, cleanup } = await createEverything();
       const transport = new SSEServerTransport('/message', res);
-      sessions.set(transport.sessionId, transport);
-      cleanups.push(() => {
-        cleanup(transport.sessionId);
-        void server.close();
-      });
-      await server.connect(transport);
+      sessions.byId.set(transport.sessionId, transport);
+      await sessions.connect(transport);
       return;
     }
-    const transport = sessions.get(url.searchParams.get('sessionId') ?? '');
+    const transport = sessions.byId.get(url.searchParams.get('sessionId') ?? '');
     if (req.method === 'POST' && url.pathname === '/message' && transport) {
       await transport.handlePostMessage(req, res);
       return;
@@ -123,10 +125,7 @@ export async function serveEverythingSse(): Promise<LoopbackServer> {
     // A Streamable HTTP client's first POST lands here: refused as an old server refuses it.
     res.writeHead(405).end();
   });
-  return listen(http, '/sse', requests, async () => {
-    for (const transport of sessions.values()) await transport.close();
-    for (const cleanup of cleanups) cleanup();
-  });
+  return listen(http, '/sse', requests, () => sessions.close());
 }
 
 async function listen(

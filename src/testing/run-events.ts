@@ -2,14 +2,19 @@
 // returned, from agentLoop() or query() alike.
 import type { AgentEvent, AgentEventOf, AgentEventType, RunResult } from '../core/events.js';
 
-/** Drains the run, keeping each event; the result is the generator's return value. */
+/**
+ * Drains the run, keeping each event and showing it to `onEvent` as it comes (to act on the
+ * run midway); the result is the generator's return value.
+ */
 export async function runToEnd<Result extends RunResult>(
   run: AsyncGenerator<AgentEvent, Result>,
+  onEvent?: (event: AgentEvent) => void,
 ): Promise<{ events: AgentEvent[]; result: Result }> {
   const events: AgentEvent[] = [];
   let step = await run.next();
   while (!step.done) {
     events.push(step.value);
+    onEvent?.(step.value);
     step = await run.next();
   }
   return { events, result: step.value };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtinTools, readOnlyBashTool } from './builtin-tools.js';
+import { readOnlyBashTool } from './bash.js';
+import { builtinTools } from './builtin-tools.js';
 
 describe('builtinTools', () => {
   it('offers Read, Write, Edit, Glob, Grep, Bash, TodoWrite and WebFetch, in that order', () => {

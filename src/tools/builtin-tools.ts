@@ -2,7 +2,7 @@
 // ToolContext, so each is one constant object shared by all agents.
 
 import type { Tool } from '../core/tool.js';
-import { bashTool, readOnlyBashTool } from './bash.js';
+import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
@@ -10,18 +10,6 @@ import { readTool } from './read.js';
 import { todoWriteTool } from './todo-write.js';
 import { webFetchTool } from './web-fetch.js';
 import { writeTool } from './write.js';
-
-export {
-  bashTool,
-  editTool,
-  globTool,
-  grepTool,
-  readOnlyBashTool,
-  readTool,
-  todoWriteTool,
-  webFetchTool,
-  writeTool,
-};
 
 /**
  * Read, Write, Edit, Glob, Grep, Bash, TodoWrite, WebFetch, in the order the model sees them.

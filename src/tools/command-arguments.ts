@@ -25,7 +25,7 @@ export function argumentTexts(words: readonly ShellWord[], scope: CommandScope):
  * The paths an argument may name, read generously: itself, the value of `--opt=value` or
  * `key=value`, every tail of a short-option cluster (`-f/etc/passwd`), and `@file`.
  */
-export function pathsIn(arg: string): string[] {
+function pathsIn(arg: string): string[] {
   const paths = [arg];
   const equals = arg.indexOf('=');
   if (equals !== -1) paths.push(arg.slice(equals + 1));

@@ -68,7 +68,7 @@ export const webFetchTool = defineTool({
  * The subject before any DNS: `private:` for an address literal that is not public and for
  * `localhost` names, which are the local machine by definition; `domain:` for every other name.
  */
-export function subjectByName(host: string): string {
+function subjectByName(host: string): string {
   const literal = host.replace(/^\[(.*)\]$/, '$1');
   const local =
     isIP(literal) !== 0

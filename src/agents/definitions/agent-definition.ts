@@ -114,7 +114,7 @@ export const agentFieldSchemas = {
     .union([z.string(), z.array(mcpServerRefSchema), z.record(z.string(), z.unknown())])
     .describe('a server name, a map of name to server config, or a list of either'),
   background: z.boolean().describe('true or false'),
-  isolation: z.literal('worktree').describe('`worktree`'),
+  isolation: z.enum(['worktree', 'remote']).describe('`worktree` or `remote`'),
   worktreeBase: z
     .string()
     .trim()
@@ -201,8 +201,11 @@ export const agentDefinitionSchema = z.object({
   /** Server names (of the session's servers) or `{ name: config }` records, kept unparsed. */
   mcpServers: z.array(mcpServerRefSchema).optional(),
   background: z.boolean().optional(),
-  /** `worktree`: every run of this agent gets a git worktree of its own. */
-  isolation: z.literal('worktree').optional(),
+  /**
+   * `worktree`: every run of this agent gets a git worktree of its own; `remote`: it runs on a
+   * worker through the run's remote executor (docs/remote.md).
+   */
+  isolation: z.enum(['worktree', 'remote']).optional(),
   /** What that worktree branches from: `head` (the parent's HEAD, the default) or a ref. */
   worktreeBase: z.string().optional(),
   /** Delegation targets: each becomes a `delegate_to_<name>` tool. */

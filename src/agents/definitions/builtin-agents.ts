@@ -49,35 +49,35 @@ End your report with a section "Critical files for implementation" listing the 3
 /** Fresh copies, so a caller may change one without affecting later loads. */
 export function builtinAgents(): AgentDefinition[] {
   return [
-    {
+    builtin({
       name: 'general-purpose',
       description:
         'General-purpose agent for multi-step tasks: researching complex questions, searching for code across many files, and making changes that take several tools. Use it when a task would fill your own context with searching and reading, or when you are not sure the first few searches will find the answer. It has all your tools.',
       prompt: GENERAL_PURPOSE_PROMPT,
-      extra: {},
-      source: { kind: 'builtin' },
-    },
-    {
+    }),
+    builtin({
       name: 'explore',
       description:
         'Fast read-only agent for exploring a codebase: finding files by pattern, searching code for symbols or text, and answering questions about how something works. Say how thorough it should be: "quick", "medium" or "very thorough". It cannot change files.',
       prompt: EXPLORE_PROMPT,
-      tools: [...READ_ONLY_TOOLS],
-      readOnly: true,
-      omitProjectInstructions: true,
-      extra: {},
-      source: { kind: 'builtin' },
-    },
-    {
+      ...onlyLooks(),
+    }),
+    builtin({
       name: 'plan',
       description:
         'Read-only software architect that designs an implementation before any code changes: it explores the codebase and returns a step-by-step plan, the critical files, trade-offs and risks. Use it for changes that touch several files or need a design decision. It never edits files.',
       prompt: PLAN_PROMPT,
-      tools: [...READ_ONLY_TOOLS],
-      readOnly: true,
-      omitProjectInstructions: true,
-      extra: {},
-      source: { kind: 'builtin' },
-    },
+      ...onlyLooks(),
+    }),
   ];
+}
+
+/** A definition that is built in: no extra fields, and `builtin` as its source. */
+function builtin(fields: Omit<AgentDefinition, 'extra' | 'source'>): AgentDefinition {
+  return { ...fields, extra: {}, source: { kind: 'builtin' } };
+}
+
+/** Explore and plan only look: the read-only tools, and no project instructions to follow. */
+function onlyLooks(): Pick<AgentDefinition, 'tools' | 'readOnly' | 'omitProjectInstructions'> {
+  return { tools: [...READ_ONLY_TOOLS], readOnly: true, omitProjectInstructions: true };
 }

@@ -80,7 +80,7 @@ const KEY_LINE = /^\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*[.=]/;
  * The line of each top-level key: `key = …` before the first table header, and a table's first
  * header line (`[mcp_servers.fs]` for `mcp_servers`). Lines inside multi-line strings are skipped.
  */
-export function topLevelKeyLines(text: string): Record<string, number> {
+function topLevelKeyLines(text: string): Record<string, number> {
   const lines: Record<string, number> = Object.create(null);
   let inTable = false;
   let openString: string | undefined;

@@ -31,7 +31,7 @@ describe('defineAgent', () => {
         permissionMode: 'yolo' as 'plan',
       });
     expect(define).toThrow(
-      /`isolation` must be `worktree` \(got "container"\); `permissionMode` must be one of/,
+      /`isolation` must be `worktree` or `remote` \(got "container"\); `permissionMode` must be one of/,
     );
   });
 

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/config-error.js';
 import { aliasFanOutDefinition } from '../../testing/hostile-definitions.js';
+import { makeTempDir } from '../../testing/temp-dir.js';
 import {
   type LoadAgentDefinitionsOptions,
   loadAgentDefinitions,
@@ -19,7 +19,7 @@ interface Workspace {
 }
 
 async function workspace(): Promise<Workspace> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'warren-agents-'));
+  const root = await makeTempDir('warren-agents-');
   const cwd = path.join(root, 'project');
   const home = path.join(root, 'home');
   await mkdir(cwd, { recursive: true });

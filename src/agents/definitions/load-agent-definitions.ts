@@ -45,7 +45,7 @@ export interface AgentDefinitionsResult {
  * Folders of project definitions, in the order they win ties (warren's own first), each with
  * the format its files are read as.
  */
-export const PROJECT_AGENT_DIRS: readonly { dir: string; format: AgentFileFormat }[] = [
+const PROJECT_AGENT_DIRS: readonly { dir: string; format: AgentFileFormat }[] = [
   { dir: '.warren/agents', format: 'warren' },
   { dir: '.claude/agents', format: 'claude-code' },
   { dir: '.opencode/agents', format: 'opencode' },
@@ -54,7 +54,7 @@ export const PROJECT_AGENT_DIRS: readonly { dir: string; format: AgentFileFormat
   { dir: '.gemini/agents', format: 'gemini' },
 ];
 
-export const USER_AGENT_DIR = '.warren/agents';
+const USER_AGENT_DIR = '.warren/agents';
 
 const PRECEDENCE: Record<AgentSourceKind, number> = {
   sdk: 4,

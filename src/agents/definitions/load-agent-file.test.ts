@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { aliasFanOutDefinition } from '../../testing/hostile-definitions.js';
+import { makeTempDir } from '../../testing/temp-dir.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import { loadAgentFile } from './load-agent-file.js';
 
@@ -15,7 +15,7 @@ function loadFixture(relative: string): Promise<AgentLoadEntry> {
 
 /** Loads a hand-written file from a fresh temp folder. */
 async function loadText(text: string, fileName = 'agent.md'): Promise<AgentLoadEntry> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'warren-agent-file-'));
+  const dir = await makeTempDir('warren-agent-file-');
   const file = path.join(dir, fileName);
   await writeFile(file, text);
   return loadAgentFile({ path: file, kind: 'project' });
@@ -435,7 +435,7 @@ describe('loadAgentFile on hand-written files', () => {
   });
 
   it('is an error entry when the file cannot be read', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'warren-agent-file-'));
+    const dir = await makeTempDir('warren-agent-file-');
     const entry = await loadAgentFile({ path: path.join(dir, 'gone.md'), kind: 'user' });
     expect(entry.status).toBe('error');
     expect(entry.error?.message).toContain('cannot read the file');

@@ -1,24 +1,18 @@
 // Turns the `tools` / `disallowedTools` people write (Claude Code, opencode and Gemini CLI
 // dialects) into warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP
 // names kept as-is.
+import { builtinTools } from '../../tools/builtin-tools.js';
 
 /** The built-in tool names a definition can grant. MCP tools are `mcp__<server>__<tool>`. */
-export const WARREN_TOOL_NAMES = [
-  'Read',
-  'Write',
-  'Edit',
-  'Glob',
-  'Grep',
-  'Bash',
-  'TodoWrite',
-  'WebFetch',
+const WARREN_TOOL_NAMES = [
+  ...builtinTools().map((tool) => tool.name),
   'Skill',
   'Agent',
   'TaskOutput',
   'TaskStop',
   'SendMessage',
   'ListAgents',
-] as const;
+];
 
 /**
  * Lower-cased names from Claude Code, opencode and Gemini CLI that mean a warren tool. `Task` is

@@ -9,7 +9,7 @@ export type OutputSchemaInput = Readonly<Record<string, unknown>> | z.ZodType;
 
 const compiled = new WeakMap<object, OutputSchema>();
 
-export function isZodSchema(value: unknown): value is z.ZodType {
+function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 

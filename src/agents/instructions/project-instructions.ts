@@ -11,13 +11,13 @@ import { MAX_TEXT_BYTES } from '../definitions/text-limits.js';
 import { importReferences } from './instruction-imports.js';
 
 /** The file names read in each folder, in this order. */
-export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md', 'WARREN.md'] as const;
+const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md', 'WARREN.md'] as const;
 
 /** Hops from a found file to an import of an import…: Claude Code's limit. */
 export const MAX_IMPORT_DEPTH = 5;
 
 /** All files together; what does not fit is left out with a warning. */
-export const MAX_INSTRUCTIONS_BYTES = 128 * 1024;
+const MAX_INSTRUCTIONS_BYTES = 128 * 1024;
 
 export interface InstructionFile {
   /** Real location. */
@@ -74,7 +74,7 @@ export async function loadProjectInstructions(
 }
 
 /** The nearest folder at or above `cwd` that holds `.git`; `cwd` itself when there is none. */
-export function repositoryRoot(cwd: string): string {
+function repositoryRoot(cwd: string): string {
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, '.git'))) return dir;
     if (path.dirname(dir) === dir) return cwd;

@@ -13,13 +13,13 @@ import { readFrontmatterFields } from '../definitions/frontmatter-fields.js';
 import { MAX_TEXT_BYTES } from '../definitions/text-limits.js';
 
 /** Project folders of skills, in the order they win a name both use. */
-export const PROJECT_SKILL_DIRS = ['.warren/skills', '.claude/skills'] as const;
+const PROJECT_SKILL_DIRS = ['.warren/skills', '.claude/skills'] as const;
 
 /** A description longer than this is cut: it goes into every agent's prompt. */
-export const MAX_SKILL_DESCRIPTION = 1024;
+const MAX_SKILL_DESCRIPTION = 1024;
 
 /** Skills in one catalog; more is a mistake or an attack on the prompt's size. */
-export const MAX_SKILLS = 100;
+const MAX_SKILLS = 100;
 
 export interface Skill {
   name: string;

@@ -77,6 +77,9 @@ export async function renderUi(
     record: undefined,
     replay: undefined,
     replayTools: false,
+    executor: 'local',
+    restateUrl: undefined,
+    restateAdminUrl: undefined,
     ...options.args,
   };
   const io = {

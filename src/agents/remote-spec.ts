@@ -1,0 +1,144 @@
+// What travels to a worker for one remote child (core's RemoteChildSpec), decided here from the
+// parent's view as a local child's context is decided in subagent-context.ts: its definition,
+// prompt, model as a spec, cwd, budgets (time as an absolute deadline), permission rules and
+// depth. Never a key, never the parent's conversation, never anything only this machine has.
+import { createHash } from 'node:crypto';
+import type { PermissionPolicy } from '../core/permission-policy.js';
+import type { RemoteChildSpec } from '../core/remote-executor.js';
+import type { SpawnToolContext } from '../core/tool.js';
+import { isModelAlias } from '../model/model-alias.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
+import { compileOutputSchema } from './definitions/output-schema.js';
+import type { RemotePort } from './remote-port.js';
+import {
+  ALIAS_MODELS,
+  childPath,
+  DEFAULT_CHILD_MAX_TURNS,
+  type Spawner,
+  type SubagentRequest,
+} from './subagent-context.js';
+
+/**
+ * A remote child's id, the same for the same call of the same parent: its workflow's key. A
+ * parent that is itself a remote child may run this call again after a crash; the same id then
+ * attaches to the child already running instead of starting a second one.
+ */
+export function remoteAgentId(ctx: Pick<SpawnToolContext, 'agent' | 'run' | 'toolCallId'>): string {
+  const hash = createHash('sha256')
+    .update(`${ctx.agent.agentId}\0${ctx.run.messages.length}\0${ctx.toolCallId}`)
+    .digest('hex');
+  return `agent_${hash.slice(0, 12)}`;
+}
+
+export function remoteSpec(
+  spawner: Spawner,
+  request: SubagentRequest,
+  ctx: Pick<SpawnToolContext, 'agent' | 'run' | 'toolCallId' | 'cwd'>,
+  port: RemotePort,
+): RemoteChildSpec {
+  const { runtime } = spawner;
+  const { run } = ctx;
+  const { definition } = request;
+  const depth = ctx.agent.depth + 1;
+  const granted = spawner.toolsFor({ depth, definition, parentTools: run.tools });
+  const tools = granted.tools.map((tool) => tool.name);
+  const mayStart = new Set([...(definition.spawnableAgents ?? []), ...(definition.agents ?? [])]);
+  const definitions = [...runtime.definitions.values()].filter(
+    (candidate) =>
+      candidate.source.kind !== 'builtin' &&
+      candidate.name !== definition.name &&
+      (tools.includes('Agent')
+        ? !definition.spawnableAgents || mayStart.has(candidate.name)
+        : mayStart.has(candidate.name)),
+  );
+  const now = Date.now();
+  const left = run.budget.remaining(now);
+  const deadline = Math.min(
+    run.budget.effectiveDeadline(),
+    now + (definition.timeBudgetMs ?? Infinity),
+    now + (request.timeBudgetMs ?? Infinity),
+  );
+  const tokens = Math.min(left.tokens, definition.tokenBudget ?? Infinity);
+  const { baseUrl } = run.inherited;
+  return {
+    agentId: request.agentId ?? remoteAgentId(ctx),
+    parentId: ctx.agent.agentId,
+    depth,
+    agentPath:
+      request.agentPath ?? childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+    description: request.description,
+    prompt: request.prompt,
+    definition: travelling(definition),
+    definitions: definitions.map(travelling),
+    tools,
+    model: { spec: modelSpecOf(request, port), ...(baseUrl === undefined ? {} : { baseUrl }) },
+    cwd: ctx.cwd,
+    budget: {
+      ...(Number.isFinite(deadline) ? { deadline } : {}),
+      windDownMs: run.budget.windDownMs,
+      ...(Number.isFinite(tokens) ? { tokens } : {}),
+      ...(Number.isFinite(left.costUsd) ? { costUsd: left.costUsd } : {}),
+      maxTurns: Math.max(
+        1,
+        Math.min(definition.maxTurns ?? DEFAULT_CHILD_MAX_TURNS, run.turnsLeft),
+      ),
+    },
+    permissions: rulesOf(run.permissions),
+    maxDepth: runtime.maxDepth,
+    calls: {
+      requestTimeoutMs: finite(run.inherited.requestTimeoutMs),
+      toolTimeoutMs: finite(run.inherited.toolTimeoutMs),
+      maxOutputTokens: run.inherited.maxOutputTokens,
+      graceTurn: run.inherited.graceTurn,
+    },
+  };
+}
+
+/**
+ * The definition as JSON, less what stays on this machine: hooks (they run where the session
+ * runs) and MCP servers (a worker starts none). An output schema goes as JSON Schema.
+ */
+function travelling(definition: AgentDefinition): Record<string, unknown> {
+  const { hooks: _hooks, mcpServers: _servers, outputSchema, ...rest } = definition;
+  return {
+    ...rest,
+    ...(outputSchema === undefined
+      ? {}
+      : { outputSchema: compileOutputSchema(outputSchema).jsonSchema }),
+  };
+}
+
+/**
+ * The child's model as a spec: its own (an Agent call's `model`, its definition's), or its
+ * parent's for `inherit`. A model object cannot travel, so a run whose model is not a spec has
+ * none to send.
+ */
+function modelSpecOf(request: SubagentRequest, port: RemotePort): string {
+  const wanted = request.model ?? request.definition.model;
+  const parent = port.modelSpec;
+  if (wanted && wanted !== 'inherit' && !isModelAlias(wanted)) return wanted;
+  if (wanted && isModelAlias(wanted) && parent?.startsWith('anthropic:'))
+    return ALIAS_MODELS[wanted];
+  if (parent) return parent;
+  throw new Error(
+    'a remote child needs its model as a provider:model spec, and this run has none to pass on (its model is an object): give the agent a model of its own, or run with --model <provider:model>',
+  );
+}
+
+/** The parent's rules when it has a rule-based policy; a custom policy cannot travel. */
+function rulesOf(policy: PermissionPolicy | undefined): RemoteChildSpec['permissions'] {
+  if (policy && 'mode' in policy && 'allow' in policy && 'deny' in policy && 'ask' in policy) {
+    const rules = policy as unknown as RemoteChildSpec['permissions'];
+    return {
+      mode: rules.mode,
+      allow: [...rules.allow],
+      deny: [...rules.deny],
+      ask: [...rules.ask],
+    };
+  }
+  return { mode: 'default', allow: [], deny: [], ask: [] };
+}
+
+function finite(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}

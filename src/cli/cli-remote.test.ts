@@ -1,0 +1,333 @@
+// Remote children through the real `warren` command: a real restate-server, a `warren restate
+// serve` worker registered with `warren restate register`, and `warren -p --restate-url` whose
+// Agent calls (isolation "remote", a definition's `isolation: remote`) run on the worker.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
+import type { MockReply } from '../testing/mock-llm/server.js';
+import { isGoneWithin } from '../testing/process-liveness.js';
+import { restateServerBinary } from '../testing/restate-server.js';
+import {
+  PARENT_KEY,
+  type RestateWorld,
+  type Script,
+  startRestateWorld,
+  type Turn,
+  WORKER_KEY,
+} from '../testing/restate-world.js';
+
+const binary = restateServerBinary();
+const skip = 'missing' in binary ? binary.missing : false;
+if (skip) console.warn(`skipping remote-children CLI tests: ${skip}`);
+
+let world: RestateWorld;
+let script: Script = () => ({ text: 'no script' });
+
+beforeAll(async () => {
+  if (skip) return;
+  world = await startRestateWorld(() => script);
+}, 180_000);
+afterAll(async () => world?.stop(), 60_000);
+
+const agentCall = (input: Record<string, unknown>): MockReply => ({
+  toolCalls: [{ name: 'Agent', input: { subagent_type: 'general-purpose', ...input } }],
+});
+
+/** The task id in the last tool result (a background start's JSON). */
+const taskIdIn = (turn: Turn) => /task_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
+
+describe.skipIf(skip)('remote children on Restate', () => {
+  it('runs an Agent call with isolation "remote" on the worker, with the worker\'s key', async () => {
+    script = (turn) => {
+      if (turn.prompt.includes('CHILD-ONE')) {
+        return turn.turn === 0
+          ? {
+              toolCalls: [
+                { name: 'Bash', input: { command: 'echo ran-on-worker >> side-one.txt' } },
+              ],
+            }
+          : { text: 'child one wrote the marker' };
+      }
+      return turn.turn === 0
+        ? agentCall({
+            description: 'write marker',
+            prompt: 'CHILD-ONE write it',
+            isolation: 'remote',
+          })
+        : {
+            text: `PARENT saw: ${turn.last.includes('child one wrote the marker') ? 'yes' : 'no'}`,
+          };
+    };
+    const run = await world.run(['-p', 'PARENT-ONE go', ...world.flags()]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    const main = lines.at(-1);
+    expect(main).toMatchObject({ type: 'result', result: 'PARENT saw: yes' });
+    const childResults = lines.filter((line) => line.type === 'agent_end' && line.depth === 1);
+    expect(childResults).toHaveLength(1);
+    expect(childResults[0]).toMatchObject({
+      status: 'completed',
+      result: 'child one wrote the marker',
+    });
+    expect(world.read('side-one.txt')).toBe('ran-on-worker\n');
+    // The child's model calls came from the worker, with the worker's own key; never the parent's.
+    const child = world.requestsOf('CHILD-ONE');
+    expect(child).toHaveLength(2);
+    for (const turn of child)
+      expect(turn.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
+    expect(world.requestsOf('PARENT-ONE')[0]?.request.headers.authorization).toBe(
+      `Bearer ${PARENT_KEY}`,
+    );
+  }, 240_000);
+
+  it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
+    const agents = join(world.project, 'agents');
+    await mkdir(agents, { recursive: true });
+    await writeFile(
+      join(agents, 'far-helper.md'),
+      '---\nname: far-helper\ndescription: Runs on a worker.\nisolation: remote\n---\nYou help from afar.\n',
+    );
+    script = (turn) => {
+      if (turn.prompt.includes('CHILD-BG')) return { delayMs: 300, text: 'background child done' };
+      if (turn.turn === 0) {
+        return agentCall({
+          subagent_type: 'far-helper',
+          description: 'far work',
+          prompt: 'CHILD-BG work',
+          run_in_background: true,
+        });
+      }
+      if (turn.last.includes('<task-notification>')) {
+        return { text: `PARENT notified: ${turn.last.includes('background child done')}` };
+      }
+      return { text: 'waiting for it' };
+    };
+    const run = await world.run(['-p', 'PARENT-BG go', '--agents-dir', agents, ...world.flags()]);
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.find((line) => line.type === 'task_started')).toMatchObject({
+      task_type: 'remote_agent',
+      description: 'far work',
+    });
+    expect(lines.find((line) => line.type === 'task_notification')).toMatchObject({
+      status: 'completed',
+    });
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT notified: true' });
+    expect(world.requestsOf('CHILD-BG')).toHaveLength(1);
+  }, 240_000);
+
+  it('TaskStop cancels a remote child and the children it started, whose processes end', async () => {
+    const pidFile = join(world.project, 'grandchild.pid');
+    script = async (turn) => {
+      if (turn.prompt.includes('GRANDCHILD')) {
+        return turn.turn === 0
+          ? {
+              toolCalls: [
+                { name: 'Bash', input: { command: `echo $$ > ${pidFile}; exec sleep 300` } },
+              ],
+            }
+          : { text: 'grandchild should not get here' };
+      }
+      if (turn.prompt.includes('CHILD-STOP')) {
+        return turn.turn === 0
+          ? agentCall({ description: 'sleep long', prompt: 'GRANDCHILD sleep' })
+          : { text: 'child should not get here' };
+      }
+      if (turn.turn === 0) {
+        return agentCall({
+          description: 'to be stopped',
+          prompt: 'CHILD-STOP start one',
+          isolation: 'remote',
+          run_in_background: true,
+        });
+      }
+      if (turn.turn === 1) {
+        await until(() => world.read('grandchild.pid').trim() !== '');
+        return { toolCalls: [{ name: 'TaskStop', input: { task_id: taskIdIn(turn) } }] };
+      }
+      return { text: 'PARENT stopped it' };
+    };
+    const run = await world.run(['-p', 'PARENT-STOP go', ...world.flags()]);
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    const pid = Number(world.read('grandchild.pid'));
+    expect(pid).toBeGreaterThan(0);
+    expect(await isGoneWithin(pid, 30_000)).toBe(true);
+    const child = lines.find((line) => line.type === 'agent_end' && line.depth === 1);
+    expect(child).toMatchObject({ status: 'cancelled' });
+    expect(world.requestsOf('CHILD-STOP')).toHaveLength(1);
+    expect(world.requestsOf('GRANDCHILD')).toHaveLength(1);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT stopped it' });
+  }, 240_000);
+
+  it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
+    const agents = join(world.project, 'tree-agents');
+    await mkdir(agents, { recursive: true });
+    await writeFile(
+      join(agents, 'tree-helper.md'),
+      '---\nname: tree-helper\ndescription: Works in a worktree.\nisolation: worktree\n---\nHelp.\n',
+    );
+    script = (turn) => {
+      if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
+      if (turn.turn === 0) return agentCall({ description: 'plain', prompt: 'CHILD-ALL hi' });
+      if (turn.turn === 1) {
+        return agentCall({
+          subagent_type: 'tree-helper',
+          description: 'tree',
+          prompt: 'CHILD-TREE hi',
+        });
+      }
+      return { text: `PARENT refused: ${turn.last.includes('not supported yet')}` };
+    };
+    const run = await world.run([
+      '-p',
+      'PARENT-ALL go',
+      '--agents-dir',
+      agents,
+      ...world.flags('--executor', 'restate'),
+    ]);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT refused: true' });
+    const child = world.requestsOf('CHILD-ALL');
+    expect(child).toHaveLength(1);
+    expect(child[0]?.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
+    expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
+  }, 240_000);
+
+  it('SendMessage reaches a running remote child before its next model call', async () => {
+    let sent = false;
+    script = async (turn) => {
+      if (turn.prompt.includes('CHILD-MSG')) {
+        if (turn.turn === 0) {
+          await until(() => sent);
+          return { toolCalls: [{ name: 'Glob', input: { pattern: 'nothing-*.none' } }] };
+        }
+        const heard = JSON.stringify(turn.request.body).includes('PING-FROM-PARENT');
+        return { text: `child heard: ${heard}` };
+      }
+      if (turn.turn === 0) {
+        return agentCall({
+          description: 'listener',
+          prompt: 'CHILD-MSG listen',
+          isolation: 'remote',
+          run_in_background: true,
+        });
+      }
+      if (turn.turn === 1) {
+        const agentId = /agent_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
+        return {
+          toolCalls: [{ name: 'SendMessage', input: { to: agentId, message: 'PING-FROM-PARENT' } }],
+        };
+      }
+      if (turn.last.includes('<task-notification>')) {
+        return {
+          text: `PARENT: ${turn.last.includes('child heard: true') ? 'heard' : 'not heard'}`,
+        };
+      }
+      sent = sent || turn.last.includes('on its worker');
+      return { text: 'waiting' };
+    };
+    const run = await world.run(['-p', 'PARENT-MSG go', ...world.flags()]);
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT: heard' });
+  }, 240_000);
+
+  it('a background remote child ends while its parent is killed -9; --resume gets its result once, from the durable inbox', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    script = async (turn) => {
+      if (turn.prompt.includes('CHILD-RESUME')) {
+        await released;
+        return { text: 'finished while the parent was down' };
+      }
+      if (turn.turn === 0) {
+        return agentCall({
+          description: 'outlive parent',
+          prompt: 'CHILD-RESUME work',
+          isolation: 'remote',
+          run_in_background: true,
+        });
+      }
+      if (turn.last.includes('<task-notification>')) {
+        return {
+          text: `PARENT resumed: ${turn.last.includes('finished while the parent was down')}`,
+        };
+      }
+      return { text: 'waiting' };
+    };
+    const first = startWarren(['-p', 'PARENT-RESUME go', ...world.flags()], {
+      env: world.env(),
+      cwd: world.project,
+    });
+    await first.waitForLine((line) => line.type === 'task_started');
+    const started = first.lines.find((line) => line.type === 'task_started') as {
+      task_agent_id: string;
+    };
+    const sessionId = (first.lines[0] as { session_id: string }).session_id;
+    await until(() => world.requestsOf('CHILD-RESUME').length === 1);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    release();
+    // It ends on its worker with nobody attached.
+    await untilAsync(async () => {
+      const response = await fetch(
+        `${world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
+        { method: 'POST' },
+      );
+      return ((await response.json()) as { state?: string } | null)?.state === 'ended';
+    });
+    // Restate forgets the finished child (as it does once its retention ends): only the
+    // session's durable inbox still holds its ending.
+    const status = await fetch(
+      `${world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
+      {
+        method: 'POST',
+      },
+    );
+    const { invocationId } = (await status.json()) as { invocationId: string };
+    const purged = await fetch(`${world.server.adminUrl}/invocations/${invocationId}/purge`, {
+      method: 'PATCH',
+    });
+    expect(purged.ok).toBe(true);
+    const resumed = await world.run(['-p', 'continue', '--resume', sessionId, ...world.flags()]);
+    expect(resumed.code).toBe(0);
+    const lines = jsonLines(resumed.stdout);
+    expect(lines.at(-1)).toMatchObject({ result: 'PARENT resumed: true' });
+    expect(lines.filter((line) => line.type === 'task_notification')).toHaveLength(1);
+    expect(world.requestsOf('CHILD-RESUME')).toHaveLength(1);
+  }, 240_000);
+
+  it('says what to do when --executor restate has no ingress, or the ingress has no worker', async () => {
+    const noUrl = await runWarren(['-p', 'hi', '--executor', 'restate', '--model', 'scripted:x'], {
+      env: { HOME: world.project },
+    });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('--restate-url');
+    const down = await runWarren(
+      ['-p', 'hi', ...world.flags('--restate-url', 'http://127.0.0.1:1')],
+      { env: world.env(), cwd: world.project },
+    );
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(
+      /--restate-url http:\/\/127\.0\.0\.1:1: restate-server does not answer/,
+    );
+  }, 60_000);
+});
+
+async function untilAsync(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !(await check()); ) {
+    if (Date.now() > end) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function until(check: () => boolean, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !check(); ) {
+    if (Date.now() > end) throw new Error('waited in vain');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,67 @@
+// One model call of a run, as a step of its StepRunner: counted against the turn cap and the
+// budget, its stream passed on as it comes (a replayed step has no stream, only its result).
+import type { AgentEvent } from '../core/events.js';
+import { addUsage, budgetTokens } from '../core/usage.js';
+import { describeModelFailure } from '../model/describe-model-error.js';
+import { type ModelTurn, modelTurn } from '../model/model-turn.js';
+import { costOf } from '../model/pricing.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
+import { DEFAULT_RETRY } from '../model/retry-policy.js';
+import { event, modelOf, type RunState } from './run-state.js';
+import { runStep } from './run-step.js';
+
+export interface ModelCall {
+  toolChoice: 'auto' | 'none';
+  signal: AbortSignal;
+  maxOutputTokens?: number;
+}
+
+export async function* callModel(
+  run: RunState,
+  call: ModelCall,
+): AsyncGenerator<AgentEvent, ModelTurn> {
+  const { options } = run;
+  run.numTurns++;
+  const started = Date.now();
+  yield event(run, { type: 'turn_start', turn: run.numTurns });
+  const turn = yield* runStep(
+    options.steps,
+    { kind: 'model', name: `model#${run.numTurns}` },
+    async (emit) => {
+      const turns = modelTurn({
+        model: run.model,
+        messages: run.messages,
+        tools: run.shownTools,
+        toolChoice: call.toolChoice,
+        stream: options.stream ?? true,
+        signal: call.signal,
+        retry: { ...DEFAULT_RETRY, ...options.retry },
+        requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        describeFailure: (error) => describeModelFailure(error, modelOf(run)),
+        maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
+        providerOptions: options.providerOptions,
+        headers: run.headers,
+      });
+      let step = await turns.next();
+      while (!step.done) {
+        emit(event(run, step.value));
+        step = await turns.next();
+      }
+      return step.value;
+    },
+    () => options.inbox?.passOn(),
+  );
+  addUsage(run.usage, turn.usage);
+  const turnCost = costOf(turn.usage, run.price);
+  if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
+  run.budget.spend(budgetTokens(turn.usage), turnCost);
+  yield event(run, {
+    type: 'usage',
+    turn: run.numTurns,
+    usage: turn.usage,
+    costUsd: turnCost,
+    durationMs: Date.now() - started,
+    finishReason: turn.finishReason,
+  });
+  return turn;
+}

@@ -1,0 +1,64 @@
+// A remote child's inbox (core/inbox.ts): SendMessage resolves the workflow's next durable
+// promise `inbox-<n>`, and the child looks for new ones after each model call, through the
+// journal, so a replay delivers each message at the same point of the conversation.
+import type * as restate from '@restatedev/restate-sdk';
+import type { Inbox, InboxDelivery, InboxState } from '../core/inbox.js';
+import { inboxMessage } from '../tasks/task-notification.js';
+import type { RestateJournal } from './restate-journal.js';
+
+/** How many messages one child takes in its life: a bound on a hostile sender's loop. */
+export const MAX_INBOX_MESSAGES = 1000;
+
+/** The durable promise that holds the `n`th message (from 1). */
+export function inboxSlot(n: number): string {
+  return `inbox-${n}`;
+}
+
+export class JournaledInbox implements Inbox {
+  readonly #ctx: restate.WorkflowContext;
+  readonly #journal: RestateJournal;
+  #arrived: string[] = [];
+  #next = 1;
+
+  constructor(ctx: restate.WorkflowContext, journal: RestateJournal) {
+    this.#ctx = ctx;
+    this.#journal = journal;
+  }
+
+  /** Takes in what was sent since the last look; called between steps, never during one. */
+  async collect(): Promise<void> {
+    while (this.#next <= MAX_INBOX_MESSAGES) {
+      // peek() answers through the journal (a RestatePromise), typed as a plain promise.
+      const peeked = this.#ctx.promise<string>(inboxSlot(this.#next)).peek();
+      const text = await this.#journal.await(peeked as restate.RestatePromise<string | undefined>);
+      if (text === undefined || text === null) return;
+      this.#arrived.push(text);
+      this.#next++;
+    }
+  }
+
+  take(): InboxDelivery | undefined {
+    if (this.#arrived.length === 0) return undefined;
+    const texts = this.#arrived;
+    this.#arrived = [];
+    return {
+      message: {
+        role: 'user',
+        content: inboxMessage(texts.map((text) => ({ notification: false, text }))),
+      },
+      // The journal is the record: a replay takes the same messages at the same point.
+      delivered: () => {},
+    };
+  }
+
+  async wait(): Promise<InboxState> {
+    // A remote child starts no background work of its own: nothing more can arrive by waiting.
+    return this.#arrived.length > 0 ? 'ready' : 'idle';
+  }
+
+  passOn(): readonly [] {
+    return [];
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,120 @@
+// The loop's StepRunner on Restate: each model call and tool call is a `ctx.run` whose result
+// (or failure) is journaled; a replay after a crash gets it back instead of running it again.
+// Restate's SDK takes one await at a time, and every await must be one a replay can answer, so
+// all of a run's journal awaits go through one pump that races what is pending (with the
+// invocation's cancellation) and hands each caller its result.
+import * as restate from '@restatedev/restate-sdk';
+import type { LoopStep, StepRunner } from '../core/step-runner.js';
+import { FatalToolError } from '../core/tool.js';
+
+/** A step's outcome as the journal keeps it: JSON, the failure as name and message. */
+export type JournaledOutcome =
+  | { ok: true; value: unknown; at: number }
+  | { ok: false; error: { name: string; message: string; fatal?: true }; at: number };
+
+export interface JournalHooks {
+  /** Restate asked to cancel the invocation: stop the run (it still journals how it ended). */
+  onCancel(): void;
+  /**
+   * A loop step's outcome, on the first run and on a replay alike. Steps of one batch of tool
+   * calls may end in any order: only what does not depend on that order may be journaled here.
+   */
+  onStep?(step: LoopStep, outcome: JournaledOutcome): void;
+}
+
+interface Pending {
+  promise: restate.RestatePromise<Settled>;
+  settle(settled: Settled): void;
+}
+
+type Settled = { id: number; value?: unknown; failure?: restate.TerminalError };
+
+type CancellableContext = restate.WorkflowContext & restate.internal.ContextInternal;
+
+export class RestateJournal implements StepRunner {
+  readonly #ctx: CancellableContext;
+  readonly #hooks: JournalHooks;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 0;
+  #pumping = false;
+
+  constructor(ctx: restate.WorkflowContext, hooks: JournalHooks) {
+    this.#ctx = ctx as CancellableContext;
+    this.#hooks = hooks;
+  }
+
+  /** A loop step: its work runs once; its outcome is journaled and replayed. */
+  async run<T>(step: LoopStep, work: () => Promise<T>): Promise<T> {
+    const outcome = await this.side(step.name, work);
+    this.#hooks.onStep?.(step, outcome);
+    if (outcome.ok) return outcome.value as T;
+    throw rebuild(outcome.error);
+  }
+
+  /**
+   * A journaled step of the worker's own (a worktree made, a clock read): the outcome, failure
+   * included, the same on every replay.
+   */
+  side<T>(name: string, work: () => Promise<T> | T): Promise<JournaledOutcome> {
+    const journaled = this.#ctx.run(name, async (): Promise<JournaledOutcome> => {
+      try {
+        const value = await work();
+        // What the journal keeps is JSON; `undefined` would not survive it.
+        return { ok: true, value: value === undefined ? null : value, at: Date.now() };
+      } catch (error) {
+        return { ok: false, error: describe(error), at: Date.now() };
+      }
+    });
+    return this.await(journaled) as Promise<JournaledOutcome>;
+  }
+
+  /** Awaits any journal promise (a durable promise peeked, a call's answer) through the pump. */
+  await<T>(promise: restate.RestatePromise<T>): Promise<T> {
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, {
+        promise: promise.map((value, failure) => ({ id, value, failure })),
+        settle: ({ value, failure }) => (failure ? reject(failure) : resolve(value as T)),
+      });
+      // Started on the next turn of the event loop: the steps of one batch of tool calls, made
+      // together, are raced together, the same way on every replay.
+      if (!this.#pumping) {
+        this.#pumping = true;
+        setImmediate(() => void this.#pump());
+      }
+    });
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      while (this.#pending.size > 0) {
+        const racing = [...this.#pending.values()].map((pending) => pending.promise);
+        const cancelled = this.#ctx.cancellation().map((): Settled => ({ id: -1 }));
+        const settled = await restate.RestatePromise.race([...racing, cancelled]);
+        if (settled.id === -1) {
+          this.#hooks.onCancel();
+          continue;
+        }
+        const pending = this.#pending.get(settled.id);
+        this.#pending.delete(settled.id);
+        pending?.settle(settled);
+        // Let the caller go on (and add what it does next) before the next race.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+}
+
+function describe(error: unknown): { name: string; message: string; fatal?: true } {
+  const name = error instanceof Error ? error.name : 'Error';
+  const message = error instanceof Error ? error.message : String(error);
+  return FatalToolError.isInstance(error) ? { name, message, fatal: true } : { name, message };
+}
+
+/** The failure as the loop first saw it: same name and message, a fatal one still fatal. */
+function rebuild(error: { name: string; message: string; fatal?: true }): Error {
+  if (error.fatal) return Object.assign(new FatalToolError(error.message), { name: error.name });
+  return Object.assign(new Error(error.message), { name: error.name });
+}

@@ -1,0 +1,33 @@
+// The names and shapes of warren's Restate services, shared by the worker that serves them and
+// the executor that calls them: the `subagent` workflow (key: agent id) and the `parentInbox`
+// object (key: a session) where background children post their endings.
+import type { RunResult } from '../core/events.js';
+import type { RemoteEnding, RemoteProgress } from '../core/remote-executor.js';
+
+export const SUBAGENT_SERVICE = 'subagent';
+export const PARENT_INBOX_SERVICE = 'parentInbox';
+
+/** What `status` answers: the invocation (to cancel it) and whether the child has ended. */
+export interface SubagentStatus {
+  invocationId: string | null;
+  state: RemoteProgress['state'] | null;
+}
+
+/**
+ * The `subagent` workflow as a client sees it: `run` takes a spec, the others are shared. Each
+ * handler's first parameter is the worker's context, as the SDK's client types expect (a type,
+ * not an interface: they want an object type with an index signature).
+ */
+export type SubagentApi = {
+  run(ctx: unknown, spec: unknown): Promise<RunResult>;
+  status(ctx: unknown): Promise<SubagentStatus>;
+  progress(ctx: unknown): Promise<RemoteProgress | null>;
+  message(ctx: unknown, text: string): Promise<boolean>;
+};
+
+/** The `parentInbox` object: endings in, the list out, acknowledged ones forgotten. */
+export type ParentInboxApi = {
+  childDone(ctx: unknown, ending: RemoteEnding): Promise<void>;
+  pending(ctx: unknown): Promise<RemoteEnding[]>;
+  acknowledge(ctx: unknown, taskId: string): Promise<void>;
+};

@@ -1,0 +1,187 @@
+// A worker's side of one remote child, whatever engine journals it: the child is derived from
+// its spec the way a local child is derived from its parent (agents/subagent-context.ts), with
+// the worker's tools, keys and filesystem, and runs the same agentLoop() through the engine's
+// StepRunner. The engine (restate-workflow.ts) supplies the runner, the cancel signal, the inbox.
+import { statSync } from 'node:fs';
+import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { sessionDate } from '../agents/environment-prompt.js';
+import type { RemotePort } from '../agents/remote-port.js';
+import { SpawnTools } from '../agents/spawn-tools.js';
+import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
+import { SubagentRuntime } from '../agents/subagent-runtime.js';
+import { Budget } from '../core/budget.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
+import type { Inbox } from '../core/inbox.js';
+import type { StepRunner } from '../core/step-runner.js';
+import { emptyUsage } from '../core/usage.js';
+import { agentLoop } from '../loop/agent-loop.js';
+import { resolveModel } from '../model/resolve-model.js';
+import { messageOf } from '../model/retry-policy.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import { FileStateCache } from '../tools/file-state.js';
+import type { CheckedChildSpec } from './child-spec-schema.js';
+
+export interface RemoteChildRun {
+  spec: CheckedChildSpec;
+  /** The engine's runner: every model call and tool call of the child is one of its steps. */
+  steps: StepRunner;
+  /** Aborts when the engine cancels the child. */
+  signal: AbortSignal;
+  inbox?: Inbox;
+  /**
+   * When the child first started (a journaled clock read): its time budget and its prompt's
+   * date count from here on every replay, so a replay takes the same decisions.
+   */
+  startedAt: number;
+  /**
+   * Runs a side effect of the worker's own (a check of the filesystem, a worktree made) as a
+   * journaled step, so a replay takes the path the first run took. Default: runs it directly.
+   */
+  side?: <T>(name: string, work: () => Promise<T> | T) => Promise<T>;
+  /** Where the worker's own children go, when the worker has an executor. */
+  remote?: RemotePort;
+  /** Where the model's key and endpoint are read: the worker's environment. */
+  env?: Record<string, string | undefined>;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+/** Runs the child to its end. Never throws for a child that could not start: it ends `failed`. */
+export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
+  const { spec } = run;
+  let options: Awaited<ReturnType<typeof createSubagentContext>>;
+  try {
+    options = await childStart(run);
+  } catch (error) {
+    return failedBeforeStart(
+      spec,
+      `The ${spec.definition.name} agent could not start on the worker: ${messageOf(error)}`,
+    );
+  }
+  let result: RunResult | undefined;
+  for await (const event of agentLoop({ prompt: options.prompt, options: options.options })) {
+    if (event.type === 'result' && event.agentId === spec.agentId) result = event;
+  }
+  if (!result) return failedBeforeStart(spec, 'The agent ended without a result.');
+  const { type: _type, ...ended } = result as RunResult & { type?: string };
+  return ended;
+}
+
+async function childStart(run: RemoteChildRun) {
+  const { spec } = run;
+  const side = run.side ?? (async (_name, work) => work());
+  await side('workspace', () => {
+    if (!statSync(spec.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new Error(
+        `its working directory ${spec.cwd} does not exist on this worker (tools run on the worker's machine: give workers the same checkout at the same path, or a shared filesystem)`,
+      );
+    }
+    return spec.cwd;
+  });
+  const definitions = resolveAgentDefinitions({});
+  for (const definition of [...spec.definitions, spec.definition]) {
+    definitions.set(definition.name, definition);
+  }
+  const runtime = new SubagentRuntime({
+    definitions,
+    maxDepth: spec.maxDepth,
+    cwd: spec.cwd,
+    sessionDate: sessionDate(new Date(run.startedAt)),
+    remote: run.remote,
+  });
+  const spawn = new SpawnTools(runtime);
+  // The parent's list as the spec names it, from this machine's tools: a child never gets a
+  // tool its parent lacked, and its Agent tool only while its depth allows.
+  const granted = new Set(spec.tools);
+  const parentTools = builtinTools().filter((tool) => granted.has(tool.name));
+  if (granted.has('Agent')) {
+    parentTools.push(
+      ...spawn.spawnTools({
+        depth: spec.depth - 1,
+        definition: undefined,
+        parentTools: 'root',
+        mayUseAgent: true,
+      }),
+    );
+  }
+  const model = await resolveModel(spec.model.spec, {
+    baseUrl: spec.model.baseUrl,
+    env: run.env,
+    source: `the child's model (${spec.model.spec})`,
+  });
+  const { deadline, tokens, costUsd, windDownMs, maxTurns } = spec.budget;
+  const budget = new Budget({
+    timeMs: deadline === undefined ? undefined : Math.max(0, deadline - run.startedAt),
+    tokens,
+    costUsd,
+    windDownMs,
+  });
+  const permissions = createPermissionPolicy(spec.permissions);
+  const parentPath = spec.agentPath.split('/').slice(0, -2).join('/') || 'main';
+  const parent: ParentView = {
+    run: {
+      agentPath: parentPath,
+      inherited: { ...spec.calls, baseUrl: spec.model.baseUrl, onEvent: run.onEvent },
+      cancelSignal: run.signal,
+      model,
+      tools: parentTools,
+      shownTools: parentTools,
+      budget,
+      permissions,
+      messages: [],
+      turnsLeft: maxTurns,
+    },
+    cwd: spec.cwd,
+    allowedDirs: [spec.cwd],
+    fileState: new FileStateCache(),
+    toolCallId: 'remote',
+    agent: {
+      agentId: spec.parentId,
+      parentId: null,
+      depth: spec.depth - 1,
+      agentType: 'remote-parent',
+      path: parentPath,
+    },
+  };
+  const start = await createSubagentContext(
+    { runtime, toolsFor: (params) => spawn.toolsFor(params) },
+    {
+      definition: spec.definition,
+      // The spec's model is the child's, already chosen by its parent: not the definition's again.
+      model: 'inherit',
+      prompt: spec.prompt,
+      description: spec.description,
+      forkContext: false,
+      agentId: spec.agentId,
+      agentPath: spec.agentPath,
+    },
+    parent,
+  );
+  // Hooks run where the session is, not here: a remote child has none (docs/remote.md).
+  start.options.hooks = undefined;
+  start.options.steps = run.steps;
+  start.options.inbox = run.inbox;
+  start.options.signal = run.signal;
+  return start;
+}
+
+function failedBeforeStart(spec: CheckedChildSpec, error: string): RunResult {
+  return {
+    agentId: spec.agentId,
+    parentId: spec.parentId,
+    depth: spec.depth,
+    subtype: 'error_during_execution',
+    status: 'failed',
+    isError: true,
+    result: '',
+    error,
+    agentType: spec.definition.name,
+    description: spec.description,
+    numTurns: 0,
+    toolCalls: 0,
+    durationMs: 0,
+    usage: emptyUsage(),
+    costUsd: null,
+    messages: [],
+  };
+}

@@ -1,0 +1,169 @@
+// The `subagent` workflow a worker serves: `run` is the child's agentLoop() with every model call
+// and tool call journaled (restate-journal.ts); `status` and `progress` read its workflow state
+// while it runs; `message` leaves SendMessage text in its inbox. Cancelling the invocation stops
+// the child the way a local one stops, and it still returns what it had.
+import * as restate from '@restatedev/restate-sdk';
+import { z } from 'zod';
+import type { RemotePort } from '../agents/remote-port.js';
+import { AgentStop } from '../core/agent-stop.js';
+import type { RunResult } from '../core/events.js';
+import type { RemoteEnding, RemoteProgress } from '../core/remote-executor.js';
+import type { StepRunner } from '../core/step-runner.js';
+import { messageOf } from '../model/retry-policy.js';
+import { ChildProgress } from './child-progress.js';
+import { type CheckedChildSpec, checkChildSpec } from './child-spec-schema.js';
+import { inboxSlot, JournaledInbox, MAX_INBOX_MESSAGES } from './journaled-inbox.js';
+import { RestateJournal } from './restate-journal.js';
+import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE, type SubagentStatus } from './restate-services.js';
+import { runRemoteChild } from './run-remote-child.js';
+
+export interface WorkerSettings {
+  /** Where this worker's children's own children go (its `--restate-url`), if anywhere. */
+  remote?: RemotePort;
+  /** Where models' keys and endpoints are read: the worker's environment. */
+  env?: Record<string, string | undefined>;
+}
+
+/** A message longer than this is refused: the inbox is not a file transfer. */
+const MAX_MESSAGE_CHARS = 200_000;
+
+const messageSchema = z.string().min(1).max(MAX_MESSAGE_CHARS);
+
+export function subagentWorkflow(settings: WorkerSettings = {}) {
+  return restate.workflow({
+    name: SUBAGENT_SERVICE,
+    handlers: {
+      run: async (ctx: restate.WorkflowContext, input: unknown): Promise<RunResult> => {
+        const spec = checkedSpec(input, ctx.key);
+        ctx.set('invocation', ctx.request().id);
+        return runChild(ctx, spec, settings);
+      },
+      status: async (ctx: restate.WorkflowSharedContext): Promise<SubagentStatus> => {
+        const progress = await ctx.get<RemoteProgress>('progress');
+        return {
+          invocationId: await ctx.get<string>('invocation'),
+          state: progress?.state ?? null,
+        };
+      },
+      progress: (ctx: restate.WorkflowSharedContext): Promise<RemoteProgress | null> =>
+        ctx.get<RemoteProgress>('progress'),
+      message: async (ctx: restate.WorkflowSharedContext, text: unknown): Promise<boolean> => {
+        const checked = messageSchema.safeParse(text);
+        if (!checked.success) {
+          throw new restate.TerminalError(
+            'a message is a non-empty string of at most 200000 characters',
+            {
+              errorCode: 400,
+            },
+          );
+        }
+        // Before its first step (a SendMessage right after the start) it is taken too: the
+        // child reads it after its first model call.
+        const progress = await ctx.get<RemoteProgress>('progress');
+        if (progress?.state === 'ended') return false;
+        for (let n = 1; n <= MAX_INBOX_MESSAGES; n++) {
+          const slot = ctx.promise<string>(inboxSlot(n));
+          if ((await slot.peek()) !== undefined) continue;
+          try {
+            await slot.resolve(checked.data);
+            return true;
+          } catch {
+            // Another sender took this slot first: the next one.
+          }
+        }
+        return false;
+      },
+    },
+    // The child hears of a cancel through the journal (restate-journal.ts), stops like a local
+    // child, and ends with what it had, instead of an error at its next await.
+    options: { explicitCancellation: true },
+  });
+}
+
+export type SubagentWorkflow = ReturnType<typeof subagentWorkflow>;
+
+function checkedSpec(input: unknown, key: string): CheckedChildSpec {
+  let spec: CheckedChildSpec;
+  try {
+    spec = checkChildSpec(input);
+  } catch (error) {
+    throw new restate.TerminalError(messageOf(error), { errorCode: 400 });
+  }
+  if (spec.agentId !== key) {
+    throw new restate.TerminalError(`the spec is for agent ${spec.agentId}, not ${key}`, {
+      errorCode: 400,
+    });
+  }
+  return spec;
+}
+
+async function runChild(
+  ctx: restate.WorkflowContext,
+  spec: CheckedChildSpec,
+  settings: WorkerSettings,
+): Promise<RunResult> {
+  const cancel = new AbortController();
+  const progress = new ChildProgress();
+  const journal = new RestateJournal(ctx, {
+    onCancel: () =>
+      cancel.abort(
+        new AgentStop(
+          'cancelled',
+          spec.agentId,
+          'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+        ),
+      ),
+    onStep: (step, outcome) => {
+      if (step.kind === 'model') progress.modelEnded(outcome);
+    },
+  });
+  const inbox = new JournaledInbox(ctx, journal);
+  const steps: StepRunner = {
+    async run(step, work) {
+      progress.started(step);
+      try {
+        return await journal.run(step, work);
+      } finally {
+        // After a model call, and only then: a point every replay passes in the same state.
+        if (step.kind === 'model') {
+          ctx.set('progress', progress.snapshot());
+          await inbox.collect();
+        }
+      }
+    },
+  };
+  const clock = await journal.side('started', () => Date.now());
+  ctx.set('progress', progress.snapshot());
+  const result = await runRemoteChild({
+    spec,
+    steps,
+    signal: cancel.signal,
+    inbox,
+    startedAt: clock.ok ? (clock.value as number) : 0,
+    side: async (name, work) => {
+      const outcome = await journal.side(name, work);
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      return outcome.value as never;
+    },
+    remote: settings.remote,
+    env: settings.env,
+  });
+  ctx.set('progress', progress.ended());
+  if (spec.notify) {
+    // The last step posts the ending to the parent's durable inbox: its notification survives
+    // the parent's process being down. The conversation stays with the workflow's result.
+    const ending: RemoteEnding = {
+      taskId: spec.notify.taskId,
+      agentId: spec.agentId,
+      result: { ...result, messages: [] },
+    };
+    ctx.genericSend({
+      service: PARENT_INBOX_SERVICE,
+      method: 'childDone',
+      key: spec.notify.inbox,
+      parameter: ending,
+      inputSerde: restate.serde.json,
+    });
+  }
+  return result;
+}

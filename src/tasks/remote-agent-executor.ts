@@ -1,0 +1,186 @@
+// `remote_agent`: a background child on a worker, behind the run's RemoteExecutor. One more
+// TaskExecutor: the manager keeps the lifecycle (store row, notification, stop), this only
+// submits the child (idempotently: a restart attaches to the same one), reads its progress,
+// cancels it on TaskStop, and turns its result into the outcome its owner is notified of.
+import type { RemoteBackgroundChild } from '../agents/background-port.js';
+import { handOff } from '../agents/hand-off.js';
+import {
+  failedRemote,
+  remoteRunStart,
+  reportRemoteEnding,
+  resultOf,
+} from '../agents/remote-child.js';
+import type { SubagentRuntime } from '../agents/subagent-runtime.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
+import type { RemoteProgress } from '../core/remote-executor.js';
+import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
+import { messageOf } from '../model/retry-policy.js';
+import { outcomeOf, TASK_STATUS } from './agent-task-run.js';
+
+/** How often a running remote child's progress is read. */
+const PROGRESS_INTERVAL_MS = 1000;
+
+interface RemoteRun {
+  status: TaskStatus;
+  result: Promise<TaskOutcome>;
+  /** Its latest reply, as its worker recorded it. */
+  lastText: string;
+}
+
+export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> {
+  readonly kind = 'remote_agent' as const;
+  readonly #runtime: SubagentRuntime;
+  /** Records what the child's events say (transcripts, the agent tree): the run's `onEvent`. */
+  readonly #record: ((event: AgentEvent) => void) | undefined;
+  readonly #runs = new Map<string, RemoteRun>();
+
+  constructor(runtime: SubagentRuntime, record?: (event: AgentEvent) => void) {
+    this.#runtime = runtime;
+    this.#record = record;
+  }
+
+  start(taskId: string, child: RemoteBackgroundChild, control: TaskControl): void {
+    const run: RemoteRun = {
+      status: 'pending',
+      result: Promise.resolve(undefined as never),
+      lastText: '',
+    };
+    this.#runs.set(taskId, run);
+    run.result = this.#run(taskId, run, child, control).finally(() => this.#runs.delete(taskId));
+  }
+
+  async status(taskId: string): Promise<TaskStatus | undefined> {
+    return this.#runs.get(taskId)?.status;
+  }
+
+  stop(): void {
+    // The manager aborts the task's signal: #run cancels the child then, and waits for its end.
+  }
+
+  result(taskId: string): Promise<TaskOutcome> {
+    const run = this.#runs.get(taskId);
+    if (!run) return Promise.reject(new Error(`remote_agent: no task ${taskId} in this process`));
+    return run.result;
+  }
+
+  output(taskId: string): string {
+    return this.#runs.get(taskId)?.lastText ?? '';
+  }
+
+  async #run(
+    taskId: string,
+    run: RemoteRun,
+    child: RemoteBackgroundChild,
+    control: TaskControl,
+  ): Promise<TaskOutcome> {
+    const port = this.#runtime.remote;
+    const { spec } = child;
+    const sink = (event: AgentEvent) => {
+      this.#record?.(event);
+      control.emit(event);
+    };
+    if (!port) return outcome(failedRemote(spec, 'This run has no remote executor.'), '', null);
+    // Its ending also goes to the session's durable inbox: a parent that was down then gets it.
+    const { inboxKey } = port;
+    const submitted = inboxKey ? { ...spec, notify: { inbox: inboxKey, taskId } } : spec;
+    sink(remoteRunStart(spec, child.parentToolCallId));
+    this.#runtime.directory.startedRemote(
+      {
+        agentId: spec.agentId,
+        parentId: spec.parentId,
+        depth: spec.depth,
+        agentType: String(spec.definition.name),
+        description: spec.description,
+        path: spec.agentPath,
+      },
+      { name: child.name, background: true, taskId },
+    );
+    let result: RunResult;
+    const polling = new AbortController();
+    try {
+      // Ended while no process was attached (a resumed session), and posted to the durable
+      // inbox: that is its result, even once the engine has forgotten the child itself.
+      const posted = inboxKey ? await this.#posted(inboxKey, taskId) : undefined;
+      if (posted) return await this.#ended(taskId, run, posted, sink, control.signal);
+      await port.executor.submit(submitted, control.signal);
+      run.status = 'running';
+      control.running();
+      void this.#follow(spec.agentId, run, control, polling.signal);
+      result = await resultOf(port.executor, spec.agentId, control.signal);
+    } catch (error) {
+      result = failedRemote(
+        spec,
+        `The remote ${String(spec.definition.name)} agent could not be run: ${messageOf(error)}`,
+      );
+    } finally {
+      polling.abort();
+    }
+    return this.#ended(taskId, run, result, sink, control.signal);
+  }
+
+  /** Its ending reported, handed off, and forgotten by the durable inbox. */
+  async #ended(
+    taskId: string,
+    run: RemoteRun,
+    result: RunResult,
+    sink: (event: AgentEvent) => void,
+    signal: AbortSignal,
+  ): Promise<TaskOutcome> {
+    const port = this.#runtime.remote!;
+    const { inboxKey } = port;
+    run.status = TASK_STATUS[result.status];
+    reportRemoteEnding(result, sink);
+    this.#runtime.directory.ended(result);
+    const handed = await handOff(result, this.#runtime, this.#runtime.background?.signal ?? signal);
+    for (const message of handed.warnings) {
+      sink({
+        agentId: result.agentId,
+        parentId: result.parentId,
+        depth: result.depth,
+        type: 'warning',
+        message,
+      });
+    }
+    const text = typeof handed.output === 'string' ? handed.output : handed.output.output;
+    // The ending is in this run's task store now, which delivers it exactly once: the durable
+    // inbox needs to keep it no longer.
+    if (inboxKey) port.executor.acknowledge(inboxKey, taskId).catch(() => {});
+    return outcome(result, text, this.#runtime.transcriptPathFor(result.agentId) ?? null);
+  }
+
+  async #posted(inboxKey: string, taskId: string): Promise<RunResult | undefined> {
+    const port = this.#runtime.remote;
+    const endings = await port?.executor.inbox(inboxKey).catch(() => []);
+    return endings?.find((ending) => ending.taskId === taskId)?.result;
+  }
+
+  /** Reads the child's progress about once a second while it runs, for TaskOutput and the store. */
+  async #follow(
+    agentId: string,
+    run: RemoteRun,
+    control: TaskControl,
+    stop: AbortSignal,
+  ): Promise<void> {
+    const port = this.#runtime.remote;
+    while (port && !stop.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));
+      if (stop.aborted) return;
+      const progress: RemoteProgress | undefined = await port.executor
+        .progress(agentId, stop)
+        .catch(() => undefined);
+      if (!progress || stop.aborted) continue;
+      run.lastText = progress.lastText;
+      control.progress({
+        turns: progress.turns,
+        toolCalls: progress.toolCalls,
+        tokens: progress.tokens,
+        lastActivityAt: progress.lastActivityAt,
+        lastToolName: progress.lastToolName,
+      });
+    }
+  }
+}
+
+function outcome(result: RunResult, text: string, transcript: string | null): TaskOutcome {
+  return outcomeOf({ result }, text, transcript);
+}

@@ -1,0 +1,134 @@
+// The world a remote-children CLI test runs in: a real restate-server, `warren restate serve`
+// workers registered with it (through `warren restate register`), a loopback model server whose
+// replies a test scripts per conversation, and a project folder. Internal to warren's own tests.
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { type CliRun, runWarren } from './cli-process.js';
+import {
+  type MockLlmServer,
+  type MockReply,
+  type RecordedRequest,
+  startMockLlmServer,
+} from './mock-llm/server.js';
+import { freePorts, type RestateServer, startRestateServer } from './restate-server.js';
+import { makeTempDir } from './temp-dir.js';
+import { startWarrenWorker, type WarrenWorker } from './warren-worker.js';
+
+/** The parent's key: it must never reach a worker. */
+export const PARENT_KEY = 'parent-secret-key';
+/** The worker's own key, from its own environment. */
+export const WORKER_KEY = 'worker-own-key';
+
+/** One model request as a script sees it: whose conversation, at which turn. */
+export interface Turn {
+  /** The first user message (the prompt), as JSON text. */
+  prompt: string;
+  /** Assistant messages so far: 0 for the first call. */
+  turn: number;
+  /** The last message, as JSON text (a tool result, a notification). */
+  last: string;
+  request: RecordedRequest;
+}
+
+export type Script = (turn: Turn) => MockReply | Promise<MockReply>;
+
+export interface RestateWorld {
+  readonly server: RestateServer;
+  readonly llm: MockLlmServer;
+  readonly project: string;
+  worker: WarrenWorker;
+  readonly workerPort: number;
+  /** Starts a worker again on the same port (after a kill -9): the registered URL answers again. */
+  restartWorker(): Promise<void>;
+  /** Flags for `warren -p` against the loopback model and this Restate. */
+  flags(...extra: string[]): string[];
+  /** The parent's environment (its own key, HOME in the project). */
+  env(): Record<string, string>;
+  run(args: readonly string[]): Promise<CliRun>;
+  /** Model requests whose prompt contains `marker`, in arrival order. */
+  requestsOf(marker: string): Turn[];
+  /** A file of the project, or '' when it does not exist. */
+  read(name: string): string;
+  stop(): Promise<void>;
+}
+
+export function turnOf(request: RecordedRequest): Turn {
+  const messages =
+    (request.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+  const text = (message: { content: unknown } | undefined) =>
+    message === undefined
+      ? ''
+      : typeof message.content === 'string'
+        ? message.content
+        : JSON.stringify(message.content);
+  return {
+    prompt: text(messages.find((message) => message.role === 'user')),
+    turn: messages.filter((message) => message.role === 'assistant').length,
+    last: text(messages.at(-1)),
+    request,
+  };
+}
+
+export async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
+  const project = await makeTempDir('warren-remote-');
+  const server = await startRestateServer();
+  const llm = await startMockLlmServer({
+    handler: (request) => (request.api ? script()(turnOf(request)) : undefined),
+  });
+  const [workerPort] = (await freePorts(1)) as [number];
+  const workerEnv = { HOME: project, WARREN_API_KEY: WORKER_KEY };
+  const world: RestateWorld = {
+    server,
+    llm,
+    project,
+    worker: await startWarrenWorker(workerPort, workerEnv),
+    workerPort,
+    async restartWorker() {
+      world.worker = await startWarrenWorker(workerPort, workerEnv);
+    },
+    flags: (...extra) => [
+      '--model',
+      'openai-compatible:test-model',
+      '--base-url',
+      `${llm.url}/v1`,
+      '--session-dir',
+      `${project}/.sessions`,
+      '--restate-url',
+      server.ingressUrl,
+      '--restate-admin-url',
+      server.adminUrl,
+      '--permission-mode',
+      'bypassPermissions',
+      '--output-format',
+      'stream-json',
+      ...extra,
+    ],
+    env: () => ({ HOME: project, WARREN_API_KEY: PARENT_KEY }),
+    run: (args) => runWarren(args, { cwd: project, env: world.env(), timeoutMs: 240_000 }),
+    requestsOf: (marker) =>
+      llm.requests
+        .filter((request) => request.api)
+        .map(turnOf)
+        .filter((turn) => turn.prompt.includes(marker)),
+    read(name) {
+      try {
+        return readFileSync(`${project}/${name}`, 'utf8');
+      } catch {
+        return '';
+      }
+    },
+    async stop() {
+      await world.worker.stop();
+      await llm.close();
+      await server.stop();
+      await rm(project, { recursive: true, force: true });
+    },
+  };
+  const registered = await runWarren(
+    ['restate', 'register', world.worker.url, '--admin-url', server.adminUrl],
+    { env: { HOME: project } },
+  );
+  if (registered.code !== 0)
+    throw new Error(`warren restate register failed: ${registered.stderr}`);
+  return world;
+}
