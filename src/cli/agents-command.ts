@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { agentsListing, formatAgentsListing } from './agents-listing.js';
-import type { AgentsArgs } from './cli-args.js';
+import type { AgentsArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 
 export async function runAgentsCommand(args: AgentsArgs, io: CliIo): Promise<number> {

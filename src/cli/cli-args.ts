@@ -2,138 +2,23 @@
 // names the flag and the fix; nothing here touches the file system or the network.
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
-import type { PermissionMode } from '../core/permission-policy.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import {
-  type ExecutorArgs,
-  executorArgs,
-  RESTATE_OPTIONS,
-  type RestateArgs,
-  restateArgs,
-} from './restate-args.js';
-
-export type OutputFormat = 'text' | 'json' | 'stream-json';
-
-/** The flags that assemble a run: shared by `-p` and the interactive UI. */
-export interface RunArgs extends ExecutorArgs {
-  model: string | undefined;
-  baseUrl: string | undefined;
-  maxTurns: number | undefined;
-  maxDepth: number;
-  maxParallel: number;
-  timeBudgetMs: number | undefined;
-  tokenBudget: number | undefined;
-  stallTimeoutMs: number | undefined;
-  requestTimeoutMs: number | undefined;
-  permissionMode: PermissionMode | undefined;
-  allowedTools: string | undefined;
-  disallowedTools: string | undefined;
-  agentsDirs: string[];
-  /** `--mcp-config` files, in the order given. */
-  mcpConfigs: string[];
-  trustProject: boolean;
-  agent: string | undefined;
-  /** A settings file read after the user's and the project's (permissions and hooks). */
-  settings: string | undefined;
-  cwd: string | undefined;
-  sessionDir: string | undefined;
-  resume: string | undefined;
-  /** Resume the latest session of the working directory. */
-  continue: boolean;
-  /** Write every model call and tool result of the tree to this cassette. */
-  record: string | undefined;
-  /** Answer every model call from this cassette. */
-  replay: string | undefined;
-  /** With `replay`: tools answer with their recorded results instead of running. */
-  replayTools: boolean;
-}
-
-export interface PrintArgs extends RunArgs {
-  command: 'print';
-  /** Undefined when the prompt is to be read from standard input. */
-  prompt: string | undefined;
-  outputFormat: OutputFormat;
-  verbose: boolean;
-}
-
-/** `warren` with no prompt: the terminal UI, a conversation of many runs. */
-export interface InteractiveArgs extends RunArgs {
-  command: 'interactive';
-}
-
-/** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
-export interface SessionArgs {
-  command: 'usage' | 'report';
-  sessionId: string;
-  sessionDir: string | undefined;
-  json: boolean;
-  /** `report`: where the HTML goes. */
-  html: string | undefined;
-}
-
-export interface AgentsArgs {
-  command: 'agents';
-  json: boolean;
-  agentsDirs: string[];
-  cwd: string | undefined;
-}
-
-export interface TasksArgs {
-  command: 'tasks';
-  /** Undefined: the newest session that has tasks. */
-  sessionId: string | undefined;
-  sessionDir: string | undefined;
-  json: boolean;
-}
-
-export const WORKTREE_ACTIONS = ['list', 'diff', 'merge', 'remove', 'prune'] as const;
-export type WorktreeAction = (typeof WORKTREE_ACTIONS)[number];
-
-export interface WorktreesArgs {
-  command: 'worktrees';
-  action: WorktreeAction;
-  /** For diff, merge and remove. */
-  agentId: string | undefined;
-  json: boolean;
-  /** remove and prune: discard changes that are not merged. */
-  force: boolean;
-  cwd: string | undefined;
-}
-
-export interface McpArgs {
-  command: 'mcp';
-  action: 'list' | 'tools';
-  /** The server whose tools `tools` lists. */
-  server: string | undefined;
-  json: boolean;
-  mcpConfigs: string[];
-  trustProject: boolean;
-  cwd: string | undefined;
-}
-
-export interface TrustArgs {
-  command: 'trust';
-  /** Default: the project's `.mcp.json`. */
-  file: string | undefined;
-  cwd: string | undefined;
-}
-
-export type CliArgs =
-  | PrintArgs
-  | AgentsArgs
-  | TasksArgs
-  | WorktreesArgs
-  | SessionArgs
-  | McpArgs
-  | TrustArgs
-  | RestateArgs
-  | { command: 'help' }
-  | { command: 'version' }
-  | InteractiveArgs;
+  type CliArgs,
+  type InteractiveArgs,
+  type McpArgs,
+  type OutputFormat,
+  type RunArgs,
+  type SessionArgs,
+  WORKTREE_ACTIONS,
+  type WorktreesArgs,
+} from './parsed-args.js';
+import { executorArgs, RESTATE_OPTIONS, restateArgs } from './restate-args.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
-const OPTIONS = {
+/** Every flag the command line takes, for node:util's parseArgs. */
+export const OPTIONS = {
   print: { type: 'boolean', short: 'p' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
@@ -456,80 +341,3 @@ function positiveInteger(
   }
   return number;
 }
-
-export const HELP = `warren — an agent runtime whose sub-agents are tool calls
-
-Usage:
-  warren [flags]                    the terminal UI: a conversation, its sub-agents live as a tree
-                                    (needs a terminal; /help inside lists keys and commands)
-  warren -p "<prompt>" [flags]      run to the end, print the result, exit
-  warren agents [--json]            list agent definitions, their sources and load warnings
-  warren tasks [--session <id>] [--session-dir <dir>] [--json]
-                                    background tasks of a session (default: the newest with any)
-  warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]
-                                    agent worktrees kept for review (isolation: worktree): list
-                                    them, show one's diff, merge its branch into the current
-                                    one, remove one, or prune those with nothing unmerged
-  warren usage <session-id> [--session-dir <dir>] [--json]
-                                    tokens, cost and time of every agent of a session, as a tree
-  warren report <session-id> [--session-dir <dir>] [--html <file>]
-                                    a self-contained HTML timeline of the session's agent tree
-  warren mcp [list | tools <server>] [--json]
-                                    MCP servers: transport, status, tool count; a server's tools
-  warren restate serve --port <p>   a worker: runs remote children (Restate services over HTTP/2)
-  warren restate register <worker-url> [--admin-url <admin>]
-                                    register a worker with restate-server (docs/remote.md)
-  warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
-                                    MCP servers, until it changes (default: .mcp.json)
-  warren --help | --version
-
-Flags:
-  --model <provider:model>          anthropic:<id> | openai:<id> | openai-compatible:<id> | scripted:<file>
-                                    (env WARREN_MODEL; keys from ANTHROPIC_API_KEY / OPENAI_API_KEY)
-  --base-url <url>                  endpoint for openai-compatible (Ollama, vLLM, llama.cpp, LM Studio);
-                                    env WARREN_BASE_URL
-  --output-format text|json|stream-json
-  --max-turns <n>                   turn cap of the main agent
-  --max-depth <n>                   deepest sub-agent level (default 3; the main agent is depth 0)
-  --max-parallel <n>                sub-agents running at once (default 10)
-  --time-budget <ms>                wall-clock budget for the whole run; the run ends at most 60 s
-                                    after it, however deep its tree
-  --token-budget <n>                input+output tokens for the whole run
-  --stall-timeout <ms>              stop a sub-agent with no model output and no tool activity
-                                    for this long, as stalled (default 600000)
-  --request-timeout <ms>            no answer (headers or next chunk) from the model in this long:
-                                    abort, retry (default 120000; env WARREN_REQUEST_TIMEOUT_MS)
-  --permission-mode default|acceptEdits|plan|bypassPermissions
-  --allowed-tools <rules>           e.g. "Read,Bash(npm test:*),Edit(src/**)"
-  --disallowed-tools <rules>        deny rules; they win over allow rules and modes
-  --agents-dir <dir>                extra agent definition folder (repeatable)
-  --agent <name>                    run the main agent as that definition
-  --settings <file>                 a settings file (permissions, hooks) read after
-                                    ~/.warren/settings.json and .warren/settings.json
-  --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
-  --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
-                                    without a trust record
-  --executor local|restate          restate: every sub-agent runs on a worker (default local: only
-                                    those with isolation "remote")
-  --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)
-  --restate-admin-url <admin>       its admin API, for TaskStop (env WARREN_RESTATE_ADMIN_URL;
-                                    default port 9070 of the ingress host)
-  --cwd <dir>                       working directory (default: the current one)
-  --force                           worktrees remove/prune: also discard changes that are not merged
-  --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
-                                    ~/.warren/sessions)
-  --resume <session-id>             continue a session, and the background tasks it was running
-  --continue                        continue the latest session of the working directory
-  --record <cassette>               write every model call and tool result of the tree (JSONL)
-  --replay <cassette>               answer every model call from a recorded cassette; no network
-  --replay-tools                    with --replay: use recorded tool results instead of running tools
-  --verbose                         with text output: report progress on stderr
-
-Tracing: set OTEL_EXPORTER_OTLP_ENDPOINT (OTLP/HTTP; OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf
-or http/json) to send OpenTelemetry spans of every agent, model call and tool call.
-
-Environment: MCP_TIMEOUT (ms an MCP server may take to start, default 30000), MCP_TOOL_TIMEOUT
-(ms one MCP tool call may take, default 600000).
-
-Exit codes: 0 success, 1 the run ended in error, 2 bad usage or configuration.
-`;

@@ -4,7 +4,8 @@
 import { constants } from 'node:os';
 import { ConfigError } from '../core/config-error.js';
 import { killLiveGroups } from '../core/process-group.js';
-import { HELP, parseCliArgs } from './cli-args.js';
+import { parseCliArgs } from './cli-args.js';
+import { HELP } from './help-text.js';
 import { packageVersion } from './package-version.js';
 import type { CliIo } from './print-mode.js';
 

@@ -7,7 +7,6 @@ import { McpConnection } from '../mcp/mcp-connection.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTools } from '../mcp/mcp-tool.js';
 import { mcpTrust, untrustedReason } from '../mcp/trust-store.js';
-import type { McpArgs } from './cli-args.js';
 import {
   formatMcpListing,
   formatToolsListing,
@@ -15,6 +14,7 @@ import {
   type McpListing,
   toolsListing,
 } from './mcp-listing.js';
+import type { McpArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 
 /** Exit code 1 when a server failed to start, as `warren agents` does for a broken file. */

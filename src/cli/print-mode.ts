@@ -6,8 +6,8 @@ import type { AgentEvent, RunResult } from '../core/events.js';
 import { query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
-import type { PrintArgs } from './cli-args.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
+import type { PrintArgs } from './parsed-args.js';
 import { resultJson } from './result-json.js';
 import { setUpRun } from './run-setup.js';
 

@@ -2,7 +2,7 @@
 // the executor, loaded only when asked for, and its ingress checked first, so a wrong URL or no
 // registered worker is one line at start.
 import type { RemotePort } from '../agents/remote-port.js';
-import type { RunArgs } from './cli-args.js';
+import type { RunArgs } from './parsed-args.js';
 
 export async function remoteFor(
   args: RunArgs,

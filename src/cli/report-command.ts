@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
 import { defaultSessionDir } from '../session/session-paths.js';
-import type { SessionArgs } from './cli-args.js';
+import type { SessionArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { renderReport } from './report-html.js';
 import { loadTimeline } from './session-source.js';

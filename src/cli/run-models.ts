@@ -7,7 +7,7 @@ import { isModelAlias } from '../model/model-alias.js';
 import { modelName } from '../model/pricing.js';
 import { checkReachable, type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import type { CassetteRecorder } from '../telemetry/cassette.js';
-import type { RunArgs } from './cli-args.js';
+import type { RunArgs } from './parsed-args.js';
 
 export interface RunModels {
   model: LanguageModelV4;

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { readSessionEvents } from '../session/session-events.js';
 import { defaultSessionDir } from '../session/session-paths.js';
 import { buildTimeline, type SessionTimeline } from '../telemetry/session-timeline.js';
-import type { SessionArgs } from './cli-args.js';
+import type { SessionArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 
 export function loadTimeline(args: SessionArgs, io: CliIo): SessionTimeline {

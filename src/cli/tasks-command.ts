@@ -6,7 +6,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { TaskRecord } from '../core/tasks.js';
 import { defaultSessionDir, taskStorePath, validateSessionId } from '../session/session-paths.js';
 import { TaskStore } from '../tasks/task-store.js';
-import type { TasksArgs } from './cli-args.js';
+import type { TasksArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { usageJson } from './result-json.js';
 import { textTable } from './text-table.js';

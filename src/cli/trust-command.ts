@@ -5,7 +5,7 @@ import { loadAgentFile } from '../agents/definitions/load-agent-file.js';
 import { ConfigError } from '../core/config-error.js';
 import { PROJECT_MCP_FILE, parseMcpConfigFile, readMcpConfigFile } from '../mcp/config-file.js';
 import { recordTrust, trustStorePath } from '../mcp/trust-store.js';
-import type { TrustArgs } from './cli-args.js';
+import type { TrustArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 
 export async function runTrustCommand(args: TrustArgs, io: CliIo): Promise<number> {

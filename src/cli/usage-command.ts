@@ -2,7 +2,7 @@
 // subtotal under every agent that had children, or as JSON.
 
 import { treeOrder } from '../telemetry/session-timeline.js';
-import type { SessionArgs } from './cli-args.js';
+import type { SessionArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { agentJson, usageJson } from './result-json.js';
 import { loadTimeline } from './session-source.js';

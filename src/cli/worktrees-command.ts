@@ -7,7 +7,7 @@ import { type ListedWorktree, listWorktrees } from '../isolation/list-worktrees.
 import { MergeError, mergeWorktree } from '../isolation/merge-worktree.js';
 import { pruneWorktrees, removeAgentWorktree } from '../isolation/prune-worktrees.js';
 import { GitError } from '../isolation/run-git.js';
-import type { WorktreesArgs } from './cli-args.js';
+import type { WorktreesArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { textTable } from './text-table.js';
 

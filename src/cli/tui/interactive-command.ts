@@ -2,7 +2,7 @@
 // terminal (pointing to -p), assembles the session as print mode does, loads Ink only now, and
 // on the way out stops everything the session started before it returns.
 import { ConfigError } from '../../core/config-error.js';
-import type { InteractiveArgs } from '../cli-args.js';
+import type { InteractiveArgs } from '../parsed-args.js';
 import type { CliIo } from '../print-mode.js';
 import { setUpRun } from '../run-setup.js';
 import { ChangeFeed } from './change-feed.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect } from 'vitest';
 import { makeTempDir } from '../../testing/temp-dir.js';
-import type { InteractiveArgs } from '../cli-args.js';
+import type { InteractiveArgs } from '../parsed-args.js';
 import { setUpRun } from '../run-setup.js';
 import { App } from './app.js';
 import { ChangeFeed } from './change-feed.js';

@@ -1,0 +1,122 @@
+// What the command line parses into: one shape per command, the flags each one takes.
+import type { PermissionMode } from '../core/permission-policy.js';
+import type { ExecutorArgs, RestateArgs } from './restate-args.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+/** The flags that assemble a run: shared by `-p` and the interactive UI. */
+export interface RunArgs extends ExecutorArgs {
+  model: string | undefined;
+  baseUrl: string | undefined;
+  maxTurns: number | undefined;
+  maxDepth: number;
+  maxParallel: number;
+  timeBudgetMs: number | undefined;
+  tokenBudget: number | undefined;
+  stallTimeoutMs: number | undefined;
+  requestTimeoutMs: number | undefined;
+  permissionMode: PermissionMode | undefined;
+  allowedTools: string | undefined;
+  disallowedTools: string | undefined;
+  agentsDirs: string[];
+  /** `--mcp-config` files, in the order given. */
+  mcpConfigs: string[];
+  trustProject: boolean;
+  agent: string | undefined;
+  /** A settings file read after the user's and the project's (permissions and hooks). */
+  settings: string | undefined;
+  cwd: string | undefined;
+  sessionDir: string | undefined;
+  resume: string | undefined;
+  /** Resume the latest session of the working directory. */
+  continue: boolean;
+  /** Write every model call and tool result of the tree to this cassette. */
+  record: string | undefined;
+  /** Answer every model call from this cassette. */
+  replay: string | undefined;
+  /** With `replay`: tools answer with their recorded results instead of running. */
+  replayTools: boolean;
+}
+
+export interface PrintArgs extends RunArgs {
+  command: 'print';
+  /** Undefined when the prompt is to be read from standard input. */
+  prompt: string | undefined;
+  outputFormat: OutputFormat;
+  verbose: boolean;
+}
+
+/** `warren` with no prompt: the terminal UI, a conversation of many runs. */
+export interface InteractiveArgs extends RunArgs {
+  command: 'interactive';
+}
+
+/** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
+export interface SessionArgs {
+  command: 'usage' | 'report';
+  sessionId: string;
+  sessionDir: string | undefined;
+  json: boolean;
+  /** `report`: where the HTML goes. */
+  html: string | undefined;
+}
+
+export interface AgentsArgs {
+  command: 'agents';
+  json: boolean;
+  agentsDirs: string[];
+  cwd: string | undefined;
+}
+
+export interface TasksArgs {
+  command: 'tasks';
+  /** Undefined: the newest session that has tasks. */
+  sessionId: string | undefined;
+  sessionDir: string | undefined;
+  json: boolean;
+}
+
+export const WORKTREE_ACTIONS = ['list', 'diff', 'merge', 'remove', 'prune'] as const;
+export type WorktreeAction = (typeof WORKTREE_ACTIONS)[number];
+
+export interface WorktreesArgs {
+  command: 'worktrees';
+  action: WorktreeAction;
+  /** For diff, merge and remove. */
+  agentId: string | undefined;
+  json: boolean;
+  /** remove and prune: discard changes that are not merged. */
+  force: boolean;
+  cwd: string | undefined;
+}
+
+export interface McpArgs {
+  command: 'mcp';
+  action: 'list' | 'tools';
+  /** The server whose tools `tools` lists. */
+  server: string | undefined;
+  json: boolean;
+  mcpConfigs: string[];
+  trustProject: boolean;
+  cwd: string | undefined;
+}
+
+export interface TrustArgs {
+  command: 'trust';
+  /** Default: the project's `.mcp.json`. */
+  file: string | undefined;
+  cwd: string | undefined;
+}
+
+export type CliArgs =
+  | PrintArgs
+  | AgentsArgs
+  | TasksArgs
+  | WorktreesArgs
+  | SessionArgs
+  | McpArgs
+  | TrustArgs
+  | RestateArgs
+  | { command: 'help' }
+  | { command: 'version' }
+  | InteractiveArgs;
