@@ -167,8 +167,16 @@ export function reportRemoteEnding(result: RunResult, sink: (event: AgentEvent) 
   sink({ ...result, type: 'result' });
 }
 
-/** A child that could not be run at all (the executor failed): a failure its parent reads. */
-export function failedRemote(spec: RemoteChildSpec, error: string): RunResult {
+/**
+ * A remote child that never ran (its executor failed, or it could not start on its worker): a
+ * failure its parent reads.
+ */
+export function failedRemote(
+  spec: Pick<RemoteChildSpec, 'agentId' | 'parentId' | 'depth' | 'description'> & {
+    definition: { readonly name?: unknown };
+  },
+  error: string,
+): RunResult {
   return {
     agentId: spec.agentId,
     parentId: spec.parentId,

@@ -5,6 +5,7 @@
 import { statSync } from 'node:fs';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { sessionDate } from '../agents/environment-prompt.js';
+import { failedRemote } from '../agents/remote-child.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
@@ -13,7 +14,6 @@ import { Budget } from '../core/budget.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { StepRunner } from '../core/step-runner.js';
-import { emptyUsage } from '../core/usage.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { messageOf } from '../model/retry-policy.js';
@@ -53,7 +53,7 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   try {
     options = await childStart(run);
   } catch (error) {
-    return failedBeforeStart(
+    return failedRemote(
       spec,
       `The ${spec.definition.name} agent could not start on the worker: ${messageOf(error)}`,
     );
@@ -62,7 +62,7 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   for await (const event of agentLoop({ prompt: options.prompt, options: options.options })) {
     if (event.type === 'result' && event.agentId === spec.agentId) result = event;
   }
-  if (!result) return failedBeforeStart(spec, 'The agent ended without a result.');
+  if (!result) return failedRemote(spec, 'The agent ended without a result.');
   const { type: _type, ...ended } = result as RunResult & { type?: string };
   return ended;
 }
@@ -163,25 +163,4 @@ async function childStart(run: RemoteChildRun) {
   start.options.inbox = run.inbox;
   start.options.signal = run.signal;
   return start;
-}
-
-function failedBeforeStart(spec: CheckedChildSpec, error: string): RunResult {
-  return {
-    agentId: spec.agentId,
-    parentId: spec.parentId,
-    depth: spec.depth,
-    subtype: 'error_during_execution',
-    status: 'failed',
-    isError: true,
-    result: '',
-    error,
-    agentType: spec.definition.name,
-    description: spec.description,
-    numTurns: 0,
-    toolCalls: 0,
-    durationMs: 0,
-    usage: emptyUsage(),
-    costUsd: null,
-    messages: [],
-  };
 }
