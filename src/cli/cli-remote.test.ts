@@ -3,32 +3,13 @@
 // Agent calls (isolation "remote", a definition's `isolation: remote`) run on the worker.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
 import { isGoneWithin } from '../testing/process-liveness.js';
-import { restateServerBinary } from '../testing/restate-server.js';
-import {
-  PARENT_KEY,
-  type RestateWorld,
-  type Script,
-  startRestateWorld,
-  type Turn,
-  WORKER_KEY,
-} from '../testing/restate-world.js';
+import { PARENT_KEY, restateSuite, type Turn, WORKER_KEY } from '../testing/restate-world.js';
 
-const binary = restateServerBinary();
-const skip = 'missing' in binary ? binary.missing : false;
-if (skip) console.warn(`skipping remote-children CLI tests: ${skip}`);
-
-let world: RestateWorld;
-let script: Script = () => ({ text: 'no script' });
-
-beforeAll(async () => {
-  if (skip) return;
-  world = await startRestateWorld(() => script);
-}, 180_000);
-afterAll(async () => world?.stop(), 60_000);
+const suite = restateSuite('remote-children CLI tests');
 
 const agentCall = (input: Record<string, unknown>): MockReply => ({
   toolCalls: [{ name: 'Agent', input: { subagent_type: 'general-purpose', ...input } }],
@@ -37,9 +18,9 @@ const agentCall = (input: Record<string, unknown>): MockReply => ({
 /** The task id in the last tool result (a background start's JSON). */
 const taskIdIn = (turn: Turn) => /task_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
 
-describe.skipIf(skip)('remote children on Restate', () => {
+describe.skipIf(suite.skip)('remote children on Restate', () => {
   it('runs an Agent call with isolation "remote" on the worker, with the worker\'s key', async () => {
-    script = (turn) => {
+    suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ONE')) {
         return turn.turn === 0
           ? {
@@ -59,7 +40,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
             text: `PARENT saw: ${turn.last.includes('child one wrote the marker') ? 'yes' : 'no'}`,
           };
     };
-    const run = await world.run(['-p', 'PARENT-ONE go', ...world.flags()]);
+    const run = await suite.world.run(['-p', 'PARENT-ONE go', ...suite.world.flags()]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
@@ -71,25 +52,25 @@ describe.skipIf(skip)('remote children on Restate', () => {
       status: 'completed',
       result: 'child one wrote the marker',
     });
-    expect(world.read('side-one.txt')).toBe('ran-on-worker\n');
+    expect(suite.world.read('side-one.txt')).toBe('ran-on-worker\n');
     // The child's model calls came from the worker, with the worker's own key; never the parent's.
-    const child = world.requestsOf('CHILD-ONE');
+    const child = suite.world.requestsOf('CHILD-ONE');
     expect(child).toHaveLength(2);
     for (const turn of child)
       expect(turn.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
-    expect(world.requestsOf('PARENT-ONE')[0]?.request.headers.authorization).toBe(
+    expect(suite.world.requestsOf('PARENT-ONE')[0]?.request.headers.authorization).toBe(
       `Bearer ${PARENT_KEY}`,
     );
   }, 240_000);
 
   it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
-    const agents = join(world.project, 'agents');
+    const agents = join(suite.world.project, 'agents');
     await mkdir(agents, { recursive: true });
     await writeFile(
       join(agents, 'far-helper.md'),
       '---\nname: far-helper\ndescription: Runs on a worker.\nisolation: remote\n---\nYou help from afar.\n',
     );
-    script = (turn) => {
+    suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-BG')) return { delayMs: 300, text: 'background child done' };
       if (turn.turn === 0) {
         return agentCall({
@@ -104,7 +85,13 @@ describe.skipIf(skip)('remote children on Restate', () => {
       }
       return { text: 'waiting for it' };
     };
-    const run = await world.run(['-p', 'PARENT-BG go', '--agents-dir', agents, ...world.flags()]);
+    const run = await suite.world.run([
+      '-p',
+      'PARENT-BG go',
+      '--agents-dir',
+      agents,
+      ...suite.world.flags(),
+    ]);
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     expect(lines.find((line) => line.type === 'task_started')).toMatchObject({
@@ -115,12 +102,12 @@ describe.skipIf(skip)('remote children on Restate', () => {
       status: 'completed',
     });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT notified: true' });
-    expect(world.requestsOf('CHILD-BG')).toHaveLength(1);
+    expect(suite.world.requestsOf('CHILD-BG')).toHaveLength(1);
   }, 240_000);
 
   it('TaskStop cancels a remote child and the children it started, whose processes end', async () => {
-    const pidFile = join(world.project, 'grandchild.pid');
-    script = async (turn) => {
+    const pidFile = join(suite.world.project, 'grandchild.pid');
+    suite.script = async (turn) => {
       if (turn.prompt.includes('GRANDCHILD')) {
         return turn.turn === 0
           ? {
@@ -144,32 +131,32 @@ describe.skipIf(skip)('remote children on Restate', () => {
         });
       }
       if (turn.turn === 1) {
-        await until(() => world.read('grandchild.pid').trim() !== '');
+        await until(() => suite.world.read('grandchild.pid').trim() !== '');
         return { toolCalls: [{ name: 'TaskStop', input: { task_id: taskIdIn(turn) } }] };
       }
       return { text: 'PARENT stopped it' };
     };
-    const run = await world.run(['-p', 'PARENT-STOP go', ...world.flags()]);
+    const run = await suite.world.run(['-p', 'PARENT-STOP go', ...suite.world.flags()]);
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
-    const pid = Number(world.read('grandchild.pid'));
+    const pid = Number(suite.world.read('grandchild.pid'));
     expect(pid).toBeGreaterThan(0);
     expect(await isGoneWithin(pid, 30_000)).toBe(true);
     const child = lines.find((line) => line.type === 'agent_end' && line.depth === 1);
     expect(child).toMatchObject({ status: 'cancelled' });
-    expect(world.requestsOf('CHILD-STOP')).toHaveLength(1);
-    expect(world.requestsOf('GRANDCHILD')).toHaveLength(1);
+    expect(suite.world.requestsOf('CHILD-STOP')).toHaveLength(1);
+    expect(suite.world.requestsOf('GRANDCHILD')).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT stopped it' });
   }, 240_000);
 
   it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
-    const agents = join(world.project, 'tree-agents');
+    const agents = join(suite.world.project, 'tree-agents');
     await mkdir(agents, { recursive: true });
     await writeFile(
       join(agents, 'tree-helper.md'),
       '---\nname: tree-helper\ndescription: Works in a worktree.\nisolation: worktree\n---\nHelp.\n',
     );
-    script = (turn) => {
+    suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
       if (turn.turn === 0) return agentCall({ description: 'plain', prompt: 'CHILD-ALL hi' });
       if (turn.turn === 1) {
@@ -181,24 +168,24 @@ describe.skipIf(skip)('remote children on Restate', () => {
       }
       return { text: `PARENT refused: ${turn.last.includes('not supported yet')}` };
     };
-    const run = await world.run([
+    const run = await suite.world.run([
       '-p',
       'PARENT-ALL go',
       '--agents-dir',
       agents,
-      ...world.flags('--executor', 'restate'),
+      ...suite.world.flags('--executor', 'restate'),
     ]);
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT refused: true' });
-    const child = world.requestsOf('CHILD-ALL');
+    const child = suite.world.requestsOf('CHILD-ALL');
     expect(child).toHaveLength(1);
     expect(child[0]?.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
-    expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
+    expect(suite.world.requestsOf('CHILD-TREE')).toHaveLength(0);
   }, 240_000);
 
   it('SendMessage reaches a running remote child before its next model call', async () => {
     let sent = false;
-    script = async (turn) => {
+    suite.script = async (turn) => {
       if (turn.prompt.includes('CHILD-MSG')) {
         if (turn.turn === 0) {
           await until(() => sent);
@@ -229,7 +216,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
       sent = sent || turn.last.includes('on its worker');
       return { text: 'waiting' };
     };
-    const run = await world.run(['-p', 'PARENT-MSG go', ...world.flags()]);
+    const run = await suite.world.run(['-p', 'PARENT-MSG go', ...suite.world.flags()]);
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT: heard' });
   }, 240_000);
@@ -239,7 +226,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    script = async (turn) => {
+    suite.script = async (turn) => {
       if (turn.prompt.includes('CHILD-RESUME')) {
         await released;
         return { text: 'finished while the parent was down' };
@@ -259,23 +246,23 @@ describe.skipIf(skip)('remote children on Restate', () => {
       }
       return { text: 'waiting' };
     };
-    const first = startWarren(['-p', 'PARENT-RESUME go', ...world.flags()], {
-      env: world.env(),
-      cwd: world.project,
+    const first = startWarren(['-p', 'PARENT-RESUME go', ...suite.world.flags()], {
+      env: suite.world.env(),
+      cwd: suite.world.project,
     });
     await first.waitForLine((line) => line.type === 'task_started');
     const started = first.lines.find((line) => line.type === 'task_started') as {
       task_agent_id: string;
     };
     const sessionId = (first.lines[0] as { session_id: string }).session_id;
-    await until(() => world.requestsOf('CHILD-RESUME').length === 1);
+    await until(() => suite.world.requestsOf('CHILD-RESUME').length === 1);
     first.child.kill('SIGKILL');
     await first.exited;
     release();
     // It ends on its worker with nobody attached.
     await untilAsync(async () => {
       const response = await fetch(
-        `${world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
+        `${suite.world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
         { method: 'POST' },
       );
       return ((await response.json()) as { state?: string } | null)?.state === 'ended';
@@ -283,33 +270,39 @@ describe.skipIf(skip)('remote children on Restate', () => {
     // Restate forgets the finished child (as it does once its retention ends): only the
     // session's durable inbox still holds its ending.
     const status = await fetch(
-      `${world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
+      `${suite.world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
       {
         method: 'POST',
       },
     );
     const { invocationId } = (await status.json()) as { invocationId: string };
-    const purged = await fetch(`${world.server.adminUrl}/invocations/${invocationId}/purge`, {
+    const purged = await fetch(`${suite.world.server.adminUrl}/invocations/${invocationId}/purge`, {
       method: 'PATCH',
     });
     expect(purged.ok).toBe(true);
-    const resumed = await world.run(['-p', 'continue', '--resume', sessionId, ...world.flags()]);
+    const resumed = await suite.world.run([
+      '-p',
+      'continue',
+      '--resume',
+      sessionId,
+      ...suite.world.flags(),
+    ]);
     expect(resumed.code).toBe(0);
     const lines = jsonLines(resumed.stdout);
     expect(lines.at(-1)).toMatchObject({ result: 'PARENT resumed: true' });
     expect(lines.filter((line) => line.type === 'task_notification')).toHaveLength(1);
-    expect(world.requestsOf('CHILD-RESUME')).toHaveLength(1);
+    expect(suite.world.requestsOf('CHILD-RESUME')).toHaveLength(1);
   }, 240_000);
 
   it('says what to do when --executor restate has no ingress, or the ingress has no worker', async () => {
     const noUrl = await runWarren(['-p', 'hi', '--executor', 'restate', '--model', 'scripted:x'], {
-      env: { HOME: world.project },
+      env: { HOME: suite.world.project },
     });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('--restate-url');
     const down = await runWarren(
-      ['-p', 'hi', ...world.flags('--restate-url', 'http://127.0.0.1:1')],
-      { env: world.env(), cwd: world.project },
+      ['-p', 'hi', ...suite.world.flags('--restate-url', 'http://127.0.0.1:1')],
+      { env: suite.world.env(), cwd: suite.world.project },
     );
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(
