@@ -2,18 +2,11 @@
 // holds its slot and its loop runs, so the task only takes over its events and its stop, then
 // turns its ending into the outcome the manager delivers.
 import type { AdoptedChild } from '../agents/background-port.js';
-import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { TaskControl, TaskOutcome } from '../core/tasks.js';
 import { AgentTaskExecutor, outcomeOf, TASK_STATUS, trackedSink } from './agent-task-run.js';
 
 export class AdoptedAgentExecutor extends AgentTaskExecutor<AdoptedChild> {
   readonly kind = 'local_agent' as const;
-  readonly #runtime: SubagentRuntime;
-
-  constructor(runtime: SubagentRuntime) {
-    super();
-    this.#runtime = runtime;
-  }
 
   start(taskId: string, child: AdoptedChild, control: TaskControl): void {
     this.track(taskId, 'running', (run) => {
@@ -23,7 +16,7 @@ export class AdoptedAgentExecutor extends AgentTaskExecutor<AdoptedChild> {
         const text = typeof output === 'string' ? output : output.output;
         if (!ending) return { ...neverRan(), result: text };
         run.status = TASK_STATUS[ending.result.status];
-        return outcomeOf(ending, text, this.#runtime.transcriptPathFor(child.agentId) ?? null);
+        return outcomeOf(ending, text, this.runtime.transcriptPathFor(child.agentId) ?? null);
       });
     });
   }

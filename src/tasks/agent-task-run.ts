@@ -25,12 +25,17 @@ export interface AgentTaskRun {
 }
 
 /**
- * What the agent executors share: their runs by task id, and what `status`, `result` and
+ * What the agent executors share: the run's runtime, their runs by task id, and what `status`, `result` and
  * `output` read of them. Stopping is the task's signal, which the agent follows.
  */
 export abstract class AgentTaskExecutor<Spec> implements TaskExecutor<Spec> {
   abstract readonly kind: TaskKind;
+  protected readonly runtime: SubagentRuntime;
   readonly #runs = new Map<string, AgentTaskRun & { result?: Promise<TaskOutcome> }>();
+
+  constructor(runtime: SubagentRuntime) {
+    this.runtime = runtime;
+  }
 
   abstract start(taskId: string, spec: Spec, control: TaskControl): void;
 

@@ -5,7 +5,6 @@ import type { BackgroundChild } from '../agents/background-port.js';
 import { announcingWorktree, finishChildWorktree } from '../agents/child-worktree.js';
 import { driveChild } from '../agents/drive-child.js';
 import { withNote, withPartial } from '../agents/run-subagent.js';
-import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentRef } from '../core/events.js';
 import type { TaskControl, TaskOutcome } from '../core/tasks.js';
 import {
@@ -19,12 +18,6 @@ import {
 
 export class LocalAgentExecutor extends AgentTaskExecutor<BackgroundChild> {
   readonly kind = 'local_agent' as const;
-  readonly #runtime: SubagentRuntime;
-
-  constructor(runtime: SubagentRuntime) {
-    super();
-    this.#runtime = runtime;
-  }
 
   start(taskId: string, child: BackgroundChild, control: TaskControl): void {
     this.track(taskId, 'pending', (run) => this.#run(run, { ...child, taskId }, control));
@@ -50,7 +43,7 @@ export class LocalAgentExecutor extends AgentTaskExecutor<BackgroundChild> {
     child: BackgroundChild,
     control: TaskControl,
   ): Promise<TaskOutcome> {
-    const runtime = this.#runtime;
+    const runtime = this.runtime;
     const { agentId } = child.options;
     // A slot at once when one is free, so the task is running before the Agent call returns.
     if (!runtime.slots.tryAcquire(agentId)) {

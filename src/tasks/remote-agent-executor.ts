@@ -27,13 +27,11 @@ const PROGRESS_INTERVAL_MS = 1000;
 
 export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild> {
   readonly kind = 'remote_agent' as const;
-  readonly #runtime: SubagentRuntime;
   /** Records what the child's events say (transcripts, the agent tree): the run's `onEvent`. */
   readonly #record: ((event: AgentEvent) => void) | undefined;
 
   constructor(runtime: SubagentRuntime, record?: (event: AgentEvent) => void) {
-    super();
-    this.#runtime = runtime;
+    super(runtime);
     this.#record = record;
   }
 
@@ -47,7 +45,7 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     child: RemoteBackgroundChild,
     control: TaskControl,
   ): Promise<TaskOutcome> {
-    const port = this.#runtime.remote;
+    const port = this.runtime.remote;
     const { spec } = child;
     const sink = (event: AgentEvent) => {
       this.#record?.(event);
@@ -58,7 +56,7 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     const { inboxKey } = port;
     const submitted = inboxKey ? { ...spec, notify: { inbox: inboxKey, taskId } } : spec;
     sink(remoteRunStart(spec, child.parentToolCallId));
-    this.#runtime.directory.startedRemote(
+    this.runtime.directory.startedRemote(
       {
         agentId: spec.agentId,
         parentId: spec.parentId,
@@ -101,21 +99,21 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     sink: (event: AgentEvent) => void,
     signal: AbortSignal,
   ): Promise<TaskOutcome> {
-    const port = this.#runtime.remote!;
+    const port = this.runtime.remote!;
     const { inboxKey } = port;
     run.status = TASK_STATUS[result.status];
     reportRemoteEnding(result, sink);
-    this.#runtime.directory.ended(result);
-    const handed = await handedOff(result, this.#runtime, signal, sink);
+    this.runtime.directory.ended(result);
+    const handed = await handedOff(result, this.runtime, signal, sink);
     const text = typeof handed === 'string' ? handed : handed.output;
     // The ending is in this run's task store now, which delivers it exactly once: the durable
     // inbox needs to keep it no longer.
     if (inboxKey) port.executor.acknowledge(inboxKey, taskId).catch(() => {});
-    return outcome(result, text, this.#runtime.transcriptPathFor(result.agentId) ?? null);
+    return outcome(result, text, this.runtime.transcriptPathFor(result.agentId) ?? null);
   }
 
   async #posted(inboxKey: string, taskId: string): Promise<RunResult | undefined> {
-    const port = this.#runtime.remote;
+    const port = this.runtime.remote;
     const endings = await port?.executor.inbox(inboxKey).catch(() => []);
     return endings?.find((ending) => ending.taskId === taskId)?.result;
   }
@@ -127,7 +125,7 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     control: TaskControl,
     stop: AbortSignal,
   ): Promise<void> {
-    const port = this.#runtime.remote;
+    const port = this.runtime.remote;
     while (port && !stop.aborted) {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));
       if (stop.aborted) return;
