@@ -206,24 +206,22 @@ describe('agents in the background', () => {
 });
 
 describe('background tasks', () => {
-  const started = (status: 'pending' | 'running' = 'running'): AgentEvent => ({
+  const task = {
     ...main,
-    type: 'task_started',
     taskId: 'task_1',
     kind: 'local_agent',
     taskAgentId: 'child_1',
     description: 'watch the logs',
     name: null,
+  } as const;
+  const started = (status: 'pending' | 'running' = 'running'): AgentEvent => ({
+    ...task,
+    type: 'task_started',
     status,
   });
   const notified = (status: 'completed' | 'cancelled', error?: string): AgentEvent => ({
-    ...main,
+    ...task,
     type: 'task_notification',
-    taskId: 'task_1',
-    kind: 'local_agent',
-    taskAgentId: 'child_1',
-    description: 'watch the logs',
-    name: null,
     status,
     agentStatus: status,
     result: 'The logs are quiet.',
