@@ -1,7 +1,6 @@
-// A worker's side of one remote child, whatever engine journals it: the child is derived from
-// its spec the way a local child is derived from its parent (agents/subagent-context.ts), with
-// the worker's tools, keys and filesystem, and runs the same agentLoop() through the engine's
-// StepRunner. The engine (restate-workflow.ts) supplies the runner, the cancel signal, the inbox.
+// A worker's side of one remote child, whatever engine journals it: derived from its spec as a
+// local child from its parent (subagent-context.ts), with the worker's tools, keys and files, it
+// runs agentLoop() with the engine's runner, cancel signal and inbox (subagent-workflow.ts).
 import { statSync } from 'node:fs';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { sessionDate } from '../agents/environment-prompt.js';

@@ -1,7 +1,6 @@
-// `remote_agent`: a background child on a worker, behind the run's RemoteExecutor. One more
-// TaskExecutor: the manager keeps the lifecycle (store row, notification, stop), this only
-// submits the child (idempotently: a restart attaches to the same one), reads its progress,
-// cancels it on TaskStop, and turns its result into the outcome its owner is notified of.
+// `remote_agent`: a background child on a worker, behind the run's RemoteExecutor. The manager
+// keeps the lifecycle; this submits the child (idempotently: a restart attaches to it), reads its
+// progress, cancels it on TaskStop, and turns its result into its owner's outcome.
 import type { RemoteBackgroundChild } from '../agents/background-port.js';
 import {
   failedRemote,
