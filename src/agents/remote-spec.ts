@@ -22,7 +22,7 @@ import {
  * parent that is itself a remote child may run this call again after a crash; the same id then
  * attaches to the child already running instead of starting a second one.
  */
-export function remoteAgentId(ctx: Pick<SpawnToolContext, 'agent' | 'run' | 'toolCallId'>): string {
+function remoteAgentId(ctx: Pick<SpawnToolContext, 'agent' | 'run' | 'toolCallId'>): string {
   const hash = createHash('sha256')
     .update(`${ctx.agent.agentId}\0${ctx.run.messages.length}\0${ctx.toolCallId}`)
     .digest('hex');

@@ -58,7 +58,7 @@ export interface RestateWorld {
   stop(): Promise<void>;
 }
 
-export function turnOf(request: RecordedRequest): Turn {
+function turnOf(request: RecordedRequest): Turn {
   const messages =
     (request.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
   const text = (message: { content: unknown } | undefined) =>
@@ -75,7 +75,7 @@ export function turnOf(request: RecordedRequest): Turn {
   };
 }
 
-export async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
+async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
   const project = await makeTempDir('warren-remote-');
   const server = await startRestateServer();
   const llm = await startMockLlmServer({

@@ -47,7 +47,7 @@ export function RunningAgentLine(props: RunningAgentLineProps) {
  * Cuts the description and the activity to fit `room` columns together: each gets half, or
  * what the other leaves when that is more.
  */
-export function shareWidth(description: string, activity: string, room: number): [string, string] {
+function shareWidth(description: string, activity: string, room: number): [string, string] {
   if (length(description) + length(activity) <= room) return [description, activity];
   const descriptionRoom = Math.min(
     length(description),

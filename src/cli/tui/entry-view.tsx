@@ -48,7 +48,7 @@ export function EntryView({ entry }: { entry: Entry }) {
   }
 }
 
-export function toneColour(theme: Theme, tone: EntryTone): string | undefined {
+function toneColour(theme: Theme, tone: EntryTone): string | undefined {
   switch (tone) {
     case 'error':
       return theme.error;
