@@ -18,6 +18,17 @@ const agentCall = (input: Record<string, unknown>): MockReply => ({
 /** The task id in the last tool result (a background start's JSON). */
 const taskIdIn = (turn: Turn) => /task_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
 
+/** A folder of the project (for --agents-dir) with one definition, `name`, of that isolation. */
+async function agentsDir(folder: string, name: string, description: string, isolation: string) {
+  const agents = join(suite.world.project, folder);
+  await mkdir(agents, { recursive: true });
+  await writeFile(
+    join(agents, `${name}.md`),
+    `---\nname: ${name}\ndescription: ${description}\nisolation: ${isolation}\n---\nHelp.\n`,
+  );
+  return agents;
+}
+
 describe.skipIf(suite.skip)('remote children on Restate', () => {
   it('runs an Agent call with isolation "remote" on the worker, with the worker\'s key', async () => {
     suite.script = (turn) => {
@@ -64,12 +75,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
-    const agents = join(suite.world.project, 'agents');
-    await mkdir(agents, { recursive: true });
-    await writeFile(
-      join(agents, 'far-helper.md'),
-      '---\nname: far-helper\ndescription: Runs on a worker.\nisolation: remote\n---\nYou help from afar.\n',
-    );
+    const agents = await agentsDir('agents', 'far-helper', 'Runs on a worker.', 'remote');
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-BG')) return { delayMs: 300, text: 'background child done' };
       if (turn.turn === 0) {
@@ -150,11 +156,11 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
-    const agents = join(suite.world.project, 'tree-agents');
-    await mkdir(agents, { recursive: true });
-    await writeFile(
-      join(agents, 'tree-helper.md'),
-      '---\nname: tree-helper\ndescription: Works in a worktree.\nisolation: worktree\n---\nHelp.\n',
+    const agents = await agentsDir(
+      'tree-agents',
+      'tree-helper',
+      'Works in a worktree.',
+      'worktree',
     );
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
@@ -260,7 +266,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     await first.exited;
     release();
     // It ends on its worker with nobody attached.
-    await untilAsync(async () => {
+    await until(async () => {
       const response = await fetch(
         `${suite.world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
         { method: 'POST' },
@@ -311,15 +317,9 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
   }, 60_000);
 });
 
-async function untilAsync(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+/** Waits until `check` holds, looking again every 50 ms. */
+async function until(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   for (const end = Date.now() + ms; !(await check()); ) {
-    if (Date.now() > end) throw new Error('waited in vain');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function until(check: () => boolean, ms = 60_000): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
     if (Date.now() > end) throw new Error('waited in vain');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
