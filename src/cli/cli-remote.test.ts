@@ -15,16 +15,20 @@ const agentCall = (input: Record<string, unknown>): MockReply => ({
   toolCalls: [{ name: 'Agent', input: { subagent_type: 'general-purpose', ...input } }],
 });
 
+/** An Agent call whose child runs on the worker, in the background. */
+const remoteInBackground = (description: string, prompt: string): MockReply =>
+  agentCall({ description, prompt, isolation: 'remote', run_in_background: true });
+
 /** The task id in the last tool result (a background start's JSON). */
 const taskIdIn = (turn: Turn) => /task_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
 
 /** A folder of the project (for --agents-dir) with one definition, `name`, of that isolation. */
-async function agentsDir(folder: string, name: string, description: string, isolation: string) {
+async function agentsDir(folder: string, name: string, isolation: 'remote' | 'worktree') {
   const agents = join(suite.world.project, folder);
   await mkdir(agents, { recursive: true });
   await writeFile(
     join(agents, `${name}.md`),
-    `---\nname: ${name}\ndescription: ${description}\nisolation: ${isolation}\n---\nHelp.\n`,
+    `---\nname: ${name}\ndescription: Helps (${isolation}).\nisolation: ${isolation}\n---\nHelp.\n`,
   );
   return agents;
 }
@@ -75,7 +79,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
-    const agents = await agentsDir('agents', 'far-helper', 'Runs on a worker.', 'remote');
+    const agents = await agentsDir('agents', 'far-helper', 'remote');
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-BG')) return { delayMs: 300, text: 'background child done' };
       if (turn.turn === 0) {
@@ -129,12 +133,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
           : { text: 'child should not get here' };
       }
       if (turn.turn === 0) {
-        return agentCall({
-          description: 'to be stopped',
-          prompt: 'CHILD-STOP start one',
-          isolation: 'remote',
-          run_in_background: true,
-        });
+        return remoteInBackground('to be stopped', 'CHILD-STOP start one');
       }
       if (turn.turn === 1) {
         await until(() => suite.world.read('grandchild.pid').trim() !== '');
@@ -156,12 +155,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
-    const agents = await agentsDir(
-      'tree-agents',
-      'tree-helper',
-      'Works in a worktree.',
-      'worktree',
-    );
+    const agents = await agentsDir('tree-agents', 'tree-helper', 'worktree');
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
       if (turn.turn === 0) return agentCall({ description: 'plain', prompt: 'CHILD-ALL hi' });
@@ -201,12 +195,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
         return { text: `child heard: ${heard}` };
       }
       if (turn.turn === 0) {
-        return agentCall({
-          description: 'listener',
-          prompt: 'CHILD-MSG listen',
-          isolation: 'remote',
-          run_in_background: true,
-        });
+        return remoteInBackground('listener', 'CHILD-MSG listen');
       }
       if (turn.turn === 1) {
         const agentId = /agent_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
@@ -238,12 +227,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
         return { text: 'finished while the parent was down' };
       }
       if (turn.turn === 0) {
-        return agentCall({
-          description: 'outlive parent',
-          prompt: 'CHILD-RESUME work',
-          isolation: 'remote',
-          run_in_background: true,
-        });
+        return remoteInBackground('outlive parent', 'CHILD-RESUME work');
       }
       if (turn.last.includes('<task-notification>')) {
         return {
