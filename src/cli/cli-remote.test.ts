@@ -35,6 +35,7 @@ async function agentsDir(folder: string, name: string, isolation: 'remote' | 'wo
 
 describe.skipIf(suite.skip)('remote children on Restate', () => {
   it('runs an Agent call with isolation "remote" on the worker, with the worker\'s key', async () => {
+    const { world } = suite;
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ONE')) {
         return turn.turn === 0
@@ -55,7 +56,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
             text: `PARENT saw: ${turn.last.includes('child one wrote the marker') ? 'yes' : 'no'}`,
           };
     };
-    const run = await suite.world.run(['-p', 'PARENT-ONE go', ...suite.world.flags()]);
+    const run = await world.run(['-p', 'PARENT-ONE go', ...world.flags()]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
@@ -67,18 +68,19 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       status: 'completed',
       result: 'child one wrote the marker',
     });
-    expect(suite.world.read('side-one.txt')).toBe('ran-on-worker\n');
+    expect(world.read('side-one.txt')).toBe('ran-on-worker\n');
     // The child's model calls came from the worker, with the worker's own key; never the parent's.
-    const child = suite.world.requestsOf('CHILD-ONE');
+    const child = world.requestsOf('CHILD-ONE');
     expect(child).toHaveLength(2);
     for (const turn of child)
       expect(turn.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
-    expect(suite.world.requestsOf('PARENT-ONE')[0]?.request.headers.authorization).toBe(
+    expect(world.requestsOf('PARENT-ONE')[0]?.request.headers.authorization).toBe(
       `Bearer ${PARENT_KEY}`,
     );
   }, 240_000);
 
   it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
+    const { world } = suite;
     const agents = await agentsDir('agents', 'far-helper', 'remote');
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-BG')) return { delayMs: 300, text: 'background child done' };
@@ -95,13 +97,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       }
       return { text: 'waiting for it' };
     };
-    const run = await suite.world.run([
-      '-p',
-      'PARENT-BG go',
-      '--agents-dir',
-      agents,
-      ...suite.world.flags(),
-    ]);
+    const run = await world.run(['-p', 'PARENT-BG go', ...world.flags('--agents-dir', agents)]);
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     expect(lines.find((line) => line.type === 'task_started')).toMatchObject({
@@ -112,11 +108,12 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       status: 'completed',
     });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT notified: true' });
-    expect(suite.world.requestsOf('CHILD-BG')).toHaveLength(1);
+    expect(world.requestsOf('CHILD-BG')).toHaveLength(1);
   }, 240_000);
 
   it('TaskStop cancels a remote child and the children it started, whose processes end', async () => {
-    const pidFile = join(suite.world.project, 'grandchild.pid');
+    const { world } = suite;
+    const pidFile = join(world.project, 'grandchild.pid');
     suite.script = async (turn) => {
       if (turn.prompt.includes('GRANDCHILD')) {
         return turn.turn === 0
@@ -136,25 +133,26 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
         return remoteInBackground('to be stopped', 'CHILD-STOP start one');
       }
       if (turn.turn === 1) {
-        await until(() => suite.world.read('grandchild.pid').trim() !== '');
+        await until(() => world.read('grandchild.pid').trim() !== '');
         return { toolCalls: [{ name: 'TaskStop', input: { task_id: taskIdIn(turn) } }] };
       }
       return { text: 'PARENT stopped it' };
     };
-    const run = await suite.world.run(['-p', 'PARENT-STOP go', ...suite.world.flags()]);
+    const run = await world.run(['-p', 'PARENT-STOP go', ...world.flags()]);
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
-    const pid = Number(suite.world.read('grandchild.pid'));
+    const pid = Number(world.read('grandchild.pid'));
     expect(pid).toBeGreaterThan(0);
     expect(await isGoneWithin(pid, 30_000)).toBe(true);
     const child = lines.find((line) => line.type === 'agent_end' && line.depth === 1);
     expect(child).toMatchObject({ status: 'cancelled' });
-    expect(suite.world.requestsOf('CHILD-STOP')).toHaveLength(1);
-    expect(suite.world.requestsOf('GRANDCHILD')).toHaveLength(1);
+    expect(world.requestsOf('CHILD-STOP')).toHaveLength(1);
+    expect(world.requestsOf('GRANDCHILD')).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT stopped it' });
   }, 240_000);
 
   it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
+    const { world } = suite;
     const agents = await agentsDir('tree-agents', 'tree-helper', 'worktree');
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
@@ -168,22 +166,23 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       }
       return { text: `PARENT refused: ${turn.last.includes('not supported yet')}` };
     };
-    const run = await suite.world.run([
+    const run = await world.run([
       '-p',
       'PARENT-ALL go',
       '--agents-dir',
       agents,
-      ...suite.world.flags('--executor', 'restate'),
+      ...world.flags('--executor', 'restate'),
     ]);
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT refused: true' });
-    const child = suite.world.requestsOf('CHILD-ALL');
+    const child = world.requestsOf('CHILD-ALL');
     expect(child).toHaveLength(1);
     expect(child[0]?.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
-    expect(suite.world.requestsOf('CHILD-TREE')).toHaveLength(0);
+    expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
   }, 240_000);
 
   it('SendMessage reaches a running remote child before its next model call', async () => {
+    const { world } = suite;
     let sent = false;
     suite.script = async (turn) => {
       if (turn.prompt.includes('CHILD-MSG')) {
@@ -211,12 +210,13 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       sent = sent || turn.last.includes('on its worker');
       return { text: 'waiting' };
     };
-    const run = await suite.world.run(['-p', 'PARENT-MSG go', ...suite.world.flags()]);
+    const run = await world.run(['-p', 'PARENT-MSG go', ...world.flags()]);
     expect(run.code).toBe(0);
     expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT: heard' });
   }, 240_000);
 
   it('a background remote child ends while its parent is killed -9; --resume gets its result once, from the durable inbox', async () => {
+    const { world } = suite;
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -236,23 +236,23 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       }
       return { text: 'waiting' };
     };
-    const first = startWarren(['-p', 'PARENT-RESUME go', ...suite.world.flags()], {
-      env: suite.world.env(),
-      cwd: suite.world.project,
+    const first = startWarren(['-p', 'PARENT-RESUME go', ...world.flags()], {
+      env: world.env(),
+      cwd: world.project,
     });
     await first.waitForLine((line) => line.type === 'task_started');
     const started = first.lines.find((line) => line.type === 'task_started') as {
       task_agent_id: string;
     };
     const sessionId = (first.lines[0] as { session_id: string }).session_id;
-    await until(() => suite.world.requestsOf('CHILD-RESUME').length === 1);
+    await until(() => world.requestsOf('CHILD-RESUME').length === 1);
     first.child.kill('SIGKILL');
     await first.exited;
     release();
     // It ends on its worker with nobody attached.
     await until(async () => {
       const response = await fetch(
-        `${suite.world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
+        `${world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
         { method: 'POST' },
       );
       return ((await response.json()) as { state?: string } | null)?.state === 'ended';
@@ -260,39 +260,34 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     // Restate forgets the finished child (as it does once its retention ends): only the
     // session's durable inbox still holds its ending.
     const status = await fetch(
-      `${suite.world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
+      `${world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
       {
         method: 'POST',
       },
     );
     const { invocationId } = (await status.json()) as { invocationId: string };
-    const purged = await fetch(`${suite.world.server.adminUrl}/invocations/${invocationId}/purge`, {
+    const purged = await fetch(`${world.server.adminUrl}/invocations/${invocationId}/purge`, {
       method: 'PATCH',
     });
     expect(purged.ok).toBe(true);
-    const resumed = await suite.world.run([
-      '-p',
-      'continue',
-      '--resume',
-      sessionId,
-      ...suite.world.flags(),
-    ]);
+    const resumed = await world.run(['-p', 'continue', ...world.flags('--resume', sessionId)]);
     expect(resumed.code).toBe(0);
     const lines = jsonLines(resumed.stdout);
     expect(lines.at(-1)).toMatchObject({ result: 'PARENT resumed: true' });
     expect(lines.filter((line) => line.type === 'task_notification')).toHaveLength(1);
-    expect(suite.world.requestsOf('CHILD-RESUME')).toHaveLength(1);
+    expect(world.requestsOf('CHILD-RESUME')).toHaveLength(1);
   }, 240_000);
 
   it('says what to do when --executor restate has no ingress, or the ingress has no worker', async () => {
+    const { world } = suite;
     const noUrl = await runWarren(['-p', 'hi', '--executor', 'restate', '--model', 'scripted:x'], {
-      env: { HOME: suite.world.project },
+      env: { HOME: world.project },
     });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('--restate-url');
     const down = await runWarren(
-      ['-p', 'hi', ...suite.world.flags('--restate-url', 'http://127.0.0.1:1')],
-      { env: suite.world.env(), cwd: suite.world.project },
+      ['-p', 'hi', ...world.flags('--restate-url', 'http://127.0.0.1:1')],
+      { env: world.env(), cwd: world.project },
     );
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(
