@@ -24,14 +24,17 @@ export interface AgentTaskRun {
   streaming: string;
 }
 
+/** A task's run, with its result once the work has started. */
+type TrackedRun = AgentTaskRun & { result?: Promise<TaskOutcome> };
+
 /**
- * What the agent executors share: the run's runtime, their runs by task id, and what `status`, `result` and
- * `output` read of them. Stopping is the task's signal, which the agent follows.
+ * What the agent executors share: the run's runtime, their runs by task id, and what `status`,
+ * `result` and `output` read of them. Stopping is the task's signal, which the agent follows.
  */
 export abstract class AgentTaskExecutor<Spec> implements TaskExecutor<Spec> {
   abstract readonly kind: TaskKind;
   protected readonly runtime: SubagentRuntime;
-  readonly #runs = new Map<string, AgentTaskRun & { result?: Promise<TaskOutcome> }>();
+  readonly #runs = new Map<string, TrackedRun>();
 
   constructor(runtime: SubagentRuntime) {
     this.runtime = runtime;
@@ -45,11 +48,7 @@ export abstract class AgentTaskExecutor<Spec> implements TaskExecutor<Spec> {
     status: TaskStatus,
     work: (run: AgentTaskRun) => Promise<TaskOutcome>,
   ): void {
-    const run: AgentTaskRun & { result?: Promise<TaskOutcome> } = {
-      status,
-      lastText: '',
-      streaming: '',
-    };
+    const run: TrackedRun = { status, lastText: '', streaming: '' };
     this.#runs.set(taskId, run);
     run.result = work(run).finally(() => this.#runs.delete(taskId));
   }
@@ -64,9 +63,7 @@ export abstract class AgentTaskExecutor<Spec> implements TaskExecutor<Spec> {
 
   result(taskId: string): Promise<TaskOutcome> {
     const result = this.#runs.get(taskId)?.result;
-    if (!result)
-      return Promise.reject(new Error(`${this.kind}: no task ${taskId} in this process`));
-    return result;
+    return result ?? Promise.reject(new Error(`${this.kind}: no task ${taskId} in this process`));
   }
 
   output(taskId: string): string {
