@@ -1,8 +1,6 @@
-// One remote child for an Agent or delegate call: its spec goes to the run's RemoteExecutor (a
-// submit, idempotent per agent id); in the foreground the call waits for its result (an
-// attach), in the background it becomes a `remote_agent` task. Its parent reads it as it would
-// a local child's: the same hand-off, the same events (made here from its result, since its
-// loop ran on a worker), the same transcript.
+// One remote child for an Agent or delegate call: its spec submitted to the run's RemoteExecutor
+// (idempotent per agent id), then awaited (foreground) or a `remote_agent` task (background). Its
+// parent reads it as a local child's: the same hand-off, events (made from its result), transcript.
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { RemoteChildSpec, RemoteExecutor } from '../core/remote-executor.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
@@ -167,8 +165,16 @@ export function reportRemoteEnding(result: RunResult, sink: (event: AgentEvent) 
   sink({ ...result, type: 'result' });
 }
 
-/** A child that could not be run at all (the executor failed): a failure its parent reads. */
-export function failedRemote(spec: RemoteChildSpec, error: string): RunResult {
+/**
+ * A remote child that never ran (its executor failed, or it could not start on its worker): a
+ * failure its parent reads.
+ */
+export function failedRemote(
+  spec: Pick<RemoteChildSpec, 'agentId' | 'parentId' | 'depth' | 'description'> & {
+    definition: { readonly name?: unknown };
+  },
+  error: string,
+): RunResult {
   return {
     agentId: spec.agentId,
     parentId: spec.parentId,

@@ -1,7 +1,6 @@
-// What travels to a worker for one remote child (core's RemoteChildSpec), decided here from the
-// parent's view as a local child's context is decided in subagent-context.ts: its definition,
-// prompt, model as a spec, cwd, budgets (time as an absolute deadline), permission rules and
-// depth. Never a key, never the parent's conversation, never anything only this machine has.
+// What travels to a worker for one remote child (core's RemoteChildSpec), decided from the
+// parent's view as subagent-context.ts decides a local child's: definition, prompt, model, cwd,
+// budgets, permission rules, depth. Never a key, the parent's conversation, or a local-only thing.
 import { createHash } from 'node:crypto';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
@@ -23,7 +22,7 @@ import {
  * parent that is itself a remote child may run this call again after a crash; the same id then
  * attaches to the child already running instead of starting a second one.
  */
-export function remoteAgentId(ctx: Pick<SpawnToolContext, 'agent' | 'run' | 'toolCallId'>): string {
+function remoteAgentId(ctx: Pick<SpawnToolContext, 'agent' | 'run' | 'toolCallId'>): string {
   const hash = createHash('sha256')
     .update(`${ctx.agent.agentId}\0${ctx.run.messages.length}\0${ctx.toolCallId}`)
     .digest('hex');

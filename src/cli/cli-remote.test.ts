@@ -3,43 +3,40 @@
 // Agent calls (isolation "remote", a definition's `isolation: remote`) run on the worker.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
 import { isGoneWithin } from '../testing/process-liveness.js';
-import { restateServerBinary } from '../testing/restate-server.js';
-import {
-  PARENT_KEY,
-  type RestateWorld,
-  type Script,
-  startRestateWorld,
-  type Turn,
-  WORKER_KEY,
-} from '../testing/restate-world.js';
+import { PARENT_KEY, restateSuite, type Turn, WORKER_KEY } from '../testing/restate-world.js';
 
-const binary = restateServerBinary();
-const skip = 'missing' in binary ? binary.missing : false;
-if (skip) console.warn(`skipping remote-children CLI tests: ${skip}`);
-
-let world: RestateWorld;
-let script: Script = () => ({ text: 'no script' });
-
-beforeAll(async () => {
-  if (skip) return;
-  world = await startRestateWorld(() => script);
-}, 180_000);
-afterAll(async () => world?.stop(), 60_000);
+const suite = restateSuite('remote-children CLI tests');
 
 const agentCall = (input: Record<string, unknown>): MockReply => ({
   toolCalls: [{ name: 'Agent', input: { subagent_type: 'general-purpose', ...input } }],
 });
 
+/** An Agent call whose child runs on the worker, in the background. */
+const remoteInBackground = (description: string, prompt: string): MockReply =>
+  agentCall({ description, prompt, isolation: 'remote', run_in_background: true });
+
 /** The task id in the last tool result (a background start's JSON). */
 const taskIdIn = (turn: Turn) => /task_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
 
-describe.skipIf(skip)('remote children on Restate', () => {
+/** A folder of the project (for --agents-dir) with one definition, `name`, of that isolation. */
+async function agentsDir(folder: string, name: string, isolation: 'remote' | 'worktree') {
+  const agents = join(suite.world.project, folder);
+  await mkdir(agents, { recursive: true });
+  await writeFile(
+    join(agents, `${name}.md`),
+    `---\nname: ${name}\ndescription: Helps (${isolation}).\nisolation: ${isolation}\n---\nHelp.\n`,
+  );
+  return agents;
+}
+
+describe.skipIf(suite.skip)('remote children on Restate', () => {
   it('runs an Agent call with isolation "remote" on the worker, with the worker\'s key', async () => {
-    script = (turn) => {
+    const { world } = suite;
+    suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ONE')) {
         return turn.turn === 0
           ? {
@@ -83,13 +80,9 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
-    const agents = join(world.project, 'agents');
-    await mkdir(agents, { recursive: true });
-    await writeFile(
-      join(agents, 'far-helper.md'),
-      '---\nname: far-helper\ndescription: Runs on a worker.\nisolation: remote\n---\nYou help from afar.\n',
-    );
-    script = (turn) => {
+    const { world } = suite;
+    const agents = await agentsDir('agents', 'far-helper', 'remote');
+    suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-BG')) return { delayMs: 300, text: 'background child done' };
       if (turn.turn === 0) {
         return agentCall({
@@ -104,7 +97,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
       }
       return { text: 'waiting for it' };
     };
-    const run = await world.run(['-p', 'PARENT-BG go', '--agents-dir', agents, ...world.flags()]);
+    const run = await world.run(['-p', 'PARENT-BG go', ...world.flags('--agents-dir', agents)]);
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
     expect(lines.find((line) => line.type === 'task_started')).toMatchObject({
@@ -119,8 +112,9 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('TaskStop cancels a remote child and the children it started, whose processes end', async () => {
+    const { world } = suite;
     const pidFile = join(world.project, 'grandchild.pid');
-    script = async (turn) => {
+    suite.script = async (turn) => {
       if (turn.prompt.includes('GRANDCHILD')) {
         return turn.turn === 0
           ? {
@@ -136,12 +130,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
           : { text: 'child should not get here' };
       }
       if (turn.turn === 0) {
-        return agentCall({
-          description: 'to be stopped',
-          prompt: 'CHILD-STOP start one',
-          isolation: 'remote',
-          run_in_background: true,
-        });
+        return remoteInBackground('to be stopped', 'CHILD-STOP start one');
       }
       if (turn.turn === 1) {
         await until(() => world.read('grandchild.pid').trim() !== '');
@@ -163,13 +152,9 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
-    const agents = join(world.project, 'tree-agents');
-    await mkdir(agents, { recursive: true });
-    await writeFile(
-      join(agents, 'tree-helper.md'),
-      '---\nname: tree-helper\ndescription: Works in a worktree.\nisolation: worktree\n---\nHelp.\n',
-    );
-    script = (turn) => {
+    const { world } = suite;
+    const agents = await agentsDir('tree-agents', 'tree-helper', 'worktree');
+    suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
       if (turn.turn === 0) return agentCall({ description: 'plain', prompt: 'CHILD-ALL hi' });
       if (turn.turn === 1) {
@@ -197,8 +182,9 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('SendMessage reaches a running remote child before its next model call', async () => {
+    const { world } = suite;
     let sent = false;
-    script = async (turn) => {
+    suite.script = async (turn) => {
       if (turn.prompt.includes('CHILD-MSG')) {
         if (turn.turn === 0) {
           await until(() => sent);
@@ -208,12 +194,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
         return { text: `child heard: ${heard}` };
       }
       if (turn.turn === 0) {
-        return agentCall({
-          description: 'listener',
-          prompt: 'CHILD-MSG listen',
-          isolation: 'remote',
-          run_in_background: true,
-        });
+        return remoteInBackground('listener', 'CHILD-MSG listen');
       }
       if (turn.turn === 1) {
         const agentId = /agent_id\\?"\s*:\s*\\?"([\w-]+)/.exec(turn.last)?.[1] ?? '';
@@ -235,22 +216,18 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('a background remote child ends while its parent is killed -9; --resume gets its result once, from the durable inbox', async () => {
+    const { world } = suite;
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    script = async (turn) => {
+    suite.script = async (turn) => {
       if (turn.prompt.includes('CHILD-RESUME')) {
         await released;
         return { text: 'finished while the parent was down' };
       }
       if (turn.turn === 0) {
-        return agentCall({
-          description: 'outlive parent',
-          prompt: 'CHILD-RESUME work',
-          isolation: 'remote',
-          run_in_background: true,
-        });
+        return remoteInBackground('outlive parent', 'CHILD-RESUME work');
       }
       if (turn.last.includes('<task-notification>')) {
         return {
@@ -273,7 +250,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
     await first.exited;
     release();
     // It ends on its worker with nobody attached.
-    await untilAsync(async () => {
+    await until(async () => {
       const response = await fetch(
         `${world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
         { method: 'POST' },
@@ -293,7 +270,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
       method: 'PATCH',
     });
     expect(purged.ok).toBe(true);
-    const resumed = await world.run(['-p', 'continue', '--resume', sessionId, ...world.flags()]);
+    const resumed = await world.run(['-p', 'continue', ...world.flags('--resume', sessionId)]);
     expect(resumed.code).toBe(0);
     const lines = jsonLines(resumed.stdout);
     expect(lines.at(-1)).toMatchObject({ result: 'PARENT resumed: true' });
@@ -302,6 +279,7 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 240_000);
 
   it('says what to do when --executor restate has no ingress, or the ingress has no worker', async () => {
+    const { world } = suite;
     const noUrl = await runWarren(['-p', 'hi', '--executor', 'restate', '--model', 'scripted:x'], {
       env: { HOME: world.project },
     });
@@ -318,15 +296,9 @@ describe.skipIf(skip)('remote children on Restate', () => {
   }, 60_000);
 });
 
-async function untilAsync(check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+/** Waits until `check` holds, looking again every 50 ms. */
+async function until(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   for (const end = Date.now() + ms; !(await check()); ) {
-    if (Date.now() > end) throw new Error('waited in vain');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function until(check: () => boolean, ms = 60_000): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
     if (Date.now() > end) throw new Error('waited in vain');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -4,7 +4,7 @@
 import { ConfigError } from '../core/config-error.js';
 import { checkedUrl, defaultAdminUrl } from '../remote/restate-admin.js';
 
-export const EXECUTORS = ['local', 'restate'] as const;
+const EXECUTORS = ['local', 'restate'] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];
 
 /** Where a run's children may go: nowhere but here, or through Restate. */

@@ -1,7 +1,6 @@
-// What a session needs before its first event, assembled from flags and files: definitions,
-// settings, MCP servers, prices, the model, permissions, the system prompt, the conversation to
-// resume, the task store. Shared by print mode and the terminal UI, which differ only in how
-// they show events.
+// What a session needs before its first event, from flags and files (definitions, settings, MCP
+// servers, prices, model, permissions, system prompt, resumed conversation, task store), shared
+// by print mode and the terminal UI, which differ only in how they show events.
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';

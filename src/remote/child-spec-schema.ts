@@ -46,7 +46,7 @@ const definitionSchema = agentDefinitionSchema.extend({
   source: agentDefinitionSchema.shape.source.default({ kind: 'sdk' }),
 });
 
-export const childSpecSchema = z.object({
+const childSpecSchema = z.object({
   // Also a workflow key: kept path-safe.
   agentId: z.string().regex(/^agent_[A-Za-z0-9-]{1,64}$/, 'agent_<letters, digits, ->'),
   parentId: text(200).min(1),

@@ -50,23 +50,18 @@ export async function registerWorker(params: {
   force?: boolean;
   fetch?: typeof fetch;
 }): Promise<{ id: string; services: string[] }> {
-  const call = params.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await call(`${params.adminUrl}/deployments`, {
+  const response = await callAdmin(
+    params,
+    '/deployments',
+    {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ uri: params.workerUrl, force: params.force ?? true }),
       signal: AbortSignal.timeout(60_000),
-    });
-  } catch (error) {
-    throw unreachable(
-      '--admin-url',
-      params.adminUrl,
-      error,
-      'start restate-server, or pass the admin URL it listens on (port 9070 by default)',
-    );
-  }
+    },
+    '--admin-url',
+    'start restate-server, or pass the admin URL it listens on (port 9070 by default)',
+  );
   const body = await response.text();
   if (!response.ok) {
     throw new ConfigError(
@@ -94,21 +89,13 @@ export async function cancelInvocation(params: {
   if (!/^inv_[A-Za-z0-9]+$/.test(params.invocationId)) {
     throw new Error(`not an invocation id: ${params.invocationId}`);
   }
-  const call = params.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await call(`${params.adminUrl}/invocations/${params.invocationId}/cancel`, {
-      method: 'PATCH',
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch (error) {
-    throw unreachable(
-      '--restate-admin-url',
-      params.adminUrl,
-      error,
-      'cancelling needs the admin API: pass --restate-admin-url (or WARREN_RESTATE_ADMIN_URL)',
-    );
-  }
+  const response = await callAdmin(
+    params,
+    `/invocations/${params.invocationId}/cancel`,
+    { method: 'PATCH', signal: AbortSignal.timeout(30_000) },
+    '--restate-admin-url',
+    'cancelling needs the admin API: pass --restate-admin-url (or WARREN_RESTATE_ADMIN_URL)',
+  );
   await response.body?.cancel();
   if (response.ok || response.status === 404 || response.status === 409) return;
   throw new Error(`restate-server did not cancel ${params.invocationId}: HTTP ${response.status}`);
@@ -154,6 +141,21 @@ export async function checkIngress(params: {
     );
   }
   await probe?.body?.cancel();
+}
+
+/** A request to the admin API; no answer is a ConfigError naming `where` (its flag) and the fix. */
+async function callAdmin(
+  params: { adminUrl: string; fetch?: typeof fetch },
+  path: string,
+  init: RequestInit,
+  where: string,
+  fix: string,
+): Promise<Response> {
+  try {
+    return await (params.fetch ?? fetch)(`${params.adminUrl}${path}`, init);
+  } catch (error) {
+    throw unreachable(where, params.adminUrl, error, fix);
+  }
 }
 
 function unreachable(where: string, url: string, error: unknown, fix: string): ConfigError {

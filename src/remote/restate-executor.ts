@@ -1,7 +1,6 @@
-// The RemoteExecutor (core/remote-executor.ts) on Restate: spawn is an idempotent submit of the
-// `subagent` workflow keyed by agent id, the result an attach (safe to repeat, from any process),
+// The RemoteExecutor on Restate: spawn an idempotent submit of the `subagent` workflow keyed by
+// agent id, the result an attach (repeatable from any process, riding out a server restart),
 // progress and messages its shared handlers, cancel the admin API's cancel of its invocation.
-// Attaching rides out a restate-server restart: it retries until the server answers again.
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as clients from '@restatedev/restate-sdk-clients';
 import type { RunResult } from '../core/events.js';

@@ -1,8 +1,6 @@
-// The loop's StepRunner on Restate: each model call and tool call is a `ctx.run` whose result
-// (or failure) is journaled; a replay after a crash gets it back instead of running it again.
-// Restate's SDK takes one await at a time, and every await must be one a replay can answer, so
-// all of a run's journal awaits go through one pump that races what is pending (with the
-// invocation's cancellation) and hands each caller its result.
+// The loop's StepRunner on Restate: each model call and tool call a journaled `ctx.run`, given
+// back on a replay instead of run again. The SDK takes one await at a time, each one a replay can
+// answer, so all journal awaits go through one pump that races them with the cancellation.
 import * as restate from '@restatedev/restate-sdk';
 import type { LoopStep, StepRunner } from '../core/step-runner.js';
 import { FatalToolError } from '../core/tool.js';

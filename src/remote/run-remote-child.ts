@@ -1,10 +1,10 @@
-// A worker's side of one remote child, whatever engine journals it: the child is derived from
-// its spec the way a local child is derived from its parent (agents/subagent-context.ts), with
-// the worker's tools, keys and filesystem, and runs the same agentLoop() through the engine's
-// StepRunner. The engine (restate-workflow.ts) supplies the runner, the cancel signal, the inbox.
+// A worker's side of one remote child, whatever engine journals it: derived from its spec as a
+// local child from its parent (subagent-context.ts), with the worker's tools, keys and files, it
+// runs agentLoop() with the engine's runner, cancel signal and inbox (subagent-workflow.ts).
 import { statSync } from 'node:fs';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { sessionDate } from '../agents/environment-prompt.js';
+import { failedRemote } from '../agents/remote-child.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
@@ -13,7 +13,6 @@ import { Budget } from '../core/budget.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { StepRunner } from '../core/step-runner.js';
-import { emptyUsage } from '../core/usage.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { messageOf } from '../model/retry-policy.js';
@@ -53,7 +52,7 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   try {
     options = await childStart(run);
   } catch (error) {
-    return failedBeforeStart(
+    return failedRemote(
       spec,
       `The ${spec.definition.name} agent could not start on the worker: ${messageOf(error)}`,
     );
@@ -62,7 +61,7 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   for await (const event of agentLoop({ prompt: options.prompt, options: options.options })) {
     if (event.type === 'result' && event.agentId === spec.agentId) result = event;
   }
-  if (!result) return failedBeforeStart(spec, 'The agent ended without a result.');
+  if (!result) return failedRemote(spec, 'The agent ended without a result.');
   const { type: _type, ...ended } = result as RunResult & { type?: string };
   return ended;
 }
@@ -163,25 +162,4 @@ async function childStart(run: RemoteChildRun) {
   start.options.inbox = run.inbox;
   start.options.signal = run.signal;
   return start;
-}
-
-function failedBeforeStart(spec: CheckedChildSpec, error: string): RunResult {
-  return {
-    agentId: spec.agentId,
-    parentId: spec.parentId,
-    depth: spec.depth,
-    subtype: 'error_during_execution',
-    status: 'failed',
-    isError: true,
-    result: '',
-    error,
-    agentType: spec.definition.name,
-    description: spec.description,
-    numTurns: 0,
-    toolCalls: 0,
-    durationMs: 0,
-    usage: emptyUsage(),
-    costUsd: null,
-    messages: [],
-  };
 }

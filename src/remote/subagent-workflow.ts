@@ -1,7 +1,6 @@
-// The `subagent` workflow a worker serves: `run` is the child's agentLoop() with every model call
-// and tool call journaled (restate-journal.ts); `status` and `progress` read its workflow state
-// while it runs; `message` leaves SendMessage text in its inbox. Cancelling the invocation stops
-// the child the way a local one stops, and it still returns what it had.
+// The `subagent` workflow a worker serves: `run` is the child's agentLoop(), journaled; `status`
+// and `progress` read its state while it runs; `message` leaves SendMessage text in its inbox.
+// A cancelled invocation stops the child as a local one stops, and it returns what it had.
 import * as restate from '@restatedev/restate-sdk';
 import { z } from 'zod';
 import type { RemotePort } from '../agents/remote-port.js';

@@ -4,58 +4,30 @@
 import type { BackgroundChild } from '../agents/background-port.js';
 import { announcingWorktree, finishChildWorktree } from '../agents/child-worktree.js';
 import { driveChild } from '../agents/drive-child.js';
-import { handOff } from '../agents/hand-off.js';
 import { withNote, withPartial } from '../agents/run-subagent.js';
-import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentRef } from '../core/events.js';
-import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
-import { type AgentTaskRun, outcomeOf, TASK_STATUS, trackedSink } from './agent-task-run.js';
+import type { TaskControl, TaskOutcome } from '../core/tasks.js';
+import {
+  AgentTaskExecutor,
+  type AgentTaskRun,
+  handedOff,
+  outcomeOf,
+  TASK_STATUS,
+  trackedSink,
+} from './agent-task-run.js';
 
-type LocalRun = AgentTaskRun;
-
-export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
+export class LocalAgentExecutor extends AgentTaskExecutor<BackgroundChild> {
   readonly kind = 'local_agent' as const;
-  readonly #runtime: SubagentRuntime;
-  readonly #runs = new Map<string, LocalRun>();
-
-  constructor(runtime: SubagentRuntime) {
-    this.#runtime = runtime;
-  }
 
   start(taskId: string, child: BackgroundChild, control: TaskControl): void {
-    const run: LocalRun = {
-      status: 'pending',
-      result: Promise.resolve(cancelledBeforeStart()),
-      lastText: '',
-      streaming: '',
-    };
-    this.#runs.set(taskId, run);
-    run.result = this.#run(run, { ...child, taskId }, control).finally(() => {
-      this.#runs.delete(taskId);
-    });
+    this.track(taskId, 'pending', (run) => this.#run(run, { ...child, taskId }, control));
   }
 
-  async status(taskId: string): Promise<TaskStatus | undefined> {
-    return this.#runs.get(taskId)?.status;
-  }
-
-  stop(): void {
-    // The manager aborts the task's signal, which the child follows; nothing more to do here.
-  }
-
-  result(taskId: string): Promise<TaskOutcome> {
-    const run = this.#runs.get(taskId);
-    if (!run) return Promise.reject(new Error(`local_agent: no task ${taskId} in this process`));
-    return run.result;
-  }
-
-  output(taskId: string): string {
-    const run = this.#runs.get(taskId);
-    if (!run) return '';
-    return run.streaming || run.lastText;
-  }
-
-  async #run(run: LocalRun, child: BackgroundChild, control: TaskControl): Promise<TaskOutcome> {
+  async #run(
+    run: AgentTaskRun,
+    child: BackgroundChild,
+    control: TaskControl,
+  ): Promise<TaskOutcome> {
     const outcome = await this.#drive(run, child, control);
     const { workspace } = child;
     if (!workspace) return outcome;
@@ -66,8 +38,12 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
     return { ...outcome, result: typeof result === 'string' ? result : result.output };
   }
 
-  async #drive(run: LocalRun, child: BackgroundChild, control: TaskControl): Promise<TaskOutcome> {
-    const runtime = this.#runtime;
+  async #drive(
+    run: AgentTaskRun,
+    child: BackgroundChild,
+    control: TaskControl,
+  ): Promise<TaskOutcome> {
+    const runtime = this.runtime;
     const { agentId } = child.options;
     // A slot at once when one is free, so the task is running before the Agent call returns.
     if (!runtime.slots.tryAcquire(agentId)) {
@@ -91,19 +67,11 @@ export class LocalAgentExecutor implements TaskExecutor<BackgroundChild> {
         trackedSink(run, agentId, control, emit),
       );
       run.status = TASK_STATUS[ending.result.status];
-      // What the owner reads passes the handoff check, as a foreground child's result does.
-      const handed = await handOff(
-        ending.result,
-        runtime,
-        runtime.background?.signal ?? control.signal,
-      );
-      const { parentId, depth } = ending.result;
-      for (const message of handed.warnings) {
-        const warning = { agentId, parentId, depth, type: 'warning' as const, message };
+      const handed = await handedOff(ending.result, runtime, control.signal, (warning) => {
         child.options.onEvent?.(warning);
         control.emit(warning);
-      }
-      const output = withPartial(handed.output, ending.partial);
+      });
+      const output = withPartial(handed, ending.partial);
       const text = typeof output === 'string' ? output : output.output;
       return outcomeOf(ending, text, runtime.transcriptPathFor(agentId) ?? null);
     } finally {

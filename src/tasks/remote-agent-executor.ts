@@ -1,9 +1,7 @@
-// `remote_agent`: a background child on a worker, behind the run's RemoteExecutor. One more
-// TaskExecutor: the manager keeps the lifecycle (store row, notification, stop), this only
-// submits the child (idempotently: a restart attaches to the same one), reads its progress,
-// cancels it on TaskStop, and turns its result into the outcome its owner is notified of.
+// `remote_agent`: a background child on a worker, behind the run's RemoteExecutor. The manager
+// keeps the lifecycle; this submits the child (idempotently: a restart attaches to it), reads its
+// progress, cancels it on TaskStop, and turns its result into its owner's outcome.
 import type { RemoteBackgroundChild } from '../agents/background-port.js';
-import { handOff } from '../agents/hand-off.js';
 import {
   failedRemote,
   remoteRunStart,
@@ -13,67 +11,40 @@ import {
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { RemoteProgress } from '../core/remote-executor.js';
-import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
+import type { TaskControl, TaskOutcome } from '../core/tasks.js';
 import { messageOf } from '../model/retry-policy.js';
-import { outcomeOf, TASK_STATUS } from './agent-task-run.js';
+import {
+  AgentTaskExecutor,
+  type AgentTaskRun,
+  handedOff,
+  outcomeOf,
+  TASK_STATUS,
+} from './agent-task-run.js';
 
 /** How often a running remote child's progress is read. */
 const PROGRESS_INTERVAL_MS = 1000;
 
-interface RemoteRun {
-  status: TaskStatus;
-  result: Promise<TaskOutcome>;
-  /** Its latest reply, as its worker recorded it. */
-  lastText: string;
-}
-
-export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> {
+export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild> {
   readonly kind = 'remote_agent' as const;
-  readonly #runtime: SubagentRuntime;
   /** Records what the child's events say (transcripts, the agent tree): the run's `onEvent`. */
   readonly #record: ((event: AgentEvent) => void) | undefined;
-  readonly #runs = new Map<string, RemoteRun>();
 
   constructor(runtime: SubagentRuntime, record?: (event: AgentEvent) => void) {
-    this.#runtime = runtime;
+    super(runtime);
     this.#record = record;
   }
 
   start(taskId: string, child: RemoteBackgroundChild, control: TaskControl): void {
-    const run: RemoteRun = {
-      status: 'pending',
-      result: Promise.resolve(undefined as never),
-      lastText: '',
-    };
-    this.#runs.set(taskId, run);
-    run.result = this.#run(taskId, run, child, control).finally(() => this.#runs.delete(taskId));
-  }
-
-  async status(taskId: string): Promise<TaskStatus | undefined> {
-    return this.#runs.get(taskId)?.status;
-  }
-
-  stop(): void {
-    // The manager aborts the task's signal: #run cancels the child then, and waits for its end.
-  }
-
-  result(taskId: string): Promise<TaskOutcome> {
-    const run = this.#runs.get(taskId);
-    if (!run) return Promise.reject(new Error(`remote_agent: no task ${taskId} in this process`));
-    return run.result;
-  }
-
-  output(taskId: string): string {
-    return this.#runs.get(taskId)?.lastText ?? '';
+    this.track(taskId, 'pending', (run) => this.#run(taskId, run, child, control));
   }
 
   async #run(
     taskId: string,
-    run: RemoteRun,
+    run: AgentTaskRun,
     child: RemoteBackgroundChild,
     control: TaskControl,
   ): Promise<TaskOutcome> {
-    const port = this.#runtime.remote;
+    const port = this.runtime.remote;
     const { spec } = child;
     const sink = (event: AgentEvent) => {
       this.#record?.(event);
@@ -84,7 +55,7 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
     const { inboxKey } = port;
     const submitted = inboxKey ? { ...spec, notify: { inbox: inboxKey, taskId } } : spec;
     sink(remoteRunStart(spec, child.parentToolCallId));
-    this.#runtime.directory.startedRemote(
+    this.runtime.directory.startedRemote(
       {
         agentId: spec.agentId,
         parentId: spec.parentId,
@@ -106,6 +77,7 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
       run.status = 'running';
       control.running();
       void this.#follow(spec.agentId, run, control, polling.signal);
+      // TaskStop aborts the task's signal: the child is cancelled then, and its end awaited.
       result = await resultOf(port.executor, spec.agentId, control.signal);
     } catch (error) {
       result = failedRemote(
@@ -121,35 +93,26 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
   /** Its ending reported, handed off, and forgotten by the durable inbox. */
   async #ended(
     taskId: string,
-    run: RemoteRun,
+    run: AgentTaskRun,
     result: RunResult,
     sink: (event: AgentEvent) => void,
     signal: AbortSignal,
   ): Promise<TaskOutcome> {
-    const port = this.#runtime.remote!;
+    const port = this.runtime.remote!;
     const { inboxKey } = port;
     run.status = TASK_STATUS[result.status];
     reportRemoteEnding(result, sink);
-    this.#runtime.directory.ended(result);
-    const handed = await handOff(result, this.#runtime, this.#runtime.background?.signal ?? signal);
-    for (const message of handed.warnings) {
-      sink({
-        agentId: result.agentId,
-        parentId: result.parentId,
-        depth: result.depth,
-        type: 'warning',
-        message,
-      });
-    }
-    const text = typeof handed.output === 'string' ? handed.output : handed.output.output;
+    this.runtime.directory.ended(result);
+    const handed = await handedOff(result, this.runtime, signal, sink);
+    const text = typeof handed === 'string' ? handed : handed.output;
     // The ending is in this run's task store now, which delivers it exactly once: the durable
     // inbox needs to keep it no longer.
     if (inboxKey) port.executor.acknowledge(inboxKey, taskId).catch(() => {});
-    return outcome(result, text, this.#runtime.transcriptPathFor(result.agentId) ?? null);
+    return outcome(result, text, this.runtime.transcriptPathFor(result.agentId) ?? null);
   }
 
   async #posted(inboxKey: string, taskId: string): Promise<RunResult | undefined> {
-    const port = this.#runtime.remote;
+    const port = this.runtime.remote;
     const endings = await port?.executor.inbox(inboxKey).catch(() => []);
     return endings?.find((ending) => ending.taskId === taskId)?.result;
   }
@@ -157,11 +120,11 @@ export class RemoteAgentExecutor implements TaskExecutor<RemoteBackgroundChild> 
   /** Reads the child's progress about once a second while it runs, for TaskOutput and the store. */
   async #follow(
     agentId: string,
-    run: RemoteRun,
+    run: AgentTaskRun,
     control: TaskControl,
     stop: AbortSignal,
   ): Promise<void> {
-    const port = this.#runtime.remote;
+    const port = this.runtime.remote;
     while (port && !stop.aborted) {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));
       if (stop.aborted) return;

@@ -3,6 +3,7 @@
 // replies a test scripts per conversation, and a project folder. Internal to warren's own tests.
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { afterAll, beforeAll } from 'vitest';
 import { type CliRun, runWarren } from './cli-process.js';
 import {
   type MockLlmServer,
@@ -10,7 +11,12 @@ import {
   type RecordedRequest,
   startMockLlmServer,
 } from './mock-llm/server.js';
-import { freePorts, type RestateServer, startRestateServer } from './restate-server.js';
+import {
+  freePorts,
+  type RestateServer,
+  restateServerBinary,
+  startRestateServer,
+} from './restate-server.js';
 import { makeTempDir } from './temp-dir.js';
 import { startWarrenWorker, type WarrenWorker } from './warren-worker.js';
 
@@ -52,7 +58,7 @@ export interface RestateWorld {
   stop(): Promise<void>;
 }
 
-export function turnOf(request: RecordedRequest): Turn {
+function turnOf(request: RecordedRequest): Turn {
   const messages =
     (request.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
   const text = (message: { content: unknown } | undefined) =>
@@ -69,7 +75,7 @@ export function turnOf(request: RecordedRequest): Turn {
   };
 }
 
-export async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
+async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
   const project = await makeTempDir('warren-remote-');
   const server = await startRestateServer();
   const llm = await startMockLlmServer({
@@ -131,4 +137,33 @@ export async function startRestateWorld(script: () => Script): Promise<RestateWo
   if (registered.code !== 0)
     throw new Error(`warren restate register failed: ${registered.stderr}`);
   return world;
+}
+
+/** A test file's world, and the script its model follows (each test sets its own). */
+export interface RestateSuite {
+  /** Why the file's tests are skipped (no restate-server here), or false. */
+  readonly skip: string | false;
+  readonly world: RestateWorld;
+  script: Script;
+}
+
+/** One world for the tests of a file: started before them, stopped after them. */
+export function restateSuite(what: string): RestateSuite {
+  const binary = restateServerBinary();
+  const skip = 'missing' in binary ? binary.missing : false;
+  if (skip) console.warn(`skipping ${what}: ${skip}`);
+  let world: RestateWorld | undefined;
+  const suite: RestateSuite = {
+    skip,
+    get world() {
+      if (!world) throw new Error('the Restate world has not started');
+      return world;
+    },
+    script: () => ({ text: 'no script' }),
+  };
+  beforeAll(async () => {
+    if (!skip) world = await startRestateWorld(() => suite.script);
+  }, 180_000);
+  afterAll(async () => world?.stop(), 60_000);
+  return suite;
 }

@@ -80,6 +80,12 @@ export class TmuxTerminal {
     await this.#tmux('send-keys', '-t', 'main', '-l', text);
   }
 
+  /** Types text and presses Enter: a prompt or a command, sent. */
+  async submit(text: string): Promise<void> {
+    await this.type(text);
+    await this.press('Enter');
+  }
+
   /** Presses keys by tmux name: `Enter`, `Escape`, `C-c`, `Up`, `BSpace`, `S-Enter`. */
   async press(...keys: string[]): Promise<void> {
     for (const key of keys) await this.#tmux('send-keys', '-t', 'main', key);

@@ -22,12 +22,7 @@ export interface RunningAgentLineProps {
 
 export function RunningAgentLine(props: RunningAgentLineProps) {
   const theme = useTheme();
-  const counts = [
-    plural(props.turns, 'turn'),
-    plural(props.toolCalls, 'tool'),
-    `${formatTokens(props.tokens)} tok`,
-    formatDuration(props.elapsedMs),
-  ].join(' · ');
+  const counts = countsOf(props, props.elapsedMs).join(' · ');
   const fixed = `${indentOf(props.indent)}● ${props.agentType}   ·  · ${counts}`;
   const [description, activity] = shareWidth(
     props.description,
@@ -52,7 +47,7 @@ export function RunningAgentLine(props: RunningAgentLineProps) {
  * Cuts the description and the activity to fit `room` columns together: each gets half, or
  * what the other leaves when that is more.
  */
-export function shareWidth(description: string, activity: string, room: number): [string, string] {
+function shareWidth(description: string, activity: string, room: number): [string, string] {
   if (length(description) + length(activity) <= room) return [description, activity];
   const descriptionRoom = Math.min(
     length(description),
@@ -83,12 +78,7 @@ export function FinishedAgentLine({
 }) {
   const theme = useTheme();
   const ok = agent.status === 'completed';
-  const counts = [
-    plural(agent.turns, 'turn'),
-    plural(agent.toolCalls, 'tool'),
-    `${formatTokens(agent.tokens)} tok`,
-    formatDuration(agent.durationMs),
-  ].join(', ');
+  const counts = countsOf(agent, agent.durationMs).join(', ');
   return (
     <Text wrap="truncate-end">
       {indentOf(indent)}
@@ -117,4 +107,17 @@ function statusWord(status: AgentStatus): string {
 
 export function indentOf(depth: number): string {
   return depth === 0 ? '' : `${'  '.repeat(depth - 1)}  └ `;
+}
+
+/** What an agent did in `ms`, as its line counts it: turns, tool calls, tokens, time. */
+function countsOf(
+  agent: { turns: number; toolCalls: number; tokens: number },
+  ms: number,
+): string[] {
+  return [
+    plural(agent.turns, 'turn'),
+    plural(agent.toolCalls, 'tool'),
+    `${formatTokens(agent.tokens)} tok`,
+    formatDuration(ms),
+  ];
 }

@@ -1,7 +1,6 @@
-// The whole screen: the conversation written once above (Ink's <Static>), and below it the live
-// part, kept within the terminal's height: the streaming answer, the tree of running agents,
-// the background panel, the permission question or the prompt, the status line. Also the keys
-// of the whole UI.
+// The whole screen and the keys of the UI: the conversation written once above (Ink's <Static>),
+// below it the live part within the terminal's height (streaming answer, agent tree, background
+// panel, permission question or prompt, status line).
 import { Box, Static, Text, useInput, useStdout, useWindowSize } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { BACKGROUND_QUESTION_ROWS, BackgroundQuestionLine } from './background-question-line.js';

@@ -12,7 +12,7 @@ export function callSummary(toolName: string, input: unknown, cwd: string): stri
 }
 
 /** What the call is about, without the tool's name: a path, a command, a description. */
-export function callSubject(toolName: string, input: unknown, cwd: string): string {
+function callSubject(toolName: string, input: unknown, cwd: string): string {
   if (typeof input !== 'object' || input === null) return '';
   const fields = input as Record<string, unknown>;
   if (typeof fields.description === 'string' && isAgentCall(toolName, fields)) {

@@ -1,7 +1,6 @@
-// Tells the UI that the session changed, at most once per interval however fast events arrive:
-// a hundred children streaming at once still cost a few draws a second. The first change after
-// a quiet spell goes out at once, so a single event never waits. The interval grows with what a
-// draw costs, so drawing never takes more than a set share of the time the agents have.
+// Tells the UI that the session changed at most once per interval, however fast events arrive
+// (the first change after a quiet spell at once); the interval grows with what a draw costs, so
+// drawing keeps to a set share of the time. A hundred streaming children: a few draws a second.
 
 export interface ChangeFeedOptions {
   /** Shortest time between two notifications. */

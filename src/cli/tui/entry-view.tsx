@@ -29,14 +29,7 @@ export function EntryView({ entry }: { entry: Entry }) {
         </Box>
       );
     case 'tool':
-      return (
-        <FinishedToolLine
-          summary={entry.summary}
-          isError={entry.isError}
-          durationMs={entry.durationMs}
-          detail={entry.detail}
-        />
-      );
+      return <FinishedToolLine tool={entry} />;
     case 'agent':
       return (
         <FinishedAgentLine agent={entry.agent} indent={0} background={entry.background === true} />
@@ -55,7 +48,7 @@ export function EntryView({ entry }: { entry: Entry }) {
   }
 }
 
-export function toneColour(theme: Theme, tone: EntryTone): string | undefined {
+function toneColour(theme: Theme, tone: EntryTone): string | undefined {
   switch (tone) {
     case 'error':
       return theme.error;

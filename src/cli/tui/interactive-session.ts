@@ -1,8 +1,6 @@
-// The conversation behind the terminal UI: each prompt is one query() of the session, its events
-// written to the session's transcript and shown; the conversation so far goes into the next one.
-// The session's background tasks outlive the prompt that started them (one task manager per
-// session). It owns the turn in flight (Esc interrupts it, Ctrl+B sends its children to the
-// background) and the end of the session (nothing left running).
+// The conversation behind the terminal UI: each prompt one query() of the session (its events
+// written to the transcript and shown), its background tasks outliving the prompt, the turn in
+// flight (Esc interrupts, Ctrl+B sends children to the background) and the session's end.
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';

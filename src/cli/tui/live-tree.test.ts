@@ -1,39 +1,32 @@
 // The live tree never takes more rows than it is given, however many agents run.
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../core/events.js';
+import type { AgentRef } from '../../core/events.js';
+import { runStartEvent } from '../../testing/run-results.js';
+import { toolEndEvent, toolStartEvent } from '../../testing/tool-call-events.js';
 import { backgroundLines, foregroundLines } from './live-tree.js';
 import { SessionView } from './session-view.js';
 
 const main = { agentId: 'main', parentId: null, depth: 0 };
 
+/** `ref` calls Agent (`toolCallId`), and the child `agentId` it starts runs. */
+function startChild(
+  view: SessionView,
+  ref: AgentRef,
+  toolCallId: string,
+  agentId: string,
+  description: string,
+): void {
+  view.observe(toolStartEvent(ref, toolCallId, 'Agent'), 0);
+  const child = { agentId, parentId: ref.agentId, depth: ref.depth + 1 };
+  const path = `${ref.agentId}/Agent#${toolCallId}/explore`;
+  view.observe(runStartEvent(child, path, { description, parentToolCallId: toolCallId }), 0);
+}
+
 /** A main agent that started `count` children with one Agent call each. */
 function fanOut(count: number): SessionView {
   const view = new SessionView({ cwd: '/p' });
   for (let index = 0; index < count; index++) {
-    const event: AgentEvent = {
-      ...main,
-      type: 'tool_start',
-      toolCallId: `a${index}`,
-      toolName: 'Agent',
-      input: {},
-    };
-    view.observe(event, 0);
-    view.observe(
-      {
-        agentId: `c${index}`,
-        parentId: 'main',
-        depth: 1,
-        type: 'run_start',
-        agentType: 'explore',
-        description: `part ${index}`,
-        model: 'm',
-        tools: [],
-        cwd: '/p',
-        path: `main/Agent#${index + 1}/explore`,
-        parentToolCallId: `a${index}`,
-      },
-      0,
-    );
+    startChild(view, main, `a${index}`, `c${index}`, `part ${index}`);
   }
   return view;
 }
@@ -41,16 +34,7 @@ function fanOut(count: number): SessionView {
 describe('the live tree', () => {
   it('shows each running call of the main agent, with the agent it started in its place', () => {
     const view = fanOut(2);
-    view.observe(
-      {
-        ...main,
-        type: 'tool_start',
-        toolCallId: 'b1',
-        toolName: 'Bash',
-        input: { command: 'npm test' },
-      },
-      0,
-    );
+    view.observe(toolStartEvent(main, 'b1', 'Bash', { command: 'npm test' }), 0);
     const lines = foregroundLines(view, 10);
     expect(
       lines.map((line) =>
@@ -78,35 +62,9 @@ describe('the live tree', () => {
   it('drops finished rows before running ones when rows run short', () => {
     const view = fanOut(1);
     const grandchildren = 6;
+    const c0 = { agentId: 'c0', parentId: 'main', depth: 1 };
     for (let index = 0; index < grandchildren; index++) {
-      view.observe(
-        {
-          agentId: 'c0',
-          parentId: 'main',
-          depth: 1,
-          type: 'tool_start',
-          toolCallId: `g${index}`,
-          toolName: 'Agent',
-          input: {},
-        },
-        0,
-      );
-      view.observe(
-        {
-          agentId: `g${index}`,
-          parentId: 'c0',
-          depth: 2,
-          type: 'run_start',
-          agentType: 'explore',
-          description: `leaf ${index}`,
-          model: 'm',
-          tools: [],
-          cwd: '/p',
-          path: 'x',
-          parentToolCallId: `g${index}`,
-        },
-        0,
-      );
+      startChild(view, c0, `g${index}`, `g${index}`, `leaf ${index}`);
     }
     // Four of the six grandchildren finish; their parent still runs.
     for (let index = 0; index < 4; index++) {
@@ -126,18 +84,7 @@ describe('the live tree', () => {
 
   it('shows agents working in the background in their own panel', () => {
     const view = fanOut(3);
-    view.observe(
-      {
-        ...main,
-        type: 'tool_end',
-        toolCallId: 'a1',
-        toolName: 'Agent',
-        output: '',
-        isError: false,
-        durationMs: 1,
-      },
-      0,
-    );
+    view.observe(toolEndEvent(main, 'a1', 'Agent'), 0);
     const names = (lines: ReturnType<typeof foregroundLines>) =>
       lines.map((line) => (line.kind === 'agent' ? line.row.description : line.kind));
     expect(names(foregroundLines(view, 10))).toEqual(['part 0', 'part 2']);

@@ -1,7 +1,6 @@
-// The live part of the screen as lines: each running tool call of the main agent, the sub-agent
-// it started under it, their own children indented by depth; and apart, the background tasks.
-// It never takes more rows than it is given, so the screen keeps its height (a frame taller than
-// the terminal redraws it whole).
+// The live part of the screen as lines: each running tool call of the main agent with the
+// sub-agent it started under it, their children by depth, and apart the background tasks; never
+// more rows than it is given, so the screen keeps its height (a taller frame redraws it whole).
 import type { SessionView } from './session-view.js';
 import type { AgentRow, RunningTool, TaskRow } from './view-items.js';
 

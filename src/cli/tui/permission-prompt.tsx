@@ -1,7 +1,6 @@
 // The question asked when no rule decides a call: which agent asks, the exact call (a diff for
-// Edit and Write), and the answers: `y` once, `a` always for this session (the rule is shown,
-// and holds for every agent of the tree), `n` no with an optional note for the model. Arrows
-// and Enter, or the option's number, work too; Esc says no.
+// Edit and Write), and the answers `y` once, `a` always (for every agent of the tree), `n` no with
+// a note for the model; arrows and Enter or the option's number too, Esc says no.
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { callDiff } from './call-summary.js';

@@ -1,7 +1,6 @@
-// Permission questions from every agent of the tree, answered one at a time by the person: the
-// `canUseTool` of the session's policy. Questions from the foreground come first; those from
-// background agents wait their turn. An "always allow" goes into the decision store the whole
-// tree shares, and settles at once every waiting question it covers.
+// Permission questions from every agent of the tree, answered one at a time (the session policy's
+// `canUseTool`), the foreground's first; an "always allow" goes into the tree's decision store and
+// settles at once every waiting question it covers.
 
 import type {
   PermissionAnswer,

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../../core/events.js';
 import { emptyUsage } from '../../core/usage.js';
+import { resultEvent, runStartEvent } from '../../testing/run-results.js';
+import { toolEndEvent, toolStartEvent } from '../../testing/tool-call-events.js';
 import { SessionView } from './session-view.js';
 import { activityOf } from './view-items.js';
 
@@ -16,37 +18,18 @@ function runStart(
   description: string,
   parentToolCallId: string,
 ): AgentEvent {
-  return {
-    ...ref,
-    type: 'run_start',
-    agentType,
-    description,
-    model: 'scripted',
-    tools: [],
-    cwd: '/project',
-    path: 'main/Agent#1/explore',
-    parentToolCallId,
-  };
+  return runStartEvent(ref, 'main/Agent#1/explore', { agentType, description, parentToolCallId });
 }
 
 function result(ref: AgentRef, status: 'completed' | 'failed', extra: object = {}): AgentEvent {
-  return {
-    ...ref,
-    type: 'result',
-    subtype: status === 'completed' ? 'success' : 'error_during_execution',
-    status,
-    isError: status !== 'completed',
-    result: '',
-    agentType: 'explore',
-    description: '',
+  const failed = { subtype: 'error_during_execution', status, isError: true } as const;
+  return resultEvent(ref, {
     numTurns: 2,
     toolCalls: 3,
     durationMs: 5100,
-    usage: emptyUsage(),
-    costUsd: null,
-    messages: [],
+    ...(status === 'failed' ? failed : {}),
     ...extra,
-  };
+  });
 }
 
 function usage(ref: AgentRef, input: number, output: number, costUsd: number | null): AgentEvent {
@@ -90,27 +73,10 @@ describe('the session view', () => {
 
   it('shows a tool call of the main agent live, then as one line with its time', () => {
     const view = viewOf([
-      {
-        ...main,
-        type: 'tool_start',
-        toolCallId: 't1',
-        toolName: 'Read',
-        input: { file_path: '/project/src/auth.ts' },
-      },
+      toolStartEvent(main, 't1', 'Read', { file_path: '/project/src/auth.ts' }),
     ]);
     expect([...view.tools.values()].map((tool) => tool.summary)).toEqual(['Read src/auth.ts']);
-    view.observe(
-      {
-        ...main,
-        type: 'tool_end',
-        toolCallId: 't1',
-        toolName: 'Read',
-        output: 'x',
-        isError: false,
-        durationMs: 12,
-      },
-      1000,
-    );
+    view.observe(toolEndEvent(main, 't1', 'Read', { output: 'x', durationMs: 12 }), 1000);
     expect(view.tools.size).toBe(0);
     expect(view.entries).toEqual([
       { id: 1, kind: 'tool', summary: 'Read src/auth.ts', isError: false, durationMs: 12 },
@@ -119,39 +85,19 @@ describe('the session view', () => {
 
   it('keeps a failed call’s first line, or the denial as people read it', () => {
     const view = viewOf([
-      {
-        ...main,
-        type: 'tool_start',
-        toolCallId: 't1',
-        toolName: 'Read',
-        input: { file_path: 'gone.txt' },
-      },
-      {
-        ...main,
-        type: 'tool_end',
-        toolCallId: 't1',
-        toolName: 'Read',
+      toolStartEvent(main, 't1', 'Read', { file_path: 'gone.txt' }),
+      toolEndEvent(main, 't1', 'Read', {
         output: 'No such file\nmore',
         isError: true,
         durationMs: 3,
-      },
-      {
-        ...main,
-        type: 'tool_start',
-        toolCallId: 't2',
-        toolName: 'Bash',
-        input: { command: 'rm -rf /' },
-      },
-      {
-        ...main,
-        type: 'tool_end',
-        toolCallId: 't2',
-        toolName: 'Bash',
+      }),
+      toolStartEvent(main, 't2', 'Bash', { command: 'rm -rf /' }),
+      toolEndEvent(main, 't2', 'Bash', {
         output: 'Permission … (for the model)',
         isError: true,
         durationMs: 0,
         denial: 'Bash(rm -rf /) was denied by the rule "Bash(rm:*)"',
-      },
+      }),
     ]);
     expect(view.entries.map((entry) => (entry.kind === 'tool' ? entry.detail : undefined))).toEqual(
       ['No such file', 'Bash(rm -rf /) was denied by the rule "Bash(rm:*)"'],
@@ -160,23 +106,11 @@ describe('the session view', () => {
 
   it('gives a sub-agent a live row that counts its turns, tools and tokens and says what it does', () => {
     const view = viewOf([
-      {
-        ...main,
-        type: 'tool_start',
-        toolCallId: 'a1',
-        toolName: 'Agent',
-        input: { description: 'map', subagent_type: 'explore' },
-      },
+      toolStartEvent(main, 'a1', 'Agent', { description: 'map', subagent_type: 'explore' }),
       runStart(child, 'explore', 'map the code', 'a1'),
       { ...child, type: 'turn_start', turn: 1 },
       usage(child, 1200, 40, 0.01),
-      {
-        ...child,
-        type: 'tool_start',
-        toolCallId: 'c1',
-        toolName: 'Grep',
-        input: { pattern: 'auth' },
-      },
+      toolStartEvent(child, 'c1', 'Grep', { pattern: 'auth' }),
     ]);
     const row = view.agents.get('child_1')!;
     expect(row).toMatchObject({
@@ -188,54 +122,24 @@ describe('the session view', () => {
       status: 'running',
     });
     expect(activityOf(row)).toBe('Grep auth');
-    view.observe(
-      {
-        ...child,
-        type: 'tool_end',
-        toolCallId: 'c1',
-        toolName: 'Grep',
-        output: '',
-        isError: false,
-        durationMs: 5,
-      },
-      1000,
-    );
+    view.observe(toolEndEvent(child, 'c1', 'Grep', { durationMs: 5 }), 1000);
     expect(activityOf(row)).toBe('thinking');
   });
 
   it('collapses a finished sub-agent into one summary line when its call returns, with its children', () => {
     const view = viewOf([
-      { ...main, type: 'tool_start', toolCallId: 'a1', toolName: 'Agent', input: {} },
+      toolStartEvent(main, 'a1', 'Agent'),
       runStart(child, 'general-purpose', 'review', 'a1'),
-      { ...child, type: 'tool_start', toolCallId: 'c1', toolName: 'Agent', input: {} },
+      toolStartEvent(child, 'c1', 'Agent'),
       runStart(grandchild, 'explore', 'check the rules', 'c1'),
       usage(grandchild, 100, 10, null),
       result(grandchild, 'completed'),
-      {
-        ...child,
-        type: 'tool_end',
-        toolCallId: 'c1',
-        toolName: 'Agent',
-        output: '',
-        isError: false,
-        durationMs: 9,
-      },
+      toolEndEvent(child, 'c1', 'Agent', { durationMs: 9 }),
     ]);
     // The finished grandchild stays under its running parent.
     expect([...view.agents.keys()]).toEqual(['child_1', 'grand_1']);
     view.observe(result(child, 'failed', { error: 'the model failed\nat …' }), 1000);
-    view.observe(
-      {
-        ...main,
-        type: 'tool_end',
-        toolCallId: 'a1',
-        toolName: 'Agent',
-        output: '',
-        isError: true,
-        durationMs: 9,
-      },
-      1000,
-    );
+    view.observe(toolEndEvent(main, 'a1', 'Agent', { isError: true, durationMs: 9 }), 1000);
     expect(view.agents.size).toBe(0);
     expect(view.entries).toEqual([
       {
@@ -280,23 +184,12 @@ describe('the session view', () => {
 describe('agents in the background', () => {
   it('moves a child whose call returned while it works to the background, and reports its end', () => {
     const view = viewOf([
-      {
-        ...main,
-        type: 'tool_start',
-        toolCallId: 'a1',
-        toolName: 'Agent',
-        input: { description: 'watch' },
-      },
+      toolStartEvent(main, 'a1', 'Agent', { description: 'watch' }),
       runStart(child, 'explore', 'watch the logs', 'a1'),
-      {
-        ...main,
-        type: 'tool_end',
-        toolCallId: 'a1',
-        toolName: 'Agent',
+      toolEndEvent(main, 'a1', 'Agent', {
         output: '{"task_id":"t1","status":"running"}',
-        isError: false,
         durationMs: 4,
-      },
+      }),
     ]);
     expect(view.agents.get('child_1')?.background).toBe(true);
     expect(view.entries.map((entry) => entry.kind === 'tool' && entry.summary)).toEqual([
@@ -313,24 +206,22 @@ describe('agents in the background', () => {
 });
 
 describe('background tasks', () => {
-  const started = (status: 'pending' | 'running' = 'running'): AgentEvent => ({
+  const task = {
     ...main,
-    type: 'task_started',
     taskId: 'task_1',
     kind: 'local_agent',
     taskAgentId: 'child_1',
     description: 'watch the logs',
     name: null,
+  } as const;
+  const started = (status: 'pending' | 'running' = 'running'): AgentEvent => ({
+    ...task,
+    type: 'task_started',
     status,
   });
   const notified = (status: 'completed' | 'cancelled', error?: string): AgentEvent => ({
-    ...main,
+    ...task,
     type: 'task_notification',
-    taskId: 'task_1',
-    kind: 'local_agent',
-    taskAgentId: 'child_1',
-    description: 'watch the logs',
-    name: null,
     status,
     agentStatus: status,
     result: 'The logs are quiet.',

@@ -1,7 +1,6 @@
-// What the screen shows of a session, kept from its events: the conversation so far (finished
-// entries, written once and never redrawn) and what is live (the main agent's streaming text,
-// its running tool calls, every sub-agent still running, the background tasks). Pure: no React,
-// no timers, no I/O.
+// What the screen shows of a session, kept from its events: the finished entries (written once)
+// and what is live (the main agent's streaming text and tool calls, running sub-agents, background
+// tasks). Pure: no React, no timers, no I/O.
 import type { AgentEvent, AgentEventOf } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../../core/usage.js';

@@ -22,7 +22,7 @@ interface SlashCommand {
   run(context: CommandContext, argument: string): void | Promise<void>;
 }
 
-export const KEYS_HELP = [
+const KEYS_HELP = [
   ['Enter', 'send the prompt (while a turn runs, it waits for it)'],
   ['Shift+Enter, Alt+Enter, \\ Enter', 'a new line in the prompt'],
   ['Up / Down', 'earlier prompts'],

@@ -1,6 +1,5 @@
-// The colours of the UI, and none at all when NO_COLOR is set (https://no-color.org): then
-// symbols (● ✓ ✗ ❯) and bold carry the meaning alone. Ink's colour library does not read
-// NO_COLOR, so every component takes its colours from here (theme-context.ts). No React here:
+// The colours of the UI, none when NO_COLOR is set (symbols and bold carry the meaning then):
+// Ink's colour library does not read NO_COLOR, so components take colours from here. No React:
 // the command imports this before load-ui.ts loads React's production build.
 
 export interface Theme {

@@ -3,26 +3,20 @@
 import { Box, Text } from 'ink';
 import { formatDuration } from './format.js';
 import { useTheme } from './theme-context.js';
+import type { FinishedToolCall } from './view-items.js';
 
-export function FinishedToolLine(props: {
-  summary: string;
-  isError: boolean;
-  durationMs: number;
-  detail?: string;
-}) {
+export function FinishedToolLine({ tool }: { tool: FinishedToolCall }) {
   const theme = useTheme();
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text color={props.isError ? theme.error : theme.success}>
-          {props.isError ? '✗ ' : '✓ '}
-        </Text>
-        {props.summary}
-        <Text dimColor>{` (${formatDuration(props.durationMs)})`}</Text>
+        <Text color={tool.isError ? theme.error : theme.success}>{tool.isError ? '✗ ' : '✓ '}</Text>
+        {tool.summary}
+        <Text dimColor>{` (${formatDuration(tool.durationMs)})`}</Text>
       </Text>
-      {props.detail ? (
+      {tool.detail ? (
         <Text color={theme.error} wrap="truncate-end">
-          {`  ⎿ ${props.detail}`}
+          {`  ⎿ ${tool.detail}`}
         </Text>
       ) : null}
     </Box>

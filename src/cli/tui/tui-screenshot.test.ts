@@ -83,11 +83,9 @@ describe.skipIf(!hasTmux())('the picture of the terminal UI (skipped without tmu
     });
     const { terminal, project } = warren;
     await chmod(join(project, 'run-tests.sh'), 0o755);
-    await terminal.type('What does this project do?');
-    await terminal.press('Enter');
+    await terminal.submit('What does this project do?');
     await terminal.waitFor('prices it');
-    await terminal.type('Review the code base, one area per reviewer.');
-    await terminal.press('Enter');
+    await terminal.submit('Review the code base, one area per reviewer.');
     const screen = await terminal.waitFor(
       /review the meter · Bash \.\/run-tests\.sh[\s\S]*review permissions · Agent explore[\s\S]*└ ● explore {2}check the rules · thinking[\s\S]*review the invoices · thinking/,
     );

@@ -13,6 +13,8 @@ const TMUX = hasTmux();
 const E2E_TIMEOUT = 90_000;
 /** A shell command that runs until the test writes the file `go` into the project. */
 const WAIT_FOR_GO = 'until [ -f go ]; do sleep 0.1; done';
+/** Every call runs without a question (--permission-mode bypassPermissions). */
+const UNASKED = { args: ['--permission-mode', 'bypassPermissions'] };
 
 let warren: WarrenInTmux | undefined;
 afterEach(async () => {
@@ -20,11 +22,12 @@ afterEach(async () => {
   warren = undefined;
 });
 
+/** Warren with the scripted model `demo`, whose turns are `turns` (YAML). */
 async function start(
-  script: string,
+  turns: string,
   options: Parameters<typeof startWarrenInTmux>[0] | object = {},
 ) {
-  warren = await startWarrenInTmux({ script, ...options });
+  warren = await startWarrenInTmux({ script: `model: demo\nturns:${turns}`, ...options });
   return warren;
 }
 
@@ -33,13 +36,12 @@ describe('the terminal UI', () => {
     if (process.env.CI && !TMUX) throw new Error('no tmux in CI: apt-get install tmux');
   });
 
-  describe.skipIf(!TMUX)('in a real terminal (skipped without tmux)', () => {
-    it(
-      'shows a prompt and its streamed answer as Markdown, with the status line',
-      async () => {
+  describe.skipIf(!TMUX)(
+    'in a real terminal (skipped without tmux)',
+    { timeout: E2E_TIMEOUT },
+    () => {
+      it('shows a prompt and its streamed answer as Markdown, with the status line', async () => {
         const { terminal } = await start(`
-model: demo
-turns:
   - match: { prompt: hello }
     text: "Hello! **Bold** words, and a list:\\n\\n- first\\n- second\\n\\n\`\`\`\\nconst x = 1;\\n\`\`\`"
     usage: { input: 1200, output: 300 }
@@ -47,8 +49,7 @@ turns:
         const idle = await terminal.screen();
         expect(idle).toContain('❯  Ask anything · /help');
         expect(idle).toMatch(/scripted:demo · session …\S{8} · 0 tok/);
-        await terminal.type('hello');
-        await terminal.press('Enter');
+        await terminal.submit('hello');
         const screen = await terminal.waitFor('• second');
         expect(screen).toContain('❯ hello');
         expect(screen).toContain('Hello! Bold words, and a list:');
@@ -59,17 +60,11 @@ turns:
         expect(screen).toMatch(/scripted:demo · session …\S{8} · 1\.5k tok/);
         // Every line fits the 80 columns of the terminal.
         for (const line of screen.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      "shows a running child's live row under the call that started it, then its summary line",
-      async () => {
+      it("shows a running child's live row under the call that started it, then its summary line", async () => {
         const { terminal } = await start(
           `
-model: demo
-turns:
   - match: { agent: "/^main$/", prompt: map }
     text: Starting a helper.
     tool_calls: [{ name: Agent, input: { description: map the code, prompt: Map it. } }]
@@ -83,10 +78,9 @@ turns:
   - match: { agent: "/^main$/" }
     text: The map is done.
 `,
-          { args: ['--permission-mode', 'bypassPermissions'] },
+          UNASKED,
         );
-        await terminal.type('map the code');
-        await terminal.press('Enter');
+        await terminal.submit('map the code');
         // 80 columns: the description and the activity share what the counts leave.
         const live = await terminal.waitFor('· Bash sleep');
         expect(live).toMatch(
@@ -101,16 +95,10 @@ turns:
           /✓ general-purpose {2}map the code — done \(2 turns, 1 tool, 3\.1k tok, \d+\.\ds\)/,
         );
         expect(done).not.toContain('● general-purpose');
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'asks before a call no rule allows: y runs it once, n denies it with a note for the model',
-      async () => {
+      it('asks before a call no rule allows: y runs it once, n denies it with a note for the model', async () => {
         const { terminal, project } = await start(`
-model: demo
-turns:
   - match: { agent: "/^main$/", prompt: first }
     tool_calls: [{ name: Bash, input: { command: "echo one > one.txt" } }]
   - match: { agent: "/^main$/", prompt: first }
@@ -120,8 +108,7 @@ turns:
   - match: { agent: "/^main$/", prompt: second, lastToolResult: "use git clean" }
     text: Understood, I will use git clean.
 `);
-        await terminal.type('first');
-        await terminal.press('Enter');
+        await terminal.submit('first');
         const question = await terminal.waitFor('Permission · main agent');
         expect(question).toContain('Bash: echo one > one.txt');
         expect(question).toContain('1. Yes (y)');
@@ -133,26 +120,18 @@ turns:
         expect(ran).not.toContain('Permission ·');
         expect(await readFile(join(project, 'one.txt'), 'utf8')).toBe('one\n');
 
-        await terminal.type('second');
-        await terminal.press('Enter');
+        await terminal.submit('second');
         await terminal.waitFor('Bash: rm -rf build');
         await terminal.type('n');
         await terminal.waitFor('Tell the model why');
-        await terminal.type('use git clean');
-        await terminal.press('Enter');
+        await terminal.submit('use git clean');
         const denied = await terminal.waitFor('Understood, I will use git clean.');
         expect(denied).toMatch(/✗ Bash rm -rf build \(/);
         expect(denied).toContain('⎿ The user did not allow Bash(rm -rf build). They said: use git');
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'remembers "always" (a) for the whole tree: neither the main agent nor a child asks again',
-      async () => {
+      it('remembers "always" (a) for the whole tree: neither the main agent nor a child asks again', async () => {
         const { terminal, project } = await start(`
-model: demo
-turns:
   - match: { agent: "/^main$/" }
     tool_calls: [{ name: Bash, input: { command: "echo main >> log.txt" } }]
   - match: { agent: "/^main$/" }
@@ -166,8 +145,7 @@ turns:
   - match: { agent: "/^main$/" }
     text: Logged three times.
 `);
-        await terminal.type('log it');
-        await terminal.press('Enter');
+        await terminal.submit('log it');
         await terminal.waitFor('Bash: echo main >> log.txt');
         await terminal.type('a');
         const screen = await terminal.waitFor('Logged three times.');
@@ -176,42 +154,28 @@ turns:
         );
         expect(screen).toMatch(/✓ general-purpose {2}log from a child — done/);
         expect(await readFile(join(project, 'log.txt'), 'utf8')).toBe('main\nmain\nmain\n');
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'stops the turn on Esc, and the conversation goes on',
-      async () => {
+      it('stops the turn on Esc, and the conversation goes on', async () => {
         const { terminal } = await start(`
-model: demo
-turns:
   - match: { prompt: slow }
     delay_ms: 30000
     text: Too late.
   - match: { prompt: again }
     text: Back again.
 `);
-        await terminal.type('slow');
-        await terminal.press('Enter');
+        await terminal.submit('slow');
         await terminal.waitFor('esc to interrupt');
         await terminal.press('Escape');
         const stopped = await terminal.waitFor('Interrupted.');
         expect(stopped).not.toContain('esc to interrupt');
-        await terminal.type('again');
-        await terminal.press('Enter');
+        await terminal.submit('again');
         await terminal.waitFor('Back again.');
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'exits on Ctrl+C twice, with every process it started stopped, background ones included',
-      async () => {
+      it('exits on Ctrl+C twice, with every process it started stopped, background ones included', async () => {
         const { terminal } = await start(
           `
-model: demo
-turns:
   - match: { agent: "/^main$/" }
     tool_calls:
       - { name: Bash, input: { command: "sleep 301", run_in_background: true } }
@@ -222,11 +186,10 @@ turns:
   - match: { agent: "/^main/Agent#2/" }
     tool_calls: [{ name: Bash, input: { command: "sleep 303" } }]
 `,
-          { args: ['--permission-mode', 'bypassPermissions'] },
+          UNASKED,
         );
         const pid = await terminal.pid();
-        await terminal.type('wait');
-        await terminal.press('Enter');
+        await terminal.submit('wait');
         await terminal.waitFor(/wait here · Bash sleep 303/);
         await terminal.waitFor(/Background[\s\S]*wait behind · Bash sleep 3/);
         // The three commands (each may run under a shell of its own) are below warren now.
@@ -244,17 +207,11 @@ turns:
         expect(await isGoneWithin(pid, 10_000)).toBe(true);
         // Checked by PID: each process it had started is gone, none was left to init.
         expect(await stillAlive(started, 10_000)).toEqual([]);
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'ends the turn on Esc while a background child runs on, and shows its end when it comes',
-      async () => {
+      it('ends the turn on Esc while a background child runs on, and shows its end when it comes', async () => {
         const { terminal, project } = await start(
           `
-model: demo
-turns:
   - match: { agent: "/^main$/", prompt: watch }
     text: Starting a watcher.
     tool_calls:
@@ -270,10 +227,9 @@ turns:
     delay_ms: 30000
     text: Too late.
 `,
-          { args: ['--permission-mode', 'bypassPermissions'] },
+          UNASKED,
         );
-        await terminal.type('watch');
-        await terminal.press('Enter');
+        await terminal.submit('watch');
         const working = await terminal.waitFor(
           /Background\n● general-purpose {2}watch[^\n]*Bash until/,
         );
@@ -293,20 +249,13 @@ turns:
         const result = await terminal.waitFor('Result · general-purpose  watch the logs');
         expect(result).toContain('The logs are quiet.');
         // The conversation goes on, and the main agent reads the notification with it.
-        await terminal.type('again');
-        await terminal.press('Enter');
+        await terminal.submit('again');
         await terminal.waitFor('Back again; the watcher says the logs are quiet.');
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'sends the running child to the background on Ctrl+B: the turn goes on without it',
-      async () => {
+      it('sends the running child to the background on Ctrl+B: the turn goes on without it', async () => {
         const { terminal, project } = await start(
           `
-model: demo
-turns:
   - match: { agent: "/^main$/", prompt: map }
     tool_calls: [{ name: Agent, input: { description: map the code, prompt: Map it. } }]
   - match: { agent: "/^main/Agent#1/" }
@@ -316,10 +265,9 @@ turns:
   - match: { agent: "/^main$/", lastToolResult: '"status":"running"' }
     text: It maps in the background; ask me anything meanwhile.
 `,
-          { args: ['--permission-mode', 'bypassPermissions'] },
+          UNASKED,
         );
-        await terminal.type('map the code');
-        await terminal.press('Enter');
+        await terminal.submit('map the code');
         const foreground = await terminal.waitFor('map the code · Bash until');
         expect(foreground).not.toContain('Background');
         await terminal.press('C-b');
@@ -330,17 +278,11 @@ turns:
         expect(sent).not.toContain('esc to interrupt');
         await writeFile(join(project, 'go'), '');
         await terminal.waitFor(/✓ general-purpose {2}map the code — done in [^·\n]+ · background/);
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'lists the background tasks on /tasks and stops one with /tasks stop, its process with it',
-      async () => {
+      it('lists the background tasks on /tasks and stops one with /tasks stop, its process with it', async () => {
         const { terminal } = await start(
           `
-model: demo
-turns:
   - match: { agent: "/^main$/" }
     tool_calls:
       - { name: Agent, input: { description: tail forever, prompt: Tail., run_in_background: true } }
@@ -349,46 +291,35 @@ turns:
   - match: { agent: "/^main$/" }
     text: Tailing in the background.
 `,
-          { args: ['--permission-mode', 'bypassPermissions'] },
+          UNASKED,
         );
         const pid = await terminal.pid();
-        await terminal.type('tail');
-        await terminal.press('Enter');
+        await terminal.submit('tail');
         await terminal.waitFor(/Background\n● general-purpose {2}tail forever · Bash sleep/);
         await expect.poll(() => descendantsOf(pid).length, { timeout: 10_000 }).toBeGreaterThan(0);
         const started = descendantsOf(pid);
-        await terminal.type('/tasks');
-        await terminal.press('Enter');
+        await terminal.submit('/tasks');
         const listed = await terminal.waitFor('/tasks open <n> shows one');
         expect(listed).toMatch(
           /1 {2}● running {2}general-purpose {2}tail forever {2}\d+ turns? · 1 tool/,
         );
-        await terminal.type('/tasks open 1');
-        await terminal.press('Enter');
+        await terminal.submit('/tasks open 1');
         const opened = await terminal.waitFor('Task · general-purpose  tail forever');
         // Its transcript so far: the task it was given and the call it is in.
         expect(opened).toContain('❯ Tail.');
         expect(opened).toContain('→ Bash sleep 304');
-        await terminal.type('/tasks stop 1');
-        await terminal.press('Enter');
+        await terminal.submit('/tasks stop 1');
         const stopped = await terminal.waitFor(
           /✗ general-purpose {2}tail forever — stopped in [^\n]* · background/,
         );
         expect(stopped).not.toContain('Background\n');
         expect(await stillAlive(started, 10_000)).toEqual([]);
-        await terminal.type('/tasks');
-        await terminal.press('Enter');
+        await terminal.submit('/tasks');
         await terminal.waitFor(/1 {2}✗ cancelled {2}general-purpose {2}tail forever/);
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'asks for a background child on a line of its own, answered with Tab while the main conversation goes on',
-      async () => {
+      it('asks for a background child on a line of its own, answered with Tab while the main conversation goes on', async () => {
         const { terminal, project } = await start(`
-model: demo
-turns:
   - match: { agent: "/^main$/", prompt: start }
     tool_calls:
       - { name: Agent, input: { description: write a file, prompt: Write., run_in_background: true } }
@@ -401,8 +332,7 @@ turns:
   - match: { agent: "/^main$/", prompt: chat }
     text: Chatting while it waits.
 `);
-        await terminal.type('start');
-        await terminal.press('Enter');
+        await terminal.submit('start');
         const asked = await terminal.waitFor(
           '? general-purpose  write a file (background) asks to use Bash(echo bg > bg.txt)',
         );
@@ -410,8 +340,7 @@ turns:
         expect(asked).not.toContain('Permission ·');
         // The prompt is the person's: the main agent answers while the question waits.
         await terminal.waitFor('Started the writer.');
-        await terminal.type('chat');
-        await terminal.press('Enter');
+        await terminal.submit('chat');
         const chatted = await terminal.waitFor('Chatting while it waits.');
         expect(chatted).toContain('asks to use Bash(echo bg > bg.txt)');
         await terminal.press('Tab');
@@ -422,35 +351,26 @@ turns:
         await terminal.type('y');
         await terminal.waitFor(/✓ general-purpose {2}write a file — done in [^\n]* · background/);
         expect(await readFile(join(project, 'bg.txt'), 'utf8')).toBe('bg\n');
-      },
-      E2E_TIMEOUT,
-    );
+      });
 
-    it(
-      'writes no colour with NO_COLOR, and colour without it',
-      async () => {
-        const script = `
-model: demo
-turns:
+      it('writes no colour with NO_COLOR, and colour without it', async () => {
+        const turns = `
   - { text: "Plain **text**." }
 `;
         // An SGR sequence that sets a foreground colour: 30–37, 90–97, or 38;… (256 / RGB).
         // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are the subject
         const colourCode = /\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38)(?:;[0-9]+)*m/;
-        const plain = await start(script, { env: { NO_COLOR: '1' } });
-        await plain.terminal.type('hi');
-        await plain.terminal.press('Enter');
+        const plain = await start(turns, { env: { NO_COLOR: '1' } });
+        await plain.terminal.submit('hi');
         await plain.terminal.waitFor('Plain text.');
         expect(await plain.terminal.screen({ colours: true })).not.toMatch(colourCode);
         await plain.close();
 
-        const coloured = await start(script);
-        await coloured.terminal.type('hi');
-        await coloured.terminal.press('Enter');
+        const coloured = await start(turns);
+        await coloured.terminal.submit('hi');
         await coloured.terminal.waitFor('Plain text.');
         expect(await coloured.terminal.screen({ colours: true })).toMatch(colourCode);
-      },
-      E2E_TIMEOUT,
-    );
-  });
+      });
+    },
+  );
 });

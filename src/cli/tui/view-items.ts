@@ -16,13 +16,22 @@ export interface AgentSummaryLine {
   error?: string;
 }
 
+/** A tool call of the main agent once it returned. */
+export interface FinishedToolCall {
+  summary: string;
+  isError: boolean;
+  durationMs: number;
+  /** The first line of its error, or of its denial. */
+  detail?: string;
+}
+
 export type EntryTone = 'info' | 'warning' | 'error' | 'success';
 
 /** One finished item of the conversation, in the order it happened. */
 export type Entry = { id: number } & (
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
-  | { kind: 'tool'; summary: string; isError: boolean; durationMs: number; detail?: string }
+  | ({ kind: 'tool' } & FinishedToolCall)
   /** A finished sub-agent; `background` when it ended after the call that started it returned. */
   | { kind: 'agent'; agent: AgentSummaryLine; background?: boolean }
   /** A background task's end, as its notification says. */
