@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 const dist = new URL('../../dist/', import.meta.url);
 const { McpConnection } = await import(new URL('mcp/mcp-connection.js', dist));
 const { serverSpecsOf } = await import(new URL('mcp/server-config.js', dist));
-const { liveGroups } = await import(new URL('mcp/process-groups.js', dist));
+const { liveGroups } = await import(new URL('core/process-group.js', dist));
 const { query } = await import(new URL('index.js', dist));
 const { scriptedModel } = await import(new URL('testing.js', dist));
 
