@@ -22,7 +22,7 @@ export interface BackgroundChild extends ChildRun {
   workspace?: ChildWorkspace;
   /**
    * Kept in the task store: the definition, the task, the model asked for, its path, and its
-   * worktree (a restart after a crash does not re-enter a worktree; it names it instead).
+   * worktree (a restart after a crash goes on in it).
    */
   restart: {
     agentType: string;

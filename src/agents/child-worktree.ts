@@ -1,7 +1,6 @@
-// A child's own git worktree around its run: made before it starts (its cwd, allowed
-// directories, permission edge and what its prompt says), and finished when it ends, however it
-// ends, with the note its parent reads and the events the agent tree reports. Foreground and
-// background children alike go through `openChildWorktree` and `finishChildWorktree`.
+// A child's own git worktree around its run: made before it starts (its cwd, allowed directories,
+// permission edge, prompt note) or taken up again by a restart after a crash, and finished when
+// it ends, however it ends, with the note its parent reads and the events the agent tree reports.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentEvent, AgentRef, WorktreeReport } from '../core/events.js';
@@ -9,6 +8,7 @@ import type { PermissionPolicy } from '../core/permission-policy.js';
 import { confineToWorktree } from '../isolation/confine-to-worktree.js';
 import { type AgentWorktree, createWorktree } from '../isolation/create-worktree.js';
 import { finishWorktree, type WorktreeOutcome } from '../isolation/finish-worktree.js';
+import { reopenWorktree } from '../isolation/reopen-worktree.js';
 import { GitError } from '../isolation/run-git.js';
 import { boundaryOf } from '../isolation/worktree-boundary.js';
 import { isInside, realDir } from '../tools/allowed-path.js';
@@ -60,6 +60,36 @@ export async function openChildWorktree(params: {
       message: `The ${params.agentType} agent was not started: isolation: "worktree" needs a git worktree, and git could not make one. ${messageOf(error)}. Call Agent without isolation to run it in your directory, or fix the repository first.`,
     };
   }
+  return { ok: true, workspace: await workspaceIn(worktree, params.parent) };
+}
+
+/**
+ * The worktree a background child worked in before a crash, taken up again for its restart
+ * (`--resume`), bound as when it was made. A worktree that is gone or no longer valid is a
+ * message naming it, never a throw.
+ */
+export async function reopenChildWorktree(params: {
+  worktreePath: string;
+  agentId: string;
+  parent: { cwd: string; allowedDirs: readonly string[] };
+}): Promise<OpenedWorktree> {
+  try {
+    const worktree = await reopenWorktree({
+      cwd: params.parent.cwd,
+      agentId: params.agentId,
+      path: params.worktreePath,
+    });
+    return { ok: true, workspace: await workspaceIn(worktree, params.parent) };
+  } catch (error) {
+    return { ok: false, message: messageOf(error) };
+  }
+}
+
+/** The child's place in `worktree`: its parent's cwd and allowed directories moved into it. */
+async function workspaceIn(
+  worktree: AgentWorktree,
+  parent: { cwd: string; allowedDirs: readonly string[] },
+): Promise<ChildWorkspace> {
   const into = async (dir: string) => {
     const real = await realDir(dir);
     const { toplevel } = worktree.repository;
@@ -67,21 +97,18 @@ export async function openChildWorktree(params: {
       ? path.join(worktree.path, path.relative(toplevel, real))
       : undefined;
   };
-  const mappedCwd = await into(params.parent.cwd);
+  const mappedCwd = await into(parent.cwd);
   const cwd = mappedCwd !== undefined && isDirectory(mappedCwd) ? mappedCwd : worktree.path;
-  const mapped = await Promise.all(params.parent.allowedDirs.map(into));
+  const mapped = await Promise.all(parent.allowedDirs.map(into));
   const allowedDirs = mapped.filter((dir): dir is string => dir !== undefined);
   if (!allowedDirs.some((dir) => isInside(cwd, dir))) allowedDirs.unshift(cwd);
   const boundary = boundaryOf(worktree);
   return {
-    ok: true,
-    workspace: {
-      worktree,
-      cwd,
-      allowedDirs,
-      confine: (policy) => confineToWorktree(policy, boundary),
-      promptNote: promptNote(worktree),
-    },
+    worktree,
+    cwd,
+    allowedDirs,
+    confine: (policy) => confineToWorktree(policy, boundary),
+    promptNote: promptNote(worktree),
   };
 }
 

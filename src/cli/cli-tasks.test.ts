@@ -1,10 +1,12 @@
 // Background work through the real `warren` command: stream-json task lines, the JSON agents
-// array, `warren tasks`, a stalled child, and a run killed with SIGKILL mid-child, then resumed.
+// array, `warren tasks`, a stalled child, and a run killed with SIGKILL mid-child (one in its own
+// worktree too), then resumed.
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
+import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 let project: string;
@@ -145,6 +147,51 @@ turns:
   });
 });
 
+/**
+ * The end of a crash script: the child's call after its Bash result hangs (the kill comes
+ * there), and the main agent waits, then reports what the child said.
+ */
+const crashTail = (task: string, said: string) => `
+  - match: { prompt: "${task}", last_tool_result: "(no output)" }
+    delay_ms: 60000
+    text: never
+  - match: { last_tool_result: '"task_id"' }
+    text: "Waiting for the counter."
+  - match: { prompt: "continue" }
+    text: "Still waiting."
+  - match: { prompt: "<task-notification>" }
+    text: "FINAL: the child said ${said}"
+`;
+
+/**
+ * `warren -p START` killed with SIGKILL once a child's Bash result is on disk and its next model
+ * call hangs; returns the session id.
+ */
+async function killedMidChild(flags: string[]): Promise<string> {
+  const first = startWarren(
+    ['-p', 'START', ...flags, '--session-dir', sessions, '--output-format', 'stream-json'],
+    { cwd: project, env: env() },
+  );
+  await first.waitForLine((line) => line.type === 'tool_result' && line.tool_name === 'Bash');
+  const init = first.lines[0] as { session_id: string };
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  first.child.kill('SIGKILL');
+  expect((await first.exited).code).toBe(null);
+  return init.session_id;
+}
+
+const resumeCrashed = (sessionId: string, flags: string[]) =>
+  warren(['-p', 'continue', '--resume', sessionId, ...flags, '--output-format', 'json']);
+
+const tasksOf = async (sessionId: string) =>
+  JSON.parse((await warren(['tasks', '--session', sessionId, '--json'])).stdout).tasks;
+
+/** How often the main transcript delivered the notification of `taskId`. */
+function deliveries(sessionId: string, taskId: string): number {
+  const transcript = readFileSync(join(sessions, `${sessionId}.jsonl`), 'utf8');
+  return transcript.match(new RegExp(`<task-id>${taskId}</task-id>`, 'g'))?.length ?? 0;
+}
+
 describe('--resume after warren was killed with SIGKILL mid-child', () => {
   it('restarts the child from its transcript: no finished call runs again, one notification', async () => {
     const model = await script(
@@ -161,57 +208,83 @@ turns:
         input: { command: "echo ran >> counter.txt" }
   - match: { prompt: "stopped unexpectedly" }
     text: "CHILD-DONE after the restart"
-  - match: { prompt: "CHILD-TASK", last_tool_result: "(no output)" }
-    delay_ms: 60000
-    text: never
-  - match: { last_tool_result: '"task_id"' }
-    text: "Waiting for the counter."
-  - match: { prompt: "continue" }
-    text: "Still waiting."
-  - match: { prompt: "<task-notification>" }
-    text: "FINAL: the child said CHILD-DONE"
+${crashTail('CHILD-TASK', 'CHILD-DONE')}
 `,
     );
     const flags = ['--model', model, '--permission-mode', 'bypassPermissions'];
-    const first = startWarren(
-      ['-p', 'START', ...flags, '--session-dir', sessions, '--output-format', 'stream-json'],
-      { cwd: project, env: env() },
-    );
-    await first.waitForLine((line) => line.type === 'tool_result' && line.tool_name === 'Bash');
-    const init = first.lines[0] as { session_id: string };
-    // The child's tool result is on disk and its next model call hangs: kill it there.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    first.child.kill('SIGKILL');
-    expect((await first.exited).code).toBe(null);
+    const sessionId = await killedMidChild(flags);
     expect(readFileSync(join(project, 'counter.txt'), 'utf8')).toBe('ran\n');
-    const before = await warren(['tasks', '--session', init.session_id, '--json']);
-    expect(JSON.parse(before.stdout).tasks[0]).toMatchObject({ status: 'running', attempt: 1 });
+    expect((await tasksOf(sessionId))[0]).toMatchObject({ status: 'running', attempt: 1 });
 
-    const resumed = await warren([
-      '-p',
-      'continue',
-      '--resume',
-      init.session_id,
-      ...flags,
-      '--output-format',
-      'json',
-    ]);
+    const resumed = await resumeCrashed(sessionId, flags);
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout).result).toBe('FINAL: the child said CHILD-DONE');
     // The Bash call had its result on disk: it did not run again.
     expect(readFileSync(join(project, 'counter.txt'), 'utf8')).toBe('ran\n');
-    const { tasks } = JSON.parse(
-      (await warren(['tasks', '--session', init.session_id, '--json'])).stdout,
-    );
-    expect(tasks[0]).toMatchObject({
+    const [task] = await tasksOf(sessionId);
+    expect(task).toMatchObject({
       status: 'completed',
       attempt: 2,
       result: 'CHILD-DONE after the restart',
       notified_at: expect.any(String),
     });
-    const transcript = readFileSync(join(sessions, `${init.session_id}.jsonl`), 'utf8');
-    const delivered = transcript.match(new RegExp(`<task-id>${tasks[0].task_id}</task-id>`, 'g'));
-    expect(delivered).toHaveLength(1);
-    expect(existsSync(join(sessions, init.session_id, 'tasks.db'))).toBe(true);
+    expect(deliveries(sessionId, task.task_id)).toBe(1);
+    expect(existsSync(join(sessions, sessionId, 'tasks.db'))).toBe(true);
+  });
+
+  it('restarts a child in its own worktree there: its work is committed to its branch, kept', async () => {
+    makeGitRepo(project);
+    const model = await script(
+      'crash-wt.yaml',
+      `
+turns:
+  - match: { prompt: START }
+    tool_calls:
+      - name: Agent
+        input:
+          description: worktree counter
+          prompt: "WT-TASK count once"
+          run_in_background: true
+          isolation: worktree
+  - match: { prompt: "WT-TASK" }
+    tool_calls:
+      - name: Bash
+        input: { command: "echo ran >> counter.txt" }
+  - match: { prompt: "stopped unexpectedly", last_tool_result: ".warren/worktrees/" }
+    text: "WT-DONE after the restart"
+  - match: { prompt: "stopped unexpectedly" }
+    tool_calls:
+      - name: Bash
+        input: { command: "pwd" }
+${crashTail('WT-TASK', 'WT-DONE')}
+`,
+    );
+    const flags = ['--model', model, '--permission-mode', 'bypassPermissions'];
+    const sessionId = await killedMidChild(flags);
+    const [{ agent_id: agentId }] = await tasksOf(sessionId);
+    const worktree = join(project, '.warren', 'worktrees', agentId);
+    expect(readFileSync(join(worktree, 'counter.txt'), 'utf8')).toBe('ran\n');
+    expect(existsSync(join(project, 'counter.txt'))).toBe(false);
+
+    const resumed = await resumeCrashed(sessionId, flags);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).result).toBe('FINAL: the child said WT-DONE');
+    // The Bash call had its result on disk: not run again; the restarted child ran in the worktree.
+    expect(readFileSync(join(worktree, 'counter.txt'), 'utf8')).toBe('ran\n');
+    const [task] = await tasksOf(sessionId);
+    expect(task).toMatchObject({
+      status: 'completed',
+      attempt: 2,
+      notified_at: expect.any(String),
+    });
+    expect(task.result).toContain('WT-DONE after the restart');
+    expect(task.result).toContain(
+      `[Worktree kept: the agent's changes are on branch warren/${agentId}`,
+    );
+    // Committed to its branch, the worktree kept and clean, its lock off.
+    expect(gitIn(project, 'show', `warren/${agentId}:counter.txt`)).toBe('ran');
+    expect(gitIn(worktree, 'status', '--porcelain')).toBe('');
+    expect(gitIn(project, 'worktree', 'list', '--porcelain')).not.toContain('locked');
+    expect(deliveries(sessionId, task.task_id)).toBe(1);
   });
 });

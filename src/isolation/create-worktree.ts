@@ -66,7 +66,7 @@ export async function createWorktree(request: WorktreeRequest): Promise<AgentWor
     );
   }
   await excludeWorktrees(repository.commonDir);
-  const reason = `warren agent ${request.agentId} is running (pid ${process.pid})`;
+  const reason = runningReason(request.agentId);
   const [added, parent] = await Promise.allSettled([
     withWorktreeAdminLock(repository.root, () =>
       git(repository.toplevel, [
@@ -121,6 +121,11 @@ export async function createWorktree(request: WorktreeRequest): Promise<AgentWor
     leftBehind: parent.status === 'fulfilled' ? parent.value.changes : [],
     hasSubmodules: existsSync(join(path, '.gitmodules')),
   };
+}
+
+/** The lock's reason while an agent runs in its worktree, naming the process that runs it. */
+export function runningReason(agentId: string): string {
+  return `warren agent ${agentId} is running (pid ${process.pid})`;
 }
 
 /** `head` (any case) is the parent's HEAD; anything else must look like a ref, never an option. */

@@ -1,17 +1,20 @@
-// Resuming background work after a crash, through query(): the task that was running restarts
-// from its sidechain, a read-only call the crash cut off runs again, one that changes things is
-// reported as interrupted, and the new main agent gets the notification once.
-import { existsSync, readFileSync } from 'node:fs';
+// Resuming background work after a crash, through query(): a crashed child restarts from its
+// sidechain (in its worktree, taken up again; failed, if that is gone), a read-only call cut off
+// runs again, one that changes things is reported interrupted, and main is notified once.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reopenChildWorktree } from '../agents/child-worktree.js';
 import type { AgentEvent } from '../core/events.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskRecord } from '../core/tasks.js';
+import { createWorktree } from '../isolation/create-worktree.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { query } from '../query.js';
 import { INTERRUPTED_TOOL_OUTPUT } from '../session/read-transcript.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
+import { gitIn, makeGitRepo, writeFiles } from '../testing/git-repo.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { RESUMED_PROMPT } from './resume-tasks.js';
 import { TaskManager } from './task-manager.js';
@@ -47,6 +50,14 @@ function runningAtCrash(
   crashed.store.close();
   return task;
 }
+
+/** The worktree a crashed child `agent_wt1` of `main_old` worked in. */
+const WT_REQUEST = {
+  agentId: 'agent_wt1',
+  parentId: 'main_old',
+  agentType: 'general-purpose',
+  description: 'change it',
+};
 
 describe('resumeTasks', () => {
   it('restarts a crashed child from its sidechain, re-running only what changes nothing', async () => {
@@ -160,14 +171,15 @@ describe('resumeTasks', () => {
     tasks.store.close();
   });
 
-  it('ends, rather than restarts, a child that worked in its own worktree, naming where its work is', async () => {
-    const cwd = await makeTempDir();
+  it('ends a child whose worktree was removed before the resume, naming the path', async () => {
+    const cwd = makeGitRepo(await makeTempDir());
     const storePath = join(cwd, 'sessions', 's2', 'tasks.db');
-    const worktree = join(cwd, '.warren', 'worktrees', 'agent_wt1');
+    const made = await createWorktree({ ...WT_REQUEST, cwd });
+    gitIn(cwd, 'worktree', 'remove', '--force', '--force', made.path);
     const task = runningAtCrash(storePath, {
       agentId: 'agent_wt1',
       description: 'change it',
-      spec: { prompt: 'WT task', worktree },
+      spec: { prompt: 'WT task', worktree: made.path },
     });
 
     const warnings: string[] = [];
@@ -184,11 +196,54 @@ describe('resumeTasks', () => {
     expect(model.calls.some((call) => JSON.stringify(call.prompt).includes('WT task'))).toBe(false);
     expect(run.tasks.get(task.taskId)).toMatchObject({ status: 'failed' });
     expect(run.tasks.get(task.taskId)?.error).toContain(
-      `it worked in its own git worktree, ${worktree}, which a restart does not re-enter`,
+      `its git worktree, ${made.path}, is gone, so it cannot go on there; what it committed is on branch warren/agent_wt1 if that remains (see warren worktrees); ask for the task again if it is still wanted`,
     );
     expect(warnings).toEqual([
       expect.stringContaining(`task ${task.taskId} could not be restarted`),
     ]);
     tasks.store.close();
+  });
+});
+
+describe('reopenChildWorktree', () => {
+  it('takes up a worktree as it was left, bound to it, its lock and record naming this process', async () => {
+    const cwd = makeGitRepo(await makeTempDir(), { 'src/app.txt': 'v1\n' });
+    const made = await createWorktree({ ...WT_REQUEST, cwd });
+    writeFiles(made.path, { 'src/app.txt': 'v2\n' });
+    const parent = { cwd: join(cwd, 'src'), allowedDirs: [cwd] };
+    const reopened = await reopenChildWorktree({
+      worktreePath: made.path,
+      agentId: 'agent_wt1',
+      parent,
+    });
+    if (!reopened.ok) throw new Error(reopened.message);
+    const { workspace } = reopened;
+    expect(workspace.worktree).toMatchObject({ ...made, leftBehind: [] });
+    expect(workspace).toMatchObject({ cwd: join(made.path, 'src'), allowedDirs: [made.path] });
+    expect(workspace.promptNote).toContain(made.path);
+    expect(gitIn(cwd, 'worktree', 'list', '--porcelain')).toContain(
+      `locked warren agent agent_wt1 is running (pid ${process.pid})`,
+    );
+    expect(
+      readFileSync(join(cwd, '.git', 'worktrees', 'agent_wt1', 'warren-agent.json'), 'utf8'),
+    ).toContain(`"pid": ${process.pid}`);
+  });
+
+  it('refuses a folder that is no longer a valid worktree, naming it', async () => {
+    const cwd = makeGitRepo(await makeTempDir());
+    const made = await createWorktree({ ...WT_REQUEST, cwd });
+    rmSync(join(made.path, '.git'));
+    const parent = { cwd, allowedDirs: [cwd] };
+    const reopened = await reopenChildWorktree({
+      worktreePath: made.path,
+      agentId: 'agent_wt1',
+      parent,
+    });
+    expect(reopened).toEqual({
+      ok: false,
+      message: expect.stringContaining(
+        `its git worktree, ${made.path}, is no longer a valid git worktree`,
+      ),
+    });
   });
 });

@@ -1,10 +1,16 @@
 // After a crash, `--resume` continues the session's background work: what was delivered but not
 // recorded is recorded, tasks of agents that are gone go to the new main agent, and every agent
-// task that was running restarts from its sidechain transcript (a remote one is attached to
-// again, on its worker). A finished call is never run
-// again; one without a result is reported as interrupted, or run again if it changes nothing.
+// task that was running restarts from its sidechain transcript (in its own worktree if it had
+// one; a remote one is attached to again, on its worker). A finished call is never run again;
+// one without a result is reported as interrupted, or run again if it changes nothing.
 import { existsSync, readFileSync } from 'node:fs';
 import type { BackgroundChild, RemoteBackgroundChild } from '../agents/background-port.js';
+import {
+  type ChildWorkspace,
+  finishChildWorktree,
+  reopenChildWorktree,
+} from '../agents/child-worktree.js';
+import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import { startOwnServers } from '../agents/run-subagent.js';
 import {
   createSubagentContext,
@@ -133,18 +139,46 @@ function reattach(params: ResumeParams, record: TaskRecord, report: ResumeReport
 
 /** The child of a restarted task: its definition again, its conversation from its sidechain. */
 async function restartedChild(params: ResumeParams, record: TaskRecord): Promise<BackgroundChild> {
-  const { tasks, spawner, main } = params;
+  const { tasks, main } = params;
   const spec = record.spec as BackgroundChild['restart'] | null;
   const type = spec?.agentType ?? record.agentType ?? 'general-purpose';
   const definition = tasks.runtime.findDefinition(type);
   if (!definition) throw new Error(`the agent type "${type}" is not defined any more`);
-  // Its worktree holds what it did; going on there would need the worktree's edge rebuilt from
-  // its record, which a restart does not do yet: it ends, naming where its work is.
+  // It goes on in its own worktree, bound as when it was made; one that is gone ends it.
+  let workspace: ChildWorkspace | undefined;
   if (spec?.worktree) {
-    throw new Error(
-      `it worked in its own git worktree, ${spec.worktree}, which a restart does not re-enter; what it did is there (see warren worktrees)`,
-    );
+    const reopened = await reopenChildWorktree({
+      worktreePath: spec.worktree,
+      agentId: record.agentId!,
+      parent: main,
+    });
+    if (!reopened.ok) throw new Error(reopened.message);
+    ({ workspace } = reopened);
   }
+  try {
+    return await restartedIn(params, record, { definition, type, spec, workspace });
+  } catch (error) {
+    // However it fails to start again, its worktree is finished as a fresh child's would be.
+    if (workspace) {
+      const ref = { ...record.owner, agentId: record.agentId!, parentId: record.owner.agentId };
+      await finishChildWorktree(workspace, { ...ref, depth: ref.depth + 1 }, record, () => {});
+    }
+    throw error;
+  }
+}
+
+async function restartedIn(
+  params: ResumeParams,
+  record: TaskRecord,
+  start: {
+    definition: AgentDefinition;
+    type: string;
+    spec: BackgroundChild['restart'] | null;
+    workspace: ChildWorkspace | undefined;
+  },
+): Promise<BackgroundChild> {
+  const { tasks, spawner, main } = params;
+  const { definition, type, spec, workspace } = start;
   const ownerEntry = tasks.runtime.directory.get(record.owner.agentId);
   const owner: ParentView['agent'] = {
     ...record.owner,
@@ -152,7 +186,7 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
     path: ownerEntry?.path ?? main.agent.path,
     background: record.owner.depth > 0,
   };
-  const start = await createSubagentContext(
+  const context = await createSubagentContext(
     spawner,
     {
       definition,
@@ -165,9 +199,10 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
       agentPath: spec?.agentPath,
     },
     { ...main, agent: owner },
+    { workspace },
   );
-  const { options } = start;
-  for (const warning of start.warnings) params.warn?.(warning);
+  const { options } = context;
+  for (const warning of context.warnings) params.warn?.(warning);
   const servers = await startOwnServers(
     spawner,
     { definition, prompt: '', description: record.description, forkContext: false },
@@ -180,6 +215,7 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
     background: true,
     owner: record.owner,
     servers,
+    workspace,
     restart: { ...spec, agentType: type, prompt: spec?.prompt ?? '', agentPath: options.agentPath },
   };
   // Killed before its first line: it starts over with its task.
