@@ -144,7 +144,10 @@ function start(
       )
     : begin(undefined);
   if (!options.tracerProvider) return run;
-  return tracedRun(run, options.tracerProvider, { logContent: options.traceContent });
+  return tracedRun(run, options.tracerProvider, {
+    logContent: options.traceContent,
+    sessionId: options.sessionId,
+  });
 }
 
 function mcpSettings(options: QueryOptions): AgentMcpSettings {

@@ -21,6 +21,7 @@ export interface SessionHookSources {
   hooks?: HookSettings;
   /** Hooks already checked, from settings files; they run before `hooks`. */
   settingsHooks?: readonly CompiledHooks[];
+  /** The session's id: hooks' `session_id`, and `session.id` on trace spans. */
   sessionId?: string;
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** The project folder. Default: `process.cwd()`. */

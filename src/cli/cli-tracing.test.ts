@@ -48,11 +48,12 @@ afterEach(async () => {
   await receiver.close();
 });
 
-function warren(env: Record<string, string>, prompt = 'split it') {
+function warren(env: Record<string, string>, prompt = 'split it', flags: string[] = []) {
   return runWarren(
     [
       '-p',
       prompt,
+      ...flags,
       '--model',
       `scripted:${join(project, 'tree.yaml')}`,
       '--cwd',
@@ -143,6 +144,29 @@ describe('OpenTelemetry traces from the CLI', () => {
     expect(spans[0]?.resource['service.name']).toBe('warren');
     expectTree(spans);
     expect(JSON.stringify(spans)).not.toContain('Go deeper.');
+  });
+
+  it('gives each run of a session its own trace, --resume included, all carrying the session id', async () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+    const first = await warren(env, 'split it', ['--output-format', 'json']);
+    expect(first.code).toBe(0);
+    const sessionId: string = JSON.parse(first.stdout).session_id;
+    const resumed = await warren(env, 'once more', [
+      '--output-format',
+      'json',
+      '--resume',
+      sessionId,
+    ]);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout).session_id).toBe(sessionId);
+    const agents = receiver.spans().filter((span) => span.name.startsWith('invoke_agent'));
+    expect(new Set(agents.map((span) => span.traceId)).size).toBe(2);
+    for (const span of agents) {
+      expect(span.attributes).toMatchObject({
+        'session.id': sessionId,
+        'gen_ai.conversation.id': sessionId,
+      });
+    }
   });
 
   it('records message contents only with WARREN_OTEL_LOG_CONTENT=1', async () => {

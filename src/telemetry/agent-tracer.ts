@@ -23,6 +23,7 @@ const GEN_AI = {
   agentId: 'gen_ai.agent.id',
   agentName: 'gen_ai.agent.name',
   agentDescription: 'gen_ai.agent.description',
+  conversationId: 'gen_ai.conversation.id',
   requestModel: 'gen_ai.request.model',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
@@ -45,6 +46,12 @@ export interface AgentTracerOptions {
    * hold code, secrets and personal data. The CLI turns it on with `WARREN_OTEL_LOG_CONTENT=1`.
    */
   logContent?: boolean;
+  /**
+   * The session the run belongs to, as `session.id` and `gen_ai.conversation.id` on every agent
+   * span: each run is its own trace (a `--resume` starts a new one), and this finds a session's
+   * traces together (Phoenix groups them as one session).
+   */
+  sessionId?: string;
 }
 
 interface AgentSpans {
@@ -61,6 +68,7 @@ interface AgentSpans {
 export class AgentTracer {
   readonly #tracer: Tracer;
   readonly #logContent: boolean;
+  readonly #sessionId: string | undefined;
   readonly #agents = new Map<string, AgentSpans>();
   /** Open tool spans by agent and call id. */
   readonly #tools = new Map<string, Span>();
@@ -73,6 +81,7 @@ export class AgentTracer {
   constructor(tracer: Tracer, options: AgentTracerOptions = {}) {
     this.#tracer = tracer;
     this.#logContent = options.logContent === true;
+    this.#sessionId = options.sessionId;
   }
 
   observe(event: AgentEvent): void {
@@ -144,6 +153,8 @@ export class AgentTracer {
           [GEN_AI.agentId]: event.agentId,
           [GEN_AI.agentName]: event.agentType,
           [GEN_AI.agentDescription]: event.description || undefined,
+          [GEN_AI.conversationId]: this.#sessionId,
+          'session.id': this.#sessionId,
           ...modelAttributes(event.model),
           'warren.agent.path': event.path,
           'warren.agent.depth': event.depth,
