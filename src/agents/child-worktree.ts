@@ -72,16 +72,23 @@ export async function openChildWorktree(params: {
   const mapped = await Promise.all(params.parent.allowedDirs.map(into));
   const allowedDirs = mapped.filter((dir): dir is string => dir !== undefined);
   if (!allowedDirs.some((dir) => isInside(cwd, dir))) allowedDirs.unshift(cwd);
-  const boundary = boundaryOf(worktree);
+  return { ok: true, workspace: childWorkspaceOf({ worktree, cwd, allowedDirs }) };
+}
+
+/**
+ * The workspace from its data alone: what `openChildWorktree` made, or a copy of it kept as
+ * JSON (a remote child's journaled worktree, on its worker).
+ */
+export function childWorkspaceOf(
+  made: Pick<ChildWorkspace, 'worktree' | 'cwd' | 'allowedDirs'>,
+): ChildWorkspace {
+  const boundary = boundaryOf(made.worktree);
   return {
-    ok: true,
-    workspace: {
-      worktree,
-      cwd,
-      allowedDirs,
-      confine: (policy) => confineToWorktree(policy, boundary),
-      promptNote: promptNote(worktree),
-    },
+    worktree: made.worktree,
+    cwd: made.cwd,
+    allowedDirs: made.allowedDirs,
+    confine: (policy) => confineToWorktree(policy, boundary),
+    promptNote: promptNote(made.worktree),
   };
 }
 
