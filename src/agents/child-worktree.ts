@@ -102,13 +102,23 @@ async function workspaceIn(
   const mapped = await Promise.all(parent.allowedDirs.map(into));
   const allowedDirs = mapped.filter((dir): dir is string => dir !== undefined);
   if (!allowedDirs.some((dir) => isInside(cwd, dir))) allowedDirs.unshift(cwd);
-  const boundary = boundaryOf(worktree);
+  return childWorkspaceOf({ worktree, cwd, allowedDirs });
+}
+
+/**
+ * The workspace from its data alone: what `openChildWorktree` made, or a copy of it kept as
+ * JSON (a remote child's journaled worktree, on its worker).
+ */
+export function childWorkspaceOf(
+  made: Pick<ChildWorkspace, 'worktree' | 'cwd' | 'allowedDirs'>,
+): ChildWorkspace {
+  const boundary = boundaryOf(made.worktree);
   return {
-    worktree,
-    cwd,
-    allowedDirs,
+    worktree: made.worktree,
+    cwd: made.cwd,
+    allowedDirs: made.allowedDirs,
     confine: (policy) => confineToWorktree(policy, boundary),
-    promptNote: promptNote(worktree),
+    promptNote: promptNote(made.worktree),
   };
 }
 

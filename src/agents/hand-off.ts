@@ -102,3 +102,9 @@ function truncate(text: string, max: number, where: () => string): string {
   if (text.length <= max) return text;
   return `${text.slice(0, max)}\n\n[Truncated: ${text.length - max} of ${text.length} characters left out. The full text is in ${where()}.]`;
 }
+
+/** The output with `note` after it, an error staying an error. */
+export function withNote(output: ToolOutput, note: string): ToolOutput {
+  if (typeof output === 'string') return `${output}\n\n${note}`;
+  return { ...output, output: `${output.output}\n\n${note}` };
+}

@@ -7,7 +7,7 @@ import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } fro
 import { emptyUsage } from '../core/usage.js';
 import { messageOf } from '../model/retry-policy.js';
 import { forkedTurns } from './fork-context.js';
-import { handOff } from './hand-off.js';
+import { handOff, withNote } from './hand-off.js';
 import { launchedOutput } from './launched-output.js';
 import { remoteSpec } from './remote-spec.js';
 import type { SpawnRequest } from './run-subagent.js';
@@ -28,11 +28,6 @@ export async function runRemoteSubagent(
   if (!port) {
     return toolError(
       `The ${type} agent asks to run remotely (isolation: "remote"), and this run has no remote executor. Run warren with --executor restate --restate-url <ingress> (or set WARREN_RESTATE_URL), or call Agent without isolation "remote".`,
-    );
-  }
-  if (request.isolation === 'worktree') {
-    return toolError(
-      `The ${type} agent asks for a git worktree and to run remotely: a worktree made on the worker is not supported yet. Call Agent with isolation "remote" alone (its tools then work in the worker's checkout at the same path), or "worktree" alone to run it here.`,
     );
   }
   if (forkedTurns(request.forkContext) !== undefined) {
@@ -129,7 +124,12 @@ async function handedOff(
   const handed = await handOff(result, runtime, ctx.signal);
   const ref = { agentId: result.agentId, parentId: result.parentId, depth: result.depth };
   for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
-  return handed.output;
+  return withWorktreeNote(handed.output, result);
+}
+
+/** The output with the note on the child's worktree after it, as for a local child's. */
+export function withWorktreeNote(output: ToolOutput, result: RunResult): ToolOutput {
+  return result.worktree ? withNote(output, result.worktree.note) : output;
 }
 
 /** Events of the child go to its parent's stream and are recorded (transcripts) as they are made. */
@@ -158,9 +158,14 @@ export function remoteRunStart(spec: RemoteChildSpec, parentToolCallId?: string)
   };
 }
 
-/** Its conversation and its result, so its sidechain transcript and the agent tree have them. */
+/**
+ * Its worktree's reports (made and finished on its worker), its conversation and its result, so
+ * its sidechain transcript and the agent tree have them.
+ */
 export function reportRemoteEnding(result: RunResult, sink: (event: AgentEvent) => void): void {
   const ref = { agentId: result.agentId, parentId: result.parentId, depth: result.depth };
+  for (const report of result.worktree?.reports ?? [])
+    sink({ ...ref, type: 'worktree', ...report });
   for (const message of result.messages) sink({ ...ref, type: 'message_end', message });
   sink({ ...result, type: 'result' });
 }

@@ -1,6 +1,7 @@
 // What travels to a worker for one remote child (core's RemoteChildSpec), decided from the
-// parent's view as subagent-context.ts decides a local child's: definition, prompt, model, cwd,
-// budgets, permission rules, depth. Never a key, the parent's conversation, or a local-only thing.
+// parent's view as subagent-context.ts decides a local child's: definition, prompt, model, cwd
+// (and a worktree to make from it), budgets, permission rules, depth. Never a key or the
+// parent's conversation.
 import { createHash } from 'node:crypto';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
@@ -72,6 +73,9 @@ export function remoteSpec(
     tools,
     model: { spec: modelSpecOf(request, port), ...(baseUrl === undefined ? {} : { baseUrl }) },
     cwd: ctx.cwd,
+    ...(request.isolation === 'worktree' && {
+      worktree: request.worktreeBase === undefined ? {} : { base: request.worktreeBase },
+    }),
     budget: {
       ...(Number.isFinite(deadline) ? { deadline } : {}),
       windDownMs: run.budget.windDownMs,

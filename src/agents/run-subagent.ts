@@ -19,7 +19,7 @@ import {
 } from './child-worktree.js';
 import { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, driveChild } from './drive-child.js';
-import { handOff } from './hand-off.js';
+import { handOff, withNote } from './hand-off.js';
 import { launchedOutput } from './launched-output.js';
 import { runRemoteSubagent } from './remote-child.js';
 import {
@@ -223,12 +223,6 @@ async function runChild(
     // before its worktree is finished.
     await servers?.close();
   }
-}
-
-/** The output with `note` after it, an error staying an error. */
-export function withNote(output: ToolOutput, note: string): ToolOutput {
-  if (typeof output === 'string') return `${output}\n\n${note}`;
-  return { ...output, output: `${output.output}\n\n${note}` };
 }
 
 /**

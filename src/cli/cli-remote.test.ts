@@ -1,10 +1,13 @@
 // Remote children through the real `warren` command: a real restate-server, a `warren restate
 // serve` worker registered with `warren restate register`, and `warren -p --restate-url` whose
-// Agent calls (isolation "remote", a definition's `isolation: remote`) run on the worker.
+// Agent calls (isolation "remote", a definition's `isolation: remote`) run on the worker, in a
+// git worktree made there when the child also asks for one.
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
+import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
 import { isGoneWithin } from '../testing/process-liveness.js';
 import { PARENT_KEY, restateSuite, type Turn, WORKER_KEY } from '../testing/restate-world.js';
@@ -31,6 +34,13 @@ async function agentsDir(folder: string, name: string, isolation: 'remote' | 'wo
     `---\nname: ${name}\ndescription: Helps (${isolation}).\nisolation: ${isolation}\n---\nHelp.\n`,
   );
   return agents;
+}
+
+/** A git repository in the project (`app.txt` is `v1`), for a child in a worktree. */
+async function gitRepo(folder: string) {
+  const repo = join(suite.world.project, folder);
+  await mkdir(repo, { recursive: true });
+  return makeGitRepo(repo, { 'app.txt': 'v1\n' });
 }
 
 describe.skipIf(suite.skip)('remote children on Restate', () => {
@@ -151,34 +161,93 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT stopped it' });
   }, 240_000);
 
-  it('runs every child on a worker with --executor restate, and refuses remote with worktree', async () => {
+  it('runs every child on a worker with --executor restate, a worktree definition in a worktree made there', async () => {
     const { world } = suite;
     const agents = await agentsDir('tree-agents', 'tree-helper', 'worktree');
+    const repo = await gitRepo('tree-repo');
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-ALL')) return { text: 'plain child ran' };
+      if (turn.prompt.includes('CHILD-TREE')) {
+        return turn.turn === 0
+          ? { toolCalls: [{ name: 'Bash', input: { command: 'echo v2 > app.txt' } }] }
+          : { text: 'tree child changed it' };
+      }
       if (turn.turn === 0) return agentCall({ description: 'plain', prompt: 'CHILD-ALL hi' });
       if (turn.turn === 1) {
         return agentCall({
           subagent_type: 'tree-helper',
           description: 'tree',
-          prompt: 'CHILD-TREE hi',
+          prompt: 'CHILD-TREE change the app',
         });
       }
-      return { text: `PARENT refused: ${turn.last.includes('not supported yet')}` };
+      return { text: `PARENT read: ${turn.last.includes('[Worktree kept')}` };
     };
     const run = await world.run([
       '-p',
       'PARENT-ALL go',
+      '--cwd',
+      repo,
       '--agents-dir',
       agents,
       ...world.flags('--executor', 'restate'),
     ]);
     expect(run.code).toBe(0);
-    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ result: 'PARENT refused: true' });
+    const lines = jsonLines(run.stdout);
+    expect(lines.at(-1)).toMatchObject({ result: 'PARENT read: true' });
     const child = world.requestsOf('CHILD-ALL');
     expect(child).toHaveLength(1);
     expect(child[0]?.request.headers.authorization).toBe(`Bearer ${WORKER_KEY}`);
-    expect(world.requestsOf('CHILD-TREE')).toHaveLength(0);
+    // The tree child worked in its own worktree, made on the worker: its system prompt said so.
+    const tree = world.requestsOf('CHILD-TREE');
+    expect(tree).toHaveLength(2);
+    expect(JSON.stringify(tree[0]?.request.body)).toContain('You work in your own git worktree');
+    const reports = lines.filter((line) => line.type === 'worktree');
+    expect(reports.map((line) => [line.subtype, line.changed])).toEqual([
+      ['created', false],
+      ['kept', true],
+    ]);
+    const { agent_id: agentId, branch, path } = reports[1]!;
+    expect(path).toBe(join(repo, '.warren', 'worktrees', String(agentId)));
+    // Its change is committed on its branch; the main checkout is untouched.
+    expect(gitIn(repo, 'show', `${branch}:app.txt`)).toBe('v2');
+    expect(readFileSync(join(repo, 'app.txt'), 'utf8')).toBe('v1\n');
+    expect(gitIn(repo, 'status', '--porcelain')).toBe('');
+    const parentResult = world.requestsOf('PARENT-ALL').at(-1)?.last ?? '';
+    expect(parentResult).toContain(`[Worktree kept: the agent's changes are on branch ${branch}`);
+  }, 240_000);
+
+  it('runs a worktree definition called with isolation "remote" in a worktree on the worker, removed when unchanged', async () => {
+    const { world } = suite;
+    const agents = await agentsDir('reader-agents', 'tree-reader', 'worktree');
+    const repo = await gitRepo('reader-repo');
+    suite.script = (turn) => {
+      if (turn.prompt.includes('CHILD-READ')) return { text: 'read only' };
+      if (turn.turn === 0) {
+        return agentCall({
+          subagent_type: 'tree-reader',
+          description: 'read',
+          prompt: 'CHILD-READ look',
+          isolation: 'remote',
+        });
+      }
+      return { text: `PARENT read: ${turn.last.includes('[Worktree removed')}` };
+    };
+    const run = await world.run([
+      '-p',
+      'PARENT-READ go',
+      '--cwd',
+      repo,
+      ...world.flags('--agents-dir', agents),
+    ]);
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.at(-1)).toMatchObject({ result: 'PARENT read: true' });
+    const reports = lines.filter((line) => line.type === 'worktree');
+    expect(reports.map((line) => line.subtype)).toEqual(['created', 'removed']);
+    expect(existsSync(String(reports[1]!.path))).toBe(false);
+    expect(gitIn(repo, 'worktree', 'list', '--porcelain')).not.toContain('.warren');
+    expect(gitIn(repo, 'branch', '--list', 'warren/*')).toBe('');
+    expect(world.requestsOf('CHILD-READ')).toHaveLength(1);
   }, 240_000);
 
   it('SendMessage reaches a running remote child before its next model call', async () => {

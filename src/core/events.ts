@@ -53,6 +53,11 @@ export interface RunResult extends AgentRef {
   costUsd: number | null;
   /** The whole conversation, system prompt first. */
   messages: Message[];
+  /**
+   * A remote child's own git worktree, made and finished on its worker: the reports its parent
+   * emits as `worktree` events and the note after its output, as for a local child's.
+   */
+  worktree?: { reports: WorktreeReport[]; note: string };
 }
 
 export type AgentEvent = AgentRef &

@@ -30,6 +30,11 @@ export interface RemoteChildSpec {
   model: { spec: string; baseUrl?: string };
   /** Where its tools work, on the worker's machine. */
   cwd: string;
+  /**
+   * It works in a git worktree of its own, made from `cwd` on the worker (and finished there),
+   * branching from `base` (`head` when absent).
+   */
+  worktree?: { base?: string };
   budget: {
     /** Epoch ms: its time budget (its own, or what its ancestors have left) ends here. */
     deadline?: number;

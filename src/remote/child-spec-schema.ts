@@ -65,6 +65,7 @@ const childSpecSchema = z.object({
       .optional(),
   }),
   cwd: text(4000).refine((value) => value.startsWith('/'), 'an absolute path'),
+  worktree: z.object({ base: text(1000).optional() }).optional(),
   budget: z.object({
     deadline: positive.optional(),
     windDownMs: positive.optional(),

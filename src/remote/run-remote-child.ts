@@ -2,6 +2,7 @@
 // local child from its parent (subagent-context.ts), with the worker's tools, keys and files, it
 // runs agentLoop() with the engine's runner, cancel signal and inbox (subagent-workflow.ts).
 import { statSync } from 'node:fs';
+import type { ChildWorkspace } from '../agents/child-worktree.js';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { sessionDate } from '../agents/environment-prompt.js';
 import { failedRemote } from '../agents/remote-child.js';
@@ -20,6 +21,12 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { builtinTools } from '../tools/builtin-tools.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { CheckedChildSpec } from './child-spec-schema.js';
+import {
+  finishWorkerWorktree,
+  openWorkerWorktree,
+  type SideStep,
+  stepsInWorktree,
+} from './worker-worktree.js';
 
 export interface RemoteChildRun {
   spec: CheckedChildSpec;
@@ -37,7 +44,7 @@ export interface RemoteChildRun {
    * Runs a side effect of the worker's own (a check of the filesystem, a worktree made) as a
    * journaled step, so a replay takes the path the first run took. Default: runs it directly.
    */
-  side?: <T>(name: string, work: () => Promise<T> | T) => Promise<T>;
+  side?: SideStep;
   /** Where the worker's own children go, when the worker has an executor. */
   remote?: RemotePort;
   /** Where the model's key and endpoint are read: the worker's environment. */
@@ -45,17 +52,43 @@ export interface RemoteChildRun {
   onEvent?: (event: AgentEvent) => void;
 }
 
-/** Runs the child to its end. Never throws for a child that could not start: it ends `failed`. */
+/**
+ * Runs the child to its end, in a worktree of its own on this worker when its spec asks for one.
+ * Never throws for a child that could not start: it ends `failed`.
+ */
 export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
+  const { spec } = run;
+  const side: SideStep = run.side ?? (async (_name, work) => work());
+  try {
+    await side('workspace', () => {
+      if (!statSync(spec.cwd, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new Error(
+          `its working directory ${spec.cwd} does not exist on this worker (tools run on the worker's machine: give workers the same checkout at the same path, or a shared filesystem)`,
+        );
+      }
+      return spec.cwd;
+    });
+  } catch (error) {
+    return notStarted(spec, error);
+  }
+  if (!spec.worktree) return runInPlace(run, undefined);
+  const opened = await openWorkerWorktree(spec, side);
+  if (!opened.ok) return failedRemote(spec, opened.message);
+  const ended = await runInPlace(run, opened.workspace);
+  return finishWorkerWorktree(spec, opened.workspace, side, ended);
+}
+
+/** The child's loop, in its spec's cwd or in its own worktree. */
+async function runInPlace(
+  run: RemoteChildRun,
+  workspace: ChildWorkspace | undefined,
+): Promise<RunResult> {
   const { spec } = run;
   let options: Awaited<ReturnType<typeof createSubagentContext>>;
   try {
-    options = await childStart(run);
+    options = await childStart(run, workspace);
   } catch (error) {
-    return failedRemote(
-      spec,
-      `The ${spec.definition.name} agent could not start on the worker: ${messageOf(error)}`,
-    );
+    return notStarted(spec, error);
   }
   let result: RunResult | undefined;
   for await (const event of agentLoop({ prompt: options.prompt, options: options.options })) {
@@ -66,17 +99,16 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   return ended;
 }
 
-async function childStart(run: RemoteChildRun) {
+function notStarted(spec: CheckedChildSpec, error: unknown): RunResult {
+  const why = messageOf(error);
+  return failedRemote(
+    spec,
+    `The ${spec.definition.name} agent could not start on the worker: ${why}`,
+  );
+}
+
+async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undefined) {
   const { spec } = run;
-  const side = run.side ?? (async (_name, work) => work());
-  await side('workspace', () => {
-    if (!statSync(spec.cwd, { throwIfNoEntry: false })?.isDirectory()) {
-      throw new Error(
-        `its working directory ${spec.cwd} does not exist on this worker (tools run on the worker's machine: give workers the same checkout at the same path, or a shared filesystem)`,
-      );
-    }
-    return spec.cwd;
-  });
   const definitions = resolveAgentDefinitions({});
   for (const definition of [...spec.definitions, spec.definition]) {
     definitions.set(definition.name, definition);
@@ -155,10 +187,11 @@ async function childStart(run: RemoteChildRun) {
       agentPath: spec.agentPath,
     },
     parent,
+    { workspace },
   );
   // Hooks run where the session is, not here: a remote child has none (docs/remote.md).
   start.options.hooks = undefined;
-  start.options.steps = run.steps;
+  start.options.steps = workspace ? stepsInWorktree(run.steps, workspace) : run.steps;
   start.options.inbox = run.inbox;
   start.options.signal = run.signal;
   return start;

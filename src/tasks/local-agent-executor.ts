@@ -4,7 +4,8 @@
 import type { BackgroundChild } from '../agents/background-port.js';
 import { announcingWorktree, finishChildWorktree } from '../agents/child-worktree.js';
 import { driveChild } from '../agents/drive-child.js';
-import { withNote, withPartial } from '../agents/run-subagent.js';
+import { withNote } from '../agents/hand-off.js';
+import { withPartial } from '../agents/run-subagent.js';
 import type { AgentRef } from '../core/events.js';
 import type { TaskControl, TaskOutcome } from '../core/tasks.js';
 import {

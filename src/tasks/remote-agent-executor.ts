@@ -7,6 +7,7 @@ import {
   remoteRunStart,
   reportRemoteEnding,
   resultOf,
+  withWorktreeNote,
 } from '../agents/remote-child.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
@@ -103,7 +104,7 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     run.status = TASK_STATUS[result.status];
     reportRemoteEnding(result, sink);
     this.runtime.directory.ended(result);
-    const handed = await handedOff(result, this.runtime, signal, sink);
+    const handed = withWorktreeNote(await handedOff(result, this.runtime, signal, sink), result);
     const text = typeof handed === 'string' ? handed : handed.output;
     // The ending is in this run's task store now, which delivers it exactly once: the durable
     // inbox needs to keep it no longer.
