@@ -1,12 +1,17 @@
 // Background work through the real `warren` command: stream-json task lines, the JSON agents
 // array, `warren tasks`, a stalled child, and a run killed with SIGKILL mid-child (one in its own
-// worktree too), then resumed.
+// worktree too, one with a message it had not read yet), then resumed.
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
+import {
+  type MockReply,
+  type RecordedRequest,
+  startMockLlmServer,
+} from '../testing/mock-llm/server.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 let project: string;
@@ -164,15 +169,15 @@ const crashTail = (task: string, said: string) => `
 `;
 
 /**
- * `warren -p START` killed with SIGKILL once a child's Bash result is on disk and its next model
- * call hangs; returns the session id.
+ * `warren -p START` killed with SIGKILL once the result of a `tool` call is on disk (by default a
+ * child's Bash, whose next model call hangs); returns the session id.
  */
-async function killedMidChild(flags: string[]): Promise<string> {
+async function killedMidChild(flags: string[], tool = 'Bash'): Promise<string> {
   const first = startWarren(
     ['-p', 'START', ...flags, '--session-dir', sessions, '--output-format', 'stream-json'],
     { cwd: project, env: env() },
   );
-  await first.waitForLine((line) => line.type === 'tool_result' && line.tool_name === 'Bash');
+  await first.waitForLine((line) => line.type === 'tool_result' && line.tool_name === tool);
   const init = first.lines[0] as { session_id: string };
   await new Promise((resolve) => setTimeout(resolve, 200));
   first.child.kill('SIGKILL');
@@ -190,6 +195,14 @@ const tasksOf = async (sessionId: string) =>
 function deliveries(sessionId: string, taskId: string): number {
   const transcript = readFileSync(join(sessions, `${sessionId}.jsonl`), 'utf8');
   return transcript.match(new RegExp(`<task-id>${taskId}</task-id>`, 'g'))?.length ?? 0;
+}
+
+/** The restarted task completed in its second attempt and was delivered once; returns its row. */
+async function finishedAfterRestart(sessionId: string) {
+  const [task] = await tasksOf(sessionId);
+  expect(task).toMatchObject({ status: 'completed', attempt: 2, notified_at: expect.any(String) });
+  expect(deliveries(sessionId, task.task_id)).toBe(1);
+  return task;
 }
 
 describe('--resume after warren was killed with SIGKILL mid-child', () => {
@@ -221,14 +234,8 @@ ${crashTail('CHILD-TASK', 'CHILD-DONE')}
     expect(JSON.parse(resumed.stdout).result).toBe('FINAL: the child said CHILD-DONE');
     // The Bash call had its result on disk: it did not run again.
     expect(readFileSync(join(project, 'counter.txt'), 'utf8')).toBe('ran\n');
-    const [task] = await tasksOf(sessionId);
-    expect(task).toMatchObject({
-      status: 'completed',
-      attempt: 2,
-      result: 'CHILD-DONE after the restart',
-      notified_at: expect.any(String),
-    });
-    expect(deliveries(sessionId, task.task_id)).toBe(1);
+    const task = await finishedAfterRestart(sessionId);
+    expect(task.result).toBe('CHILD-DONE after the restart');
     expect(existsSync(join(sessions, sessionId, 'tasks.db'))).toBe(true);
   });
 
@@ -271,12 +278,7 @@ ${crashTail('WT-TASK', 'WT-DONE')}
     expect(JSON.parse(resumed.stdout).result).toBe('FINAL: the child said WT-DONE');
     // The Bash call had its result on disk: not run again; the restarted child ran in the worktree.
     expect(readFileSync(join(worktree, 'counter.txt'), 'utf8')).toBe('ran\n');
-    const [task] = await tasksOf(sessionId);
-    expect(task).toMatchObject({
-      status: 'completed',
-      attempt: 2,
-      notified_at: expect.any(String),
-    });
+    const task = await finishedAfterRestart(sessionId);
     expect(task.result).toContain('WT-DONE after the restart');
     expect(task.result).toContain(
       `[Worktree kept: the agent's changes are on branch warren/${agentId}`,
@@ -285,6 +287,80 @@ ${crashTail('WT-TASK', 'WT-DONE')}
     expect(gitIn(project, 'show', `warren/${agentId}:counter.txt`)).toBe('ran');
     expect(gitIn(worktree, 'status', '--porcelain')).toBe('');
     expect(gitIn(project, 'worktree', 'list', '--porcelain')).not.toContain('locked');
-    expect(deliveries(sessionId, task.task_id)).toBe(1);
+  });
+
+  it('gives a restarted child the message it had not read yet, once', async () => {
+    let childWaits: () => void = () => {};
+    const waiting = new Promise<void>((resolve) => {
+      childWaits = resolve;
+    });
+    const messagesOf = (request: RecordedRequest) =>
+      (request.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    const isChild = (request: RecordedRequest) =>
+      JSON.stringify(messagesOf(request).find((message) => message.role === 'user')).includes(
+        'WAITER-TASK',
+      );
+    // The child waits in Bash for a file; the main agent messages it only once it waits there.
+    const reply = async (request: RecordedRequest): Promise<MockReply> => {
+      const messages = messagesOf(request);
+      const text = (at: number) => JSON.stringify(messages.at(at)?.content ?? '');
+      if (isChild(request)) {
+        if (JSON.stringify(messages).includes('stopped unexpectedly')) return { text: 'WAITED' };
+        if (messages.some((message) => message.role === 'tool')) return { text: 'too early' };
+        childWaits();
+        const command = 'while [ ! -f go ]; do sleep 0.05; done';
+        return { toolCalls: [{ name: 'Bash', input: { command } }] };
+      }
+      if (text(-1).includes('<task-notification>')) return { text: 'FINAL: the waiter is done' };
+      if (text(-1).includes('Delivered to')) return { text: 'Waiting for the waiter.' };
+      if (text(-1).includes('task_id')) {
+        await waiting;
+        const message = 'NOTE-FOR-WAITER: count the notes too';
+        return { toolCalls: [{ name: 'SendMessage', input: { to: 'waiter', message } }] };
+      }
+      if (text(-1).includes('START')) {
+        const input = {
+          description: 'waiter',
+          name: 'waiter',
+          prompt: 'WAITER-TASK wait for the go file',
+          run_in_background: true,
+        };
+        return { toolCalls: [{ name: 'Agent', input }] };
+      }
+      return { text: 'Still waiting.' };
+    };
+    const server = await startMockLlmServer({
+      handler: (request) => (request.api ? reply(request) : undefined),
+    });
+    try {
+      const flags = [
+        ...['--model', 'openai-compatible:test-model', '--base-url', `${server.url}/v1`],
+        ...['--permission-mode', 'bypassPermissions'],
+      ];
+      const childRequests = () =>
+        server.requests
+          .filter((request) => request.api && isChild(request))
+          .map((request) => JSON.stringify(request.body));
+      const sessionId = await killedMidChild(flags, 'SendMessage');
+      // Killed after SendMessage said delivered (on disk), while the child still waited.
+      const mainTranscript = readFileSync(join(sessions, `${sessionId}.jsonl`), 'utf8');
+      expect(mainTranscript).toContain('"toolName":"SendMessage","output":"Delivered to ');
+      expect(childRequests()).toHaveLength(1);
+      expect(childRequests()[0]).not.toContain('NOTE-FOR-WAITER');
+      await writeFile(join(project, 'go'), '');
+
+      const resumed = await resumeCrashed(sessionId, flags);
+      expect(resumed.code).toBe(0);
+      expect(JSON.parse(resumed.stdout).result).toBe('FINAL: the waiter is done');
+      const [, ...after] = childRequests();
+      expect(after).toHaveLength(1);
+      expect(after[0]).toContain('stopped unexpectedly');
+      expect(after[0]!.match(/NOTE-FOR-WAITER/g)).toHaveLength(1);
+      expect((await finishedAfterRestart(sessionId)).result).toBe('WAITED');
+    } finally {
+      // The killed run's Bash call outlives it until the file is there.
+      await writeFile(join(project, 'go'), '');
+      await server.close();
+    }
   });
 });

@@ -10,11 +10,13 @@ export interface InboxItem {
   text: string;
   /** The ended task it reports; undefined for a message. */
   taskId?: string;
+  /** A message the store records: marked read once it is taken into the conversation. */
+  messageId?: string;
 }
 
 export interface AgentInboxHooks {
-  /** The owner has these notifications now: record it. */
-  delivered(taskIds: readonly string[]): void;
+  /** The owner has these notifications (and the agent these messages) now: record it. */
+  delivered(taskIds: readonly string[], messageIds: readonly string[]): void;
   /** Tasks this agent started that are still pending or running. */
   running(agentId: string): number;
   /** The loop ended. */
@@ -78,6 +80,7 @@ export class AgentInbox implements Inbox {
     const items = this.#items;
     this.#items = [];
     const taskIds = items.flatMap((item) => (item.taskId ? [item.taskId] : []));
+    const messageIds = items.flatMap((item) => (item.messageId ? [item.messageId] : []));
     return {
       message: {
         role: 'user',
@@ -85,7 +88,7 @@ export class AgentInbox implements Inbox {
           items.map((item) => ({ notification: !!item.taskId, text: item.text })),
         ),
       },
-      delivered: () => this.#hooks.delivered(taskIds),
+      delivered: () => this.#hooks.delivered(taskIds, messageIds),
     };
   }
 

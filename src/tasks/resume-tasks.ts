@@ -1,8 +1,8 @@
 // After a crash, `--resume` continues the session's background work: what was delivered but not
 // recorded is recorded, tasks of agents that are gone go to the new main agent, and every agent
 // task that was running restarts from its sidechain transcript (in its own worktree if it had
-// one; a remote one is attached to again, on its worker). A finished call is never run again;
-// one without a result is reported as interrupted, or run again if it changes nothing.
+// one; a remote one is attached to again, on its worker) with the messages it had not read. A
+// finished call is never run again; one without a result is interrupted, or rerun if read-only.
 import { existsSync, readFileSync } from 'node:fs';
 import type { BackgroundChild, RemoteBackgroundChild } from '../agents/background-port.js';
 import {
@@ -26,7 +26,7 @@ import type { TaskOutcome, TaskRecord } from '../core/tasks.js';
 import { isReadOnlyCall } from '../core/tool.js';
 import { INTERRUPTED_TOOL_OUTPUT, readTranscript } from '../session/read-transcript.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { notifiedTaskIds } from './task-notification.js';
+import { agentMessageIds, notifiedTaskIds } from './task-notification.js';
 
 /** The first message of a restarted agent. */
 export const RESUMED_PROMPT =
@@ -59,9 +59,7 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
     depth: 0,
   };
   // Delivered in the conversation, killed before the store heard of it: not delivered twice.
-  manager.markDelivered(
-    history.flatMap((message) => (message.role === 'user' ? notifiedTaskIds(message.content) : [])),
-  );
+  manager.markDelivered(idsInUserMessages(history, notifiedTaskIds));
 
   const interrupted = manager
     .list()
@@ -102,6 +100,9 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
     const fresh = manager.get(record.taskId)!;
     try {
       const child = await restartedChild(params, fresh);
+      // Its inbox is open: what was sent to it and is not in its transcript is read first.
+      const read = idsInUserMessages(child.options.messages ?? [], agentMessageIds);
+      manager.redeliverMessages(fresh.taskId, read);
       manager.restart(fresh.taskId, tasks.agents, child, fresh.owner);
       report.restarted.push(fresh.taskId);
     } catch (error) {
@@ -116,6 +117,11 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
   }
   for (const record of reattachable) reattach(params, manager.get(record.taskId)!, report);
   return report;
+}
+
+/** The ids `find` finds in the user messages of a conversation. */
+function idsInUserMessages(messages: readonly Message[], find: (text: string) => string[]) {
+  return messages.flatMap((message) => (message.role === 'user' ? find(message.content) : []));
 }
 
 /** A `remote_agent` task again, under its old id: the same child, attached (submit is idempotent). */

@@ -1,12 +1,12 @@
 // SendMessage: continues another agent's conversation. A running agent reads the message before
-// its next model call; one that has ended resumes in the background with its whole history and
-// notifies the sender when done. An agent may address its descendants and its siblings only.
+// its next model call (recorded in the task store first); one that has ended resumes in the
+// background with its whole history and notifies the sender. It addresses descendants and siblings.
 import { z } from 'zod';
 import type { AgentEntry } from '../agents/agent-directory.js';
 import { launchedOutput } from '../agents/run-subagent.js';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { agentMessageBlock, inboxMessage } from './task-notification.js';
+import { agentMessageBlock, inboxMessage, newMessageId } from './task-notification.js';
 
 const inputSchema = z.object({
   to: z.string().min(1).describe('The agent: its id (agent_…) or the name it was given at spawn.'),
@@ -28,11 +28,9 @@ export function sendMessageTool(tasks: BackgroundTasks): Tool {
       const caller = ctx.agent;
       const target = directory.resolve(caller.agentId, input.to);
       if (!target) return toolError(noSuchAgent(tasks, caller.agentId, input.to));
-      const from = directory.get(caller.agentId);
-      const block = agentMessageBlock(
-        { agentId: caller.agentId, path: from?.path ?? caller.agentType },
-        input.message,
-      );
+      const entry = directory.get(caller.agentId);
+      const from = { agentId: caller.agentId, path: entry?.path ?? caller.agentType };
+      const block = agentMessageBlock(from, input.message);
       if (target.remote) {
         if (target.status === 'running' && (await tasks.sendRemote(target.agentId, block))) {
           return `Delivered to ${describe(target)} on its worker: it reads the message after its current model call.`;
@@ -42,7 +40,10 @@ export function sendMessageTool(tasks: BackgroundTasks): Tool {
         );
       }
       if (target.status === 'running') {
-        if (tasks.manager.sendTo(target.agentId, { text: block })) {
+        // With an id the store records it under, so a kill -9 before it is read loses nothing.
+        const messageId = newMessageId();
+        const text = agentMessageBlock(from, input.message, messageId);
+        if (tasks.manager.sendTo(target.agentId, { text, messageId })) {
           return `Delivered to ${describe(target)}: it reads the message before its next step.`;
         }
         // Its loop has just ended: once it has, it is continued like any finished agent.

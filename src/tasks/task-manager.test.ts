@@ -1,6 +1,6 @@
 // The task lifecycle on its own, with an executor the test ends by hand: rows before reports,
-// exactly-once delivery (in a burst, across a restart), progress that is not written per update,
-// and what happens to an agent's tasks when its loop ends.
+// exactly-once delivery of notifications and messages (in a burst, across a restart), progress
+// that is not written per update, and what happens to an agent's tasks when its loop ends.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
@@ -126,6 +126,47 @@ describe('TaskManager', () => {
     second.store.close();
     const third = new TaskManager({ store: TaskStore.open(path) });
     expect(third.inboxFor(main).take()).toBeUndefined();
+    third.store.close();
+  });
+
+  it('records a message before it is delivered, and a restart gives back only what was not read', async () => {
+    const path = join(await makeTempDir(), 'tasks.db');
+    const first = new TaskManager({ store: TaskStore.open(path) });
+    const executor = new ManualExecutor();
+    const task = first.start(executor, 'spec', { ...meta(main), agentId: child.agentId });
+    const inbox = first.inboxFor(child);
+    const unread = (manager: TaskManager) =>
+      manager.store.unreadMessages(task.taskId).map((message) => message.messageId);
+    expect(first.sendTo(child.agentId, { text: 'M-ONE', messageId: 'msg_1' })).toBe(true);
+    expect(unread(first)).toEqual(['msg_1']);
+    const delivery = inbox.take()!;
+    expect(delivery.message.content).toContain('M-ONE');
+    delivery.delivered();
+    expect(unread(first)).toEqual([]);
+    first.sendTo(child.agentId, { text: 'M-TWO', messageId: 'msg_2' });
+    // Taken into the conversation (its transcript has it), killed before it was marked read.
+    expect(inbox.take()!.message.content).toContain('M-TWO');
+    first.sendTo(child.agentId, { text: 'M-THREE', messageId: 'msg_3' });
+    // Killed here: M-THREE was never taken.
+    first.store.close();
+
+    const second = new TaskManager({ store: TaskStore.open(path) });
+    const again = second.inboxFor(child);
+    expect(again.take()).toBeUndefined();
+    second.redeliverMessages(task.taskId, ['msg_2']);
+    const redelivered = again.take()!;
+    expect(redelivered.message.content).toContain('M-THREE');
+    expect(redelivered.message.content).not.toMatch(/M-ONE|M-TWO/);
+    redelivered.delivered();
+    second.store.close();
+    const third = new TaskManager({ store: TaskStore.open(path) });
+    const last = third.inboxFor(child);
+    third.redeliverMessages(task.taskId, []);
+    expect(last.take()).toBeUndefined();
+    // A loop that has ended takes nothing: the message is neither delivered nor recorded.
+    last.close();
+    expect(third.sendTo(child.agentId, { text: 'late', messageId: 'msg_4' })).toBe(false);
+    expect(unread(third)).toEqual([]);
     third.store.close();
   });
 

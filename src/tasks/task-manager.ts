@@ -1,6 +1,7 @@
 // The lifecycle of a run's background tasks, whatever runs them: a row in the store before
-// anything is reported, progress at most once a second, the ending written and then delivered
-// to the owner's inbox exactly once, stop and wait. Executors only do the work.
+// anything is reported, progress at most once a second, the ending (and a message to a running
+// agent) written and then delivered exactly once, stop and wait. Executors only do the work.
+import type { Lend } from '../agents/background-port.js';
 import { AgentStop } from '../core/agent-stop.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import { settleWithin } from '../core/settle-within.js';
@@ -11,6 +12,7 @@ import type {
   TaskOutcome,
   TaskRecord,
 } from '../core/tasks.js';
+import type { DistributiveOmit } from '../loop/run-state.js';
 import { AbortFanOut } from '../loop/stop-signals.js';
 import { AgentInbox, type InboxItem } from './agent-inbox.js';
 import { AgentInboxes } from './agent-inboxes.js';
@@ -168,16 +170,12 @@ export class TaskManager {
    */
   inboxFor(
     ref: AgentRef,
-    options: {
-      root?: boolean;
-      keepTasks?: boolean;
-      lend?: <T>(signal: AbortSignal, work: () => Promise<T>) => Promise<T>;
-    } = {},
+    options: { root?: boolean; keepTasks?: boolean; lend?: Lend } = {},
   ): AgentInbox {
     const inbox = new AgentInbox(
       ref,
       {
-        delivered: (taskIds) => this.#delivered(taskIds),
+        delivered: (taskIds, messageIds) => this.#delivered(taskIds, messageIds),
         running: (agentId) => this.#running.get(agentId) ?? 0,
         closed: (closed) => this.#closed(closed),
         lend: options.lend,
@@ -194,9 +192,28 @@ export class TaskManager {
     return inbox;
   }
 
-  /** A message for an agent whose loop runs; false when it takes nothing any more. */
+  /** A message for an agent whose loop runs (false: it takes none any more), recorded first. */
   sendTo(agentId: string, item: InboxItem): boolean {
-    return this.#inboxes.get(agentId)?.push(item) === true;
+    const inbox = this.#inboxes.get(agentId);
+    if (!inbox || inbox.closed) return false;
+    const { messageId, text } = item;
+    const task = [...this.#live.values()].find((live) => live.record.agentId === agentId);
+    const taskId = task?.record.taskId ?? null;
+    if (messageId)
+      this.store.insertMessage({ messageId, agentId, taskId, text, sentAt: Date.now() });
+    return inbox.push(item);
+  }
+
+  /**
+   * A task restarted after a crash gets back the messages it had not read (before it runs): all
+   * of its unread ones but `read`, those its transcript already has, which are marked read.
+   */
+  redeliverMessages(taskId: string, read: readonly string[]): void {
+    this.store.markRead(read, Date.now());
+    const inbox = this.#inboxes.get(this.#records.get(taskId)?.agentId ?? '');
+    for (const { messageId, text } of this.store.unreadMessages(taskId)) {
+      inbox?.push({ messageId, text });
+    }
   }
 
   /** The owner read the ending another way (TaskOutput, TaskStop): no notification follows. */
@@ -352,8 +369,9 @@ export class TaskManager {
     this.#inboxes.passEvent(event);
   }
 
-  #delivered(taskIds: readonly string[]): void {
+  #delivered(taskIds: readonly string[], messageIds: readonly string[] = []): void {
     const at = Date.now();
+    this.store.markRead(messageIds, at);
     const fresh = taskIds.filter((id) => {
       const record = this.#records.get(id);
       return record !== undefined && record.notifiedAt === null;
@@ -379,6 +397,3 @@ export class TaskManager {
     else this.#running.delete(ownerId);
   }
 }
-
-/** Omit that keeps a union a union. */
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

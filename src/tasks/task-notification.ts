@@ -1,5 +1,6 @@
 // What an agent reads when its background work reports: `<task-notification>` blocks for ended
 // tasks and `<agent-message>` blocks for messages from other agents, in one user message.
+import { randomUUID } from 'node:crypto';
 import type { TaskEnding } from '../core/events.js';
 import type { TaskRecord } from '../core/tasks.js';
 import { budgetTokens } from '../core/usage.js';
@@ -34,9 +35,22 @@ export function notificationBlock(record: TaskRecord, ending: TaskEnding): strin
   return lines.join('\n');
 }
 
-/** A message from another agent (SendMessage), marked as such. */
-export function agentMessageBlock(from: { agentId: string; path: string }, text: string): string {
-  return `<agent-message from="${from.agentId}" path="${from.path}">\n${neutralize(text)}\n</agent-message>`;
+/**
+ * A message from another agent (SendMessage), marked as such; `id` when the store records it, so
+ * a restart finds it in the conversation of the agent that read it.
+ */
+export function agentMessageBlock(
+  from: { agentId: string; path: string },
+  text: string,
+  id?: string,
+): string {
+  const idAttribute = id ? ` id="${id}"` : '';
+  return `<agent-message from="${from.agentId}" path="${from.path}"${idAttribute}>\n${neutralize(text)}\n</agent-message>`;
+}
+
+/** A new message id for `agentMessageBlock`. */
+export function newMessageId(): string {
+  return `msg_${randomUUID().slice(0, 8)}`;
 }
 
 /** Blocks that arrived together, as one message. */
@@ -50,11 +64,17 @@ export function inboxMessage(blocks: { notification: boolean; text: string }[]):
 
 /** The task ids of the notifications in a conversation's text, to find those already delivered. */
 export function notifiedTaskIds(text: string): string[] {
-  const ids: string[] = [];
-  for (const match of text.matchAll(/<task-notification>\s*<task-id>([^<\s]+)<\/task-id>/g)) {
-    ids.push(match[1]!);
-  }
-  return ids;
+  return captured(text, /<task-notification>\s*<task-id>([^<\s]+)<\/task-id>/g);
+}
+
+/** The ids of the recorded messages in a conversation's text, to find those already read. */
+export function agentMessageIds(text: string): string[] {
+  return captured(text, /<agent-message from="[^"]*" path="[^"]*" id="(msg_[^"\s]+)">/g);
+}
+
+/** Text of a model or a command cannot forge these tags: `neutralize` took their `<`. */
+function captured(text: string, pattern: RegExp): string[] {
+  return [...text.matchAll(pattern)].map((match) => match[1]!);
 }
 
 /** A result cut to `max` characters, pointing to where the whole text is. */

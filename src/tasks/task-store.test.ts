@@ -1,5 +1,5 @@
 // The task store on disk: made with the first task (not before), every field read back as
-// written, and files it cannot read refused with the file named.
+// written, messages to running agents until they are read, and files it cannot read refused.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,6 +85,37 @@ describe('TaskStore', () => {
       },
       notifiedAt: 3100,
     });
+    reader.close();
+    store.close();
+  });
+
+  it('records messages, lists the unread ones of a task oldest first, and marks them read', async () => {
+    const path = join(await makeTempDir(), 'tasks.db');
+    const store = TaskStore.open(path);
+    store.markRead([], 1000);
+    expect(store.unreadMessages('task_1')).toEqual([]);
+    expect(existsSync(path)).toBe(false);
+    const sent = (messageId: string, taskId: string | null, sentAt: number) => ({
+      messageId,
+      agentId: 'agent_1',
+      taskId,
+      text: `<agent-message from="main" path="main" id="${messageId}">\ngo on\n</agent-message>`,
+      sentAt,
+    });
+    store.insertMessage(sent('msg_2', 'task_1', 2000));
+    store.insertMessage(sent('msg_1', 'task_1', 2000));
+    store.insertMessage(sent('msg_3', 'task_1', 2100));
+    store.insertMessage(sent('msg_4', 'task_2', 2200));
+    store.insertMessage(sent('msg_5', null, 2300));
+    store.markRead(['msg_1'], 2500);
+    const reader = TaskStore.open(path);
+    expect(reader.unreadMessages('task_1')).toEqual([
+      { ...sent('msg_2', 'task_1', 2000), readAt: null },
+      { ...sent('msg_3', 'task_1', 2100), readAt: null },
+    ]);
+    store.markRead(['msg_2', 'msg_3', 'msg_4'], 2600);
+    expect(reader.unreadMessages('task_1')).toEqual([]);
+    expect(reader.unreadMessages('task_2')).toEqual([]);
     reader.close();
     store.close();
   });

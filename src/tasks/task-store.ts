@@ -1,6 +1,6 @@
 // The durable record of a session's background tasks: one SQLite row per task (node:sqlite, WAL)
-// in the session folder. Written on every state change, never per stream chunk; a row says what
-// a task is, how far it got, how it ended, and whether its owner has been told.
+// in the session folder, written on every state change, never per stream chunk (what a task is,
+// how far it got, how it ended, whether its owner was told), and one per message to a running agent.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
@@ -43,7 +43,28 @@ CREATE TABLE IF NOT EXISTS tasks (
   pid INTEGER
 );
 CREATE INDEX IF NOT EXISTS tasks_by_owner ON tasks (owner_id, notified_at);
+CREATE TABLE IF NOT EXISTS messages (
+  message_id TEXT PRIMARY KEY,
+  agent_id TEXT NOT NULL,
+  task_id TEXT,
+  text TEXT NOT NULL,
+  sent_at INTEGER NOT NULL,
+  read_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS messages_by_task ON messages (task_id, read_at);
 `;
+
+/** A message (SendMessage) for a running agent: `text` is the block it reads. */
+export interface StoredMessage {
+  messageId: string;
+  /** The agent it is for, and the task that ran that agent when it was sent (null: none). */
+  agentId: string;
+  taskId: string | null;
+  text: string;
+  sentAt: number;
+  /** When it was in the conversation of the agent (or of an ancestor it went up to). */
+  readAt: number | null;
+}
 
 type Row = Record<string, SQLInputValue>;
 
@@ -158,12 +179,39 @@ export class TaskStore {
 
   /** Records that the owners have these notifications; one statement for a whole batch. */
   markNotified(taskIds: readonly string[], at: number): void {
-    if (taskIds.length === 0) return;
-    this.#open()
-      .prepare(
-        `UPDATE tasks SET notified_at = ? WHERE notified_at IS NULL AND task_id IN (${taskIds.map(() => '?').join(', ')})`,
-      )
-      .run(at, ...taskIds);
+    this.#stamp(
+      'UPDATE tasks SET notified_at = ? WHERE notified_at IS NULL AND task_id',
+      taskIds,
+      at,
+    );
+  }
+
+  /** Records a message before its sender is told it was delivered. */
+  insertMessage(message: Omit<StoredMessage, 'readAt'>): void {
+    this.#run(
+      `INSERT INTO messages (message_id, agent_id, task_id, text, sent_at)
+       VALUES ($messageId, $agentId, $taskId, $text, $sentAt)`,
+      { ...message },
+    );
+  }
+
+  /** Records that these messages are in an agent's conversation; one statement for a batch. */
+  markRead(messageIds: readonly string[], at: number): void {
+    this.#stamp(
+      'UPDATE messages SET read_at = ? WHERE read_at IS NULL AND message_id',
+      messageIds,
+      at,
+    );
+  }
+
+  /** The messages for a task's agent that it has not read, oldest first. */
+  unreadMessages(taskId: string): StoredMessage[] {
+    if (!this.#db) return [];
+    return this.#statement(
+      'SELECT * FROM messages WHERE task_id = ? AND read_at IS NULL ORDER BY sent_at, rowid',
+    )
+      .all(taskId)
+      .map((row) => messageOf(row as Row));
   }
 
   /** A task starts again after a crash: pending once more, its ending forgotten. */
@@ -218,6 +266,14 @@ export class TaskStore {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** `update` (`… = ? WHERE … AND <id column>`) for the rows with these ids; none: no file made. */
+  #stamp(update: string, ids: readonly string[], at: number): void {
+    if (ids.length === 0) return;
+    this.#open()
+      .prepare(`${update} IN (${ids.map(() => '?').join(', ')})`)
+      .run(at, ...ids);
   }
 
   #run(sql: string, params: Record<string, SQLInputValue>): void {
@@ -308,5 +364,16 @@ function recordOf(row: Row): TaskRecord {
     spec: JSON.parse(String(row.spec)),
     attempt: Number(row.attempt),
     pid: number('pid'),
+  };
+}
+
+function messageOf(row: Row): StoredMessage {
+  return {
+    messageId: String(row.message_id),
+    agentId: String(row.agent_id),
+    taskId: row.task_id === null ? null : String(row.task_id),
+    text: String(row.text),
+    sentAt: Number(row.sent_at),
+    readAt: row.read_at === null ? null : Number(row.read_at),
   };
 }
