@@ -2,8 +2,8 @@
 // the journaled one back), its steps refused on a worker that lacks it, and finished by name.
 import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { emptyUsage } from '../core/usage.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
+import { finishedRun } from '../testing/run-results.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { checkChildSpec } from './child-spec-schema.js';
 import {
@@ -49,23 +49,10 @@ const specIn = (cwd: string) =>
     calls: {},
   });
 
-const ended = {
-  agentId: 'agent_wt1',
-  parentId: 'main',
-  depth: 1,
-  subtype: 'success' as const,
-  status: 'completed' as const,
-  isError: false,
-  result: 'done',
-  agentType: 'helper',
-  description: 'helper',
-  numTurns: 1,
-  toolCalls: 0,
-  durationMs: 1,
-  usage: emptyUsage(),
-  costUsd: null,
-  messages: [],
-};
+const ended = finishedRun(
+  { agentId: 'agent_wt1', parentId: 'main', depth: 1 },
+  { result: 'done', agentType: 'helper', description: 'helper' },
+);
 
 describe('a remote child in a worktree on its worker', () => {
   it('is made once: a replay gets the journaled worktree back instead of a second', async () => {
