@@ -417,19 +417,7 @@ async function chatCompletions(body, bodyBytes, res, record) {
       }));
     }
     const choices = [{ index: 0, message, logprobs: null, finish_reason: finish }];
-    const payload = JSON.stringify({
-      id,
-      object: 'chat.completion',
-      created,
-      model,
-      choices,
-      usage,
-    });
-    res.writeHead(200, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(payload),
-    });
-    res.end(payload);
+    sendJson(res, 200, { id, object: 'chat.completion', created, model, choices, usage });
     return;
   }
 
@@ -536,12 +524,7 @@ async function anthropicMessages(body, res, record) {
   // The response begins: what this request wrote is readable from now on, as on the real API.
   for (const [, account] of accounts) account.commit();
   if (!body.stream) {
-    const payload = JSON.stringify(reply.json);
-    res.writeHead(200, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(payload),
-    });
-    res.end(payload);
+    sendJson(res, 200, reply.json);
     return;
   }
   record.stream = true;

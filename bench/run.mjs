@@ -197,6 +197,43 @@ const log = (tag, result, detail) =>
     `  ${tag}: ${result.ok ? detail : `FAILED ${String(result.error).split('\n')[0]}`}`,
   );
 
+const pct = (value) => `${(100 * (value ?? 0)).toFixed(1)}%`;
+
+/**
+ * The warren-only scenarios that run one script of bench/lib per repetition, in a fresh process
+ * (with the mock's URL where it talks to a model), and what one repetition's log line says.
+ */
+const SCRIPT_JOBS = {
+  mcp: {
+    file: 'mcp-start.mjs',
+    detail: ([sample], scenario) =>
+      `start ${sample?.startMedianMs?.toFixed(0)} ms; ${sample?.peakServersAlive} of ${scenario.children} servers alive at once; fan-out ${sample?.fanoutWallMs?.toFixed(0)} ms`,
+  },
+  cache: {
+    file: 'cache-share.mjs',
+    usesMock: true,
+    detail: ([sample]) =>
+      `siblings after the first read ${pct(sample?.warren?.siblingsAfterFirstShare)} of their input from the cache, the fork ${pct(sample?.warren?.forkShare)} (Claude Code model: ${pct(sample?.claudeCode?.siblingsAfterFirstShare)}, ${pct(sample?.claudeCode?.forkShare)})`,
+  },
+  worktree: {
+    file: 'worktree-cycle.mjs',
+    detail: (samples) =>
+      `create+remove ${median(samples.map((sample) => sample.cycleMs))?.toFixed(0)} ms; git worktree add alone ${median(samples.map((sample) => sample.gitAddMs))?.toFixed(0)} ms`,
+  },
+  tui: {
+    file: 'tui-render.mjs',
+    usesMock: true,
+    detail: ([sample]) =>
+      `throughput ${pct(sample?.throughputRatio)} of print mode; UI CPU ${pct(sample?.uiCpuShare)} of a core; ${sample?.drawsPerSecond?.toFixed(1)} draws/s`,
+  },
+  remote: {
+    file: 'remote-scale.mjs',
+    usesMock: true,
+    detail: ([sample]) =>
+      `spawn ${sample?.spawnRemoteMs?.toFixed(1)} ms (in-process ${sample?.spawnLocalMs?.toFixed(1)}); ${sample?.perStepMs?.toFixed(2)} ms per journaled step; ${sample?.remotePerSecond?.toFixed(0)} children/s (in-process ${sample?.localPerSecond?.toFixed(0)})`,
+  },
+};
+
 try {
   for (const name of scenarioNames) {
     const scenario = SC[name];
@@ -208,24 +245,9 @@ try {
       await runBackground(scenario);
       continue;
     }
-    if (scenario.job === 'mcp') {
-      await runMcp(scenario);
-      continue;
-    }
-    if (scenario.job === 'cache') {
-      await runCache(scenario);
-      continue;
-    }
-    if (scenario.job === 'worktree') {
-      await runWorktree(scenario);
-      continue;
-    }
-    if (scenario.job === 'tui') {
-      await runTui(scenario);
-      continue;
-    }
-    if (scenario.job === 'remote') {
-      await runRemote(scenario);
+    const script = SCRIPT_JOBS[scenario.job];
+    if (script) {
+      await runScriptJob(scenario, script);
       continue;
     }
     for (const mode of scenario.modes) {
@@ -337,7 +359,7 @@ async function runBackground(scenario) {
 
 /**
  * Runs node with `args` (flags, a script, its argument) that prints one `RESULT <json>` line;
- * kills it after `timeoutMs`.
+ * kills it after `timeoutMs`, if given.
  */
 function runWithFlags(args, timeoutMs) {
   return new Promise((resolve) => {
@@ -350,7 +372,8 @@ function runWithFlags(args, timeoutMs) {
     child.stderr.on('data', (chunk) => {
       stderr = (stderr + chunk).slice(-4000);
     });
-    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const killer =
+      timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('exit', (code, signal) => {
       clearTimeout(killer);
       const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
@@ -363,100 +386,20 @@ function runWithFlags(args, timeoutMs) {
   });
 }
 
-/** warren only: each repetition a fresh process running lib/mcp-start.mjs. */
-async function runMcp(scenario) {
+/** warren only: each repetition a fresh process running the job's script. */
+async function runScriptJob(scenario, { file, usesMock = false, detail }) {
   if (!adapterNames.includes('warren')) return;
+  const [mode] = scenario.modes;
+  const argument = JSON.stringify(usesMock ? { ...scenario, mockURL: mock.url } : scenario);
   for (let rep = 0; rep < reps; rep++) {
-    const result = await runScript('mcp-start.mjs', scenario);
-    const sample = result.samples?.[0];
+    const result = await runWithFlags([path.join(BENCH, 'lib', file), argument]);
     log(
-      `mcp rep ${rep + 1}/${reps} warren`,
+      `${scenario.job} rep ${rep + 1}/${reps} warren`,
       result,
-      `start ${sample?.startMedianMs?.toFixed(0)} ms; ${sample?.peakServersAlive} of ${scenario.children} servers alive at once; fan-out ${sample?.fanoutWallMs?.toFixed(0)} ms`,
+      detail(result.samples ?? [], scenario),
     );
-    runs.push({ adapter: 'warren', scenario: 'mcp', mode: 'json', rep, ...result });
+    runs.push({ adapter: 'warren', scenario: scenario.job, mode, rep, ...result });
   }
-}
-
-/** warren only: each repetition a fresh process running lib/cache-share.mjs on the mock. */
-async function runCache(scenario) {
-  if (!adapterNames.includes('warren')) return;
-  for (let rep = 0; rep < reps; rep++) {
-    const result = await runScript('cache-share.mjs', { ...scenario, mockURL: mock.url });
-    const warren = result.samples?.[0]?.warren;
-    const claudeCode = result.samples?.[0]?.claudeCode;
-    const pct = (value) => `${(100 * value).toFixed(1)}%`;
-    log(
-      `cache rep ${rep + 1}/${reps} warren`,
-      result,
-      `siblings after the first read ${pct(warren?.siblingsAfterFirstShare)} of their input from the cache, the fork ${pct(warren?.forkShare)} (Claude Code model: ${pct(claudeCode?.siblingsAfterFirstShare)}, ${pct(claudeCode?.forkShare)})`,
-    );
-    runs.push({ adapter: 'warren', scenario: 'cache', mode: 'json', rep, ...result });
-  }
-}
-
-/** warren only: each repetition a fresh process running lib/worktree-cycle.mjs. */
-async function runWorktree(scenario) {
-  if (!adapterNames.includes('warren')) return;
-  for (let rep = 0; rep < reps; rep++) {
-    const result = await runScript('worktree-cycle.mjs', scenario);
-    const cycle = median(result.samples?.map((sample) => sample.cycleMs) ?? []);
-    const gitAdd = median(result.samples?.map((sample) => sample.gitAddMs) ?? []);
-    log(
-      `worktree rep ${rep + 1}/${reps} warren`,
-      result,
-      `create+remove ${cycle?.toFixed(0)} ms; git worktree add alone ${gitAdd?.toFixed(0)} ms`,
-    );
-    runs.push({ adapter: 'warren', scenario: 'worktree', mode: 'json', rep, ...result });
-  }
-}
-
-/** warren only: each repetition a fresh process running lib/tui-render.mjs against the mock. */
-async function runTui(scenario) {
-  if (!adapterNames.includes('warren')) return;
-  for (let rep = 0; rep < reps; rep++) {
-    const result = await runScript('tui-render.mjs', { ...scenario, mockURL: mock.url });
-    const sample = result.samples?.[0];
-    log(
-      `tui rep ${rep + 1}/${reps} warren`,
-      result,
-      `throughput ${(100 * (sample?.throughputRatio ?? 0)).toFixed(1)}% of print mode; UI CPU ${(100 * (sample?.uiCpuShare ?? 0)).toFixed(1)}% of a core; ${sample?.drawsPerSecond?.toFixed(1)} draws/s`,
-    );
-    runs.push({ adapter: 'warren', scenario: 'tui', mode: 'sse', rep, ...result });
-  }
-}
-
-/** warren only: each repetition a fresh process running lib/remote-scale.mjs on the mock. */
-async function runRemote(scenario) {
-  if (!adapterNames.includes('warren')) return;
-  for (let rep = 0; rep < reps; rep++) {
-    const result = await runScript('remote-scale.mjs', { ...scenario, mockURL: mock.url });
-    const sample = result.samples?.[0];
-    log(
-      `remote rep ${rep + 1}/${reps} warren`,
-      result,
-      `spawn ${sample?.spawnRemoteMs?.toFixed(1)} ms (in-process ${sample?.spawnLocalMs?.toFixed(1)}); ${sample?.perStepMs?.toFixed(2)} ms per journaled step; ${sample?.remotePerSecond?.toFixed(0)} children/s (in-process ${sample?.localPerSecond?.toFixed(0)})`,
-    );
-    runs.push({ adapter: 'warren', scenario: 'remote', mode: 'json', rep, ...result });
-  }
-}
-
-/** Runs bench/lib/<file> with a JSON argument; resolves with the RESULT line it printed. */
-function runScript(file, argument) {
-  return new Promise((resolve) => {
-    const args = [path.join(BENCH, 'lib', file), JSON.stringify(argument)];
-    const child = spawn(NODE, args, { cwd: BENCH, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.on('exit', (code) => {
-      const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
-      resolve(
-        line ? JSON.parse(line.slice('RESULT '.length)) : { ok: false, error: `exited ${code}` },
-      );
-    });
-  });
 }
 
 // ------------------------------------------------------------------ summary and table

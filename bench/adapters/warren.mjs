@@ -27,7 +27,8 @@ export const meta = {
   explores: true,
 };
 
-const lookupTool = defineTool({
+/** The `lookup` tool of the workload (the terminal-UI scenario gives it to its agents too). */
+export const lookupTool = defineTool({
   name: LOOKUP_TOOL_NAME,
   description: LOOKUP_TOOL_DESCRIPTION,
   inputSchema: z.object({ key: z.string().describe('The key to look up.') }),

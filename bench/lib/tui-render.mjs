@@ -11,28 +11,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { PassThrough, Writable } from 'node:stream';
-import { z } from 'zod';
+import { lookupTool } from '../adapters/warren.mjs';
 import {
   CHILD_AGENT_DESCRIPTION,
   CHILD_AGENT_TYPE,
   CHILD_INSTRUCTIONS,
   checkFinalAnswer,
-  LOOKUP_RESULT,
-  LOOKUP_TOOL_DESCRIPTION,
   LOOKUP_TOOL_NAME,
   PARENT_INSTRUCTIONS,
   PARENT_PROMPT,
 } from './workload.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { defineTool, query, resolveModel } = await import(new URL('index.js', dist));
+const { query, resolveModel } = await import(new URL('index.js', dist));
 const { createPermissionPolicy } = await import(
   new URL('permissions/create-permission-policy.js', dist)
 );
 const { TranscriptWriter } = await import(new URL('session/transcript-writer.js', dist));
-const { taskStorePath } = await import(new URL('session/session-paths.js', dist));
-const { TaskManager } = await import(new URL('tasks/task-manager.js', dist));
-const { TaskStore } = await import(new URL('tasks/task-store.js', dist));
+// The session's background tasks, as run-setup.ts opens them (the job starts none).
+const { openSessionTasks } = await import(new URL('tasks/session-tasks.js', dist));
 const { AgentTree } = await import(new URL('telemetry/agent-tree.js', dist));
 const { textOutput } = await import(new URL('cli/output-format.js', dist));
 const { ChangeFeed } = await import(new URL('cli/tui/change-feed.js', dist));
@@ -44,35 +41,14 @@ const { themeFor } = await import(new URL('cli/tui/theme.js', dist));
 const spec = JSON.parse(process.argv[2]);
 const scratch = mkdtempSync(path.join(tmpdir(), 'warren-bench-tui-'));
 const model = resolveModel('openai-compatible:mock-model', { baseUrl: `${spec.mockURL}/v1` });
-const lookup = defineTool({
-  name: LOOKUP_TOOL_NAME,
-  description: LOOKUP_TOOL_DESCRIPTION,
-  inputSchema: z.object({ key: z.string().describe('The key to look up.') }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  call: async () => LOOKUP_RESULT,
-});
 const permissions = createPermissionPolicy({ mode: 'bypassPermissions' });
-
-/** The session's background tasks, as run-setup.ts opens them (the job starts none). */
-function openTasks({ sessionId, signal, onEvent }, sessionDir) {
-  const store = TaskStore.open(taskStorePath(sessionDir, sessionId));
-  const manager = new TaskManager({ store, signal, onEvent });
-  return {
-    manager,
-    close: async () => {
-      await manager.shutdown();
-      store.close();
-    },
-  };
-}
 
 /** The options of one run, as run-setup.ts would make them for this job. */
 function optionsFor({ agentId, signal, messages, transcript, tasks, onEvent, waitForBackground }) {
   return {
     model,
     systemPrompt: PARENT_INSTRUCTIONS,
-    tools: [lookup],
+    tools: [lookupTool],
     agents: {
       [CHILD_AGENT_TYPE]: {
         description: CHILD_AGENT_DESCRIPTION,
@@ -130,7 +106,7 @@ async function printRun(index) {
   };
   const signal = new AbortController().signal;
   const { outcome: text, ...sample } = await timed(async () => {
-    const tasks = openTasks({ sessionId, signal, onEvent: show }, sessionDir);
+    const tasks = openSessionTasks(sessionDir, { sessionId, signal, onEvent: show });
     let result;
     try {
       const run = query({
@@ -191,7 +167,7 @@ async function uiRun(index) {
     sessionId: `ui-${index}`,
     history: [],
     warnings: [],
-    openTasks: (params) => openTasks(params, path.join(scratch, 'ui')),
+    openTasks: (params) => openSessionTasks(path.join(scratch, 'ui'), params),
     queryOptions: optionsFor,
     observe: () => {},
     close: async () => {},

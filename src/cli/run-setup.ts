@@ -33,15 +33,10 @@ import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadSettings } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
 import { prepareSessionDir } from '../session/session-dir.js';
-import {
-  defaultSessionDir,
-  newSessionId,
-  taskOutputDir,
-  taskStorePath,
-} from '../session/session-paths.js';
+import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
-import { TaskManager } from '../tasks/task-manager.js';
-import { TaskStore } from '../tasks/task-store.js';
+import { type OpenTasks, openSessionTasks, type SessionTasks } from '../tasks/session-tasks.js';
+import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
@@ -100,20 +95,6 @@ export interface QueryRun {
    * false when the host keeps them running across runs (the terminal UI).
    */
   waitForBackground?: boolean;
-}
-
-export interface OpenTasks {
-  sessionId: string;
-  /** Every task stops when it aborts. */
-  signal: AbortSignal;
-  /** Where the manager's own events (`task_*`) go. */
-  onEvent: (event: AgentEvent) => void;
-}
-
-export interface SessionTasks {
-  manager: TaskManager;
-  /** Stops every task still running (waiting for them a while) and closes the store. */
-  close(): Promise<void>;
 }
 
 export interface SetUpOptions {
@@ -214,17 +195,7 @@ export async function setUpRun(
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
-    openTasks: ({ sessionId: id, signal, onEvent }) => {
-      const store = TaskStore.open(taskStorePath(sessionDir, id));
-      const manager = new TaskManager({ store, signal, onEvent });
-      return {
-        manager,
-        close: async () => {
-          await manager.shutdown();
-          store.close();
-        },
-      };
-    },
+    openTasks: (params) => openSessionTasks(sessionDir, params),
     queryOptions: (run) => ({
       model: models.model,
       baseUrl: args.baseUrl,

@@ -27,7 +27,7 @@ export async function* callModel(
   const turn = yield* runStep(
     options.steps,
     { kind: 'model', name: `model#${run.numTurns}` },
-    async (emit) => {
+    async function* () {
       const turns = modelTurn({
         model: run.model,
         messages: run.messages,
@@ -44,7 +44,7 @@ export async function* callModel(
       });
       let step = await turns.next();
       while (!step.done) {
-        emit(event(run, step.value));
+        yield event(run, step.value);
         step = await turns.next();
       }
       return step.value;
