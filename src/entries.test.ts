@@ -138,7 +138,14 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'parsePermissionRule',
     'parseRuleList',
   ],
-  './session': ['TranscriptWriter', 'loadSession', 'readTranscript'],
+  './session': [
+    'EventFeed',
+    'EventFeedOptions',
+    'EventListener',
+    'TranscriptWriter',
+    'loadSession',
+    'readTranscript',
+  ],
   './tasks': [
     'TaskKind',
     'TaskManager',
