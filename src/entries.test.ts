@@ -1,7 +1,9 @@
 // The public surface, name by name: each entry of package.json "exports" and exactly what it
 // exports. Adding a name here is a decision someone reviews; moving one is a breaking change
-// that docs/library.md must list.
+// that docs/library.md must list. One test reads the build (`npm test` builds first).
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = new URL('.', import.meta.url);
@@ -277,6 +279,25 @@ describe('the public surface', () => {
     // The values the module really has at run time are among them (the rest are types).
     const module = await import(new URL(sourceOf(entry), SRC).href);
     expect(Object.keys(module).filter((name) => !names.includes(name))).toEqual([]);
+  });
+
+  it('resolves each entry by its name to the built code, with the same values (needs the build)', async () => {
+    // Node resolves a package's own name through its "exports", as it does for its users.
+    const script = `const names = {};
+for (const entry of ${JSON.stringify(Object.keys(SURFACE))}) {
+  names[entry] = Object.keys(await import(entry === '.' ? 'warren' : 'warren/' + entry.slice(2)));
+}
+console.log(JSON.stringify(names));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', SRC)),
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    const built: Record<string, string[]> = JSON.parse(run.stdout);
+    for (const entry of Object.keys(SURFACE)) {
+      const source = await import(new URL(sourceOf(entry), SRC).href);
+      expect(built[entry]!.sort(), entry).toEqual(Object.keys(source).sort());
+    }
   });
 
   it('keeps the root entry small: at most 60 names', () => {
