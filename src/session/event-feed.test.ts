@@ -6,6 +6,7 @@ import type { AgentEvent, RunResult } from '../core/events.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
 import { TaskManager } from '../tasks/task-manager.js';
+import { makeGitRepo } from '../testing/git-repo.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { EventFeed } from './event-feed.js';
 import { TranscriptWriter } from './transcript-writer.js';
@@ -186,5 +187,40 @@ describe('a run read through an event feed', () => {
     expect(types.filter((type) => type === 'result')).toHaveLength(3);
     // Both ways carried something the other did not: the feed is what made them one.
     expect(byStream.some((event) => !byOnEvent.includes(event))).toBe(true);
+  });
+
+  it("hears how a background child's worktree ended after the turn that started it", async () => {
+    const cwd = makeGitRepo(tempDir());
+    const feed = feedIn(tempDir());
+    const heard: AgentEvent[] = [];
+    feed.subscribe((event) => heard.push(event));
+    const tasks = new TaskManager({ onEvent: feed.record });
+    const model = scriptedModel([
+      {
+        match: { prompt: 'START' },
+        toolCalls: [
+          {
+            name: 'Agent',
+            input: {
+              description: 'bg',
+              prompt: 'BG work',
+              run_in_background: true,
+              isolation: 'worktree',
+            },
+          },
+        ],
+      },
+      { match: { prompt: 'BG work' }, delayMs: 100, text: 'changed nothing' },
+      { match: { lastToolResult: '"task_id"' }, text: 'not waiting' },
+    ]);
+    const options = { model, cwd, agentId: 'main', onEvent: feed.record, tasks };
+    // As the terminal UI runs a prompt: the turn ends while the child works on.
+    await feed.drain(query({ prompt: 'START', options: { ...options, waitForBackground: false } }));
+    await tasks.waitAll();
+    feed.close();
+    const worktrees = heard.flatMap((event) => (event.type === 'worktree' ? [event.action] : []));
+    expect(worktrees).toEqual(['created', 'removed']);
+    const child = heard.find((event) => event.type === 'run_start' && event.depth === 1);
+    expect(lastRecord(feed, child!.agentId)).toMatchObject({ type: 'worktree', action: 'removed' });
   });
 });
