@@ -92,6 +92,26 @@ describe('an event feed', () => {
     expect(feed.closed).toBe(true);
   });
 
+  it('stops the run it reads when a subscriber throws, and passes the error on', async () => {
+    const feed = feedIn(tempDir());
+    let finished = false;
+    async function* run(): AsyncGenerator<AgentEvent, RunResult> {
+      try {
+        yield { ...main, type: 'warning', message: 'one' };
+        yield { ...main, type: 'warning', message: 'two' };
+        throw new Error('never reached');
+      } finally {
+        finished = true;
+      }
+    }
+    feed.subscribe(() => {
+      throw new Error('the screen is gone');
+    });
+    await expect(feed.drain(run())).rejects.toThrow('the screen is gone');
+    expect(finished).toBe(true);
+    feed.close();
+  });
+
   it('stops a subscriber that unsubscribes', () => {
     const feed = feedIn(tempDir());
     const heard: AgentEvent[] = [];

@@ -59,10 +59,13 @@ export class EventFeed {
 
   /** Reads a run to its end, recording what its stream carries; returns the main agent's result. */
   async drain(run: AsyncGenerator<AgentEvent, RunResult>): Promise<RunResult> {
-    for (;;) {
-      const step = await run.next();
-      if (step.done) return step.value;
-      this.record(step.value);
+    let step: IteratorResult<AgentEvent, RunResult> | undefined;
+    try {
+      for (step = await run.next(); !step.done; step = await run.next()) this.record(step.value);
+      return step.value;
+    } finally {
+      // A listener threw: the run stops as after a `break`, its servers and children with it.
+      if (step && !step.done) await run.return(undefined as never);
     }
   }
 
