@@ -98,7 +98,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       throw new ConfigError(
         `trust ${positionals[2]}`,
         'unexpected argument',
-        'warren trust [<file>]',
+        'warren trust',
       );
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
