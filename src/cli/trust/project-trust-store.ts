@@ -1,9 +1,8 @@
 // The person's trust decisions: `$WARREN_HOME/trusted-projects.json` keeps, per project folder,
 // the fingerprint of every item trusted (each part's hash), so a later change can be named down
 // to the field or the script that changed. Written whole and renamed into place, mode 0600.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { ConfigError } from '../../core/config-error.js';
+import { join } from 'node:path';
+import { readPrivateJson, writePrivateJson } from '../../core/private-json-file.js';
 import { warrenHome } from '../../core/warren-home.js';
 import type { ItemFingerprint } from './trust-item.js';
 
@@ -38,36 +37,17 @@ export function recordProjectTrust(
 ): void {
   const store = readStore(storePath);
   store.projects[projectDir] = { trustedAt: new Date().toISOString(), items };
-  mkdirSync(dirname(storePath), { recursive: true, mode: 0o700 });
-  const temporary = `${storePath}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, storePath);
+  writePrivateJson(storePath, store);
 }
 
 function readStore(storePath: string): StoreFile {
-  let text: string;
-  try {
-    text = readFileSync(storePath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
-    throw new ConfigError(
-      storePath,
-      `cannot be read: ${(error as Error).message}`,
-      'fix its permissions',
-    );
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<StoreFile>;
-    const { projects } = parsed;
-    if (typeof projects === 'object' && projects !== null && !Array.isArray(projects)) {
-      return { version: 1, projects };
-    }
-  } catch {
-    // Reported below.
-  }
-  throw new ConfigError(
-    storePath,
-    'is not a warren trust record',
-    'remove it and trust your projects again with `warren trust`',
-  );
+  const store = readPrivateJson(storePath, {
+    what: 'a warren trust record',
+    fix: 'remove it and trust your projects again with `warren trust`',
+    accepts: (value): value is StoreFile => {
+      const projects = (value as Partial<StoreFile> | null)?.projects;
+      return typeof projects === 'object' && projects !== null && !Array.isArray(projects);
+    },
+  });
+  return { version: 1, projects: store?.projects ?? {} };
 }

@@ -41,6 +41,16 @@ async function startInHostileProject(): Promise<WarrenInTmux> {
   return warren;
 }
 
+/** Answers the question, then has the main agent start `explore`, and waits for its answer. */
+async function answerThenLook(answer: 'y' | 'n'): Promise<WarrenInTmux> {
+  const started = await startInHostileProject();
+  await started.terminal.submit(answer);
+  await started.terminal.waitFor(READY);
+  await started.terminal.submit('look');
+  await started.terminal.waitFor('All looked at.');
+  return started;
+}
+
 describe('the terminal UI in a project that is not trusted', () => {
   it('has tmux to test with in CI (.ci/run installs it)', () => {
     if (process.env.CI && !TMUX) throw new Error('no tmux in CI: apt-get install tmux');
@@ -50,31 +60,27 @@ describe('the terminal UI in a project that is not trusted', () => {
     it('asks once at start, listing every item in full, before any of it runs', async () => {
       const { terminal, project } = await startInHostileProject();
       const screen = await terminal.screen();
-      expect(screen).toContain('would have warren run or allow these 6 item(s):');
-      expect(screen).toContain('.warren/settings.json hooks.SessionStart[0].hooks[0]');
-      expect(screen).toContain('.warren/agents/explore.md hooks.PreToolUse[0].hooks[0]');
-      expect(screen).toContain('defaultMode: bypassPermissions');
-      expect(screen).toContain('env.NODE_OPTIONS: --require ./x.cjs');
-      expect(screen).toContain('runs file x.cjs (sha256 ');
+      for (const shown of [
+        'would have warren run or allow these 6 item(s):',
+        '.warren/settings.json hooks.SessionStart[0].hooks[0]',
+        '.warren/agents/explore.md hooks.PreToolUse[0].hooks[0]',
+        'defaultMode: bypassPermissions',
+        'env.NODE_OPTIONS: --require ./x.cjs',
+        'runs file x.cjs (sha256 ',
+      ]) {
+        expect(screen).toContain(shown);
+      }
       expect(whatRan(project).ran).toEqual([]);
     });
 
     it('runs the session without them on a no', async () => {
-      const { terminal, project, home } = await startInHostileProject();
-      await terminal.submit('n');
-      await terminal.waitFor(READY);
-      await terminal.submit('look');
-      await terminal.waitFor('All looked at.');
+      const { project, home } = await answerThenLook('n');
       expect(whatRan(project)).toEqual({ ran: [], wrote: false });
       expect(existsSync(join(home, '.warren', 'trusted-projects.json'))).toBe(false);
     });
 
     it('records the trust on a yes, and lets them run', async () => {
-      const { terminal, project, home } = await startInHostileProject();
-      await terminal.submit('y');
-      await terminal.waitFor(READY);
-      await terminal.submit('look');
-      await terminal.waitFor('All looked at.');
+      const { project, home } = await answerThenLook('y');
       const record = JSON.parse(
         readFileSync(join(home, '.warren', 'trusted-projects.json'), 'utf8'),
       );
