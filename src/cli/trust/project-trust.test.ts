@@ -14,7 +14,12 @@ import type { SettingsFile, SettingsScope } from '../../permissions/settings-fil
 import { useTempDir } from '../../testing/temp-dir.js';
 import { trustedDefinitions, trustedSettings } from './apply-project-trust.js';
 import { namedProjectFiles } from './named-files.js';
-import { collectTrustItems, decideProjectTrust, recordProjectTrustOf } from './project-trust.js';
+import {
+  collectTrustItems,
+  decideProjectTrust,
+  projectTrust,
+  recordProjectTrustOf,
+} from './project-trust.js';
 import { itemKey } from './trust-item.js';
 import { untrustedLines } from './trust-report.js';
 
@@ -221,5 +226,41 @@ describe('the files a command names', () => {
   it('never waits on a FIFO a command names', () => {
     execFileSync('mkfifo', [join(dir(), 'pipe')]);
     expect(namedProjectFiles(['cat pipe'], [dir()], dir())).toEqual({});
+  });
+});
+
+describe('projectTrust(cwd)', () => {
+  const dir = useTempDir('warren-trust-formats-');
+
+  it('finds the servers and hooks of every definition format a project may hold, each with its standing', async () => {
+    await mkdir(join(dir(), '.codex', 'agents'), { recursive: true });
+    await mkdir(join(dir(), '.claude', 'agents'), { recursive: true });
+    await writeFile(
+      join(dir(), '.codex', 'agents', 'reviewer.toml'),
+      'name = "reviewer"\ndescription = "Reviews."\ndeveloper_instructions = "Review."\n\n[mcp_servers.docs]\ncommand = "npx"\nargs = ["-y", "docs-server"]\nenv = { DOCS_TOKEN = "x" }\n',
+    );
+    await writeFile(
+      join(dir(), '.claude', 'agents', 'plan.md'),
+      '---\nname: plan\ndescription: Plans.\nhooks:\n  Stop:\n    - hooks: [{ type: command, command: ./gate.sh }]\n---\nPlan.\n',
+    );
+    const trust = await projectTrust(dir(), {
+      homeDir: join(dir(), 'no-home'),
+      storePath: join(dir(), 'no-record.json'),
+    });
+    expect(trust.trusted).toBe(false);
+    expect(
+      trust.items.map(({ item, trust: standing }) => [itemKey(item), item.action, standing.state]),
+    ).toEqual([
+      [
+        '.claude/agents/plan.md hooks.Stop[0].hooks[0]',
+        'run `./gate.sh` on Stop while agent "plan" runs',
+        'untrusted',
+      ],
+      [
+        '.codex/agents/reviewer.toml mcpServers[0]',
+        'start MCP server "docs": `npx -y docs-server` with env DOCS_TOKEN=x for agent "reviewer"',
+        'untrusted',
+      ],
+    ]);
   });
 });

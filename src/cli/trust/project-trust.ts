@@ -124,7 +124,12 @@ function compare(
  */
 export async function projectTrust(
   cwd: string,
-  options: { trustProject?: boolean; agentsDirs?: readonly string[]; homeDir?: string } = {},
+  options: {
+    trustProject?: boolean;
+    agentsDirs?: readonly string[];
+    homeDir?: string;
+    storePath?: string;
+  } = {},
 ): Promise<ProjectTrust> {
   const projectDir = resolve(cwd);
   const homeDir = options.homeDir ?? homedir();
