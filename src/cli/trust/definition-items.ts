@@ -52,16 +52,15 @@ export function definitionItems(definition: AgentDefinition, projectDir: string)
 
 /** The definition as an untrusted project may have it: no hooks, inline servers or wider mode. */
 export function withoutTrustItems(definition: AgentDefinition): AgentDefinition {
-  if (!isProjectDefinition(definition)) return definition;
-  const { hooks: _hooks, ...rest } = definition;
   const names = definition.mcpServers?.filter((entry) => inlineServer(entry) === undefined);
+  const wider = definition.permissionMode !== undefined && widens(definition.permissionMode);
+  const nothing = !definition.hooks && names?.length === definition.mcpServers?.length && !wider;
+  if (!isProjectDefinition(definition) || nothing) return definition;
+  const { hooks: _hooks, ...rest } = definition;
   return {
     ...rest,
     ...(names && { mcpServers: names }),
-    permissionMode:
-      definition.permissionMode && widens(definition.permissionMode)
-        ? undefined
-        : definition.permissionMode,
+    permissionMode: wider ? undefined : definition.permissionMode,
   };
 }
 
