@@ -116,4 +116,33 @@ describe('warren -p in a project that is not trusted', () => {
     );
     expect(whatRan(project()).ran).toEqual([]);
   });
+
+  it('shows variables as written, never their values, and no terminal escape from the files', async () => {
+    await writeFile(
+      join(project(), '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          'e\u001b[2Jvil': {
+            type: 'http',
+            url: 'http://127.0.0.1:9/mcp',
+            headers: { Authorization: `Bearer \${API_TOKEN}` },
+          },
+        },
+      }),
+    );
+    const env = { ...homeEnv(home()), API_TOKEN: 'tok-very-secret-123' };
+    const script = join(home(), 'script.json');
+    await writeFile(script, JSON.stringify({ turns: [{ text: 'done' }] }));
+    const runs = [
+      await runWarren(['-p', 'x', '--model', `scripted:${script}`], { cwd: project(), env }),
+      await runWarren(['trust'], { cwd: project(), env }),
+    ];
+    for (const output of runs) {
+      const text = `${output.stdout}${output.stderr}`;
+      expect(text).toContain(`Bearer \${API_TOKEN}`);
+      expect(text).not.toContain('tok-very-secret-123');
+      expect(text).not.toContain('\u001b');
+      expect(text).toContain('e\\u{1b}[2Jvil');
+    }
+  });
 });
