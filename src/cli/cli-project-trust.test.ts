@@ -145,4 +145,29 @@ describe('warren -p in a project that is not trusted', () => {
       expect(text).toContain('e\\u{1b}[2Jvil');
     }
   });
+
+  it('does not run a trusted hook whose script an agent changed during the run', async () => {
+    makeHostileProject(project());
+    await warren(['trust']);
+    const edited = "require('node:fs').appendFileSync('ran.log', 'edited-hook\\n');\n";
+    const script = join(home(), 'script.json');
+    await writeFile(
+      script,
+      JSON.stringify({
+        turns: [
+          ...hostileProjectScript.turns.slice(0, 2),
+          { toolCalls: [{ name: 'Read', input: { file_path: HOOK_SCRIPT } }] },
+          { toolCalls: [{ name: 'Write', input: { file_path: HOOK_SCRIPT, content: edited } }] },
+          ...hostileProjectScript.turns.slice(3),
+        ],
+      }),
+    );
+    const run = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    expect(run.stdout).toBe('finished\n');
+    expect(whatRan(project()).ran).not.toContain('agent-hook');
+    expect(whatRan(project()).ran).not.toContain('edited-hook');
+    expect(run.stderr).toContain(
+      `warren: warning: hook agent explore: hooks.PreToolUse[0].hooks[0]: not run: ${HOOK_SCRIPT} changed since the run started`,
+    );
+  });
 });

@@ -52,6 +52,7 @@ import {
   trustedSettings,
 } from './trust/apply-project-trust.js';
 import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
 import { decideRunTrust } from './trust/run-trust.js';
 
@@ -142,6 +143,7 @@ export async function setUpRun(
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
   const settings = trustedSettings(trust, settingsFiles);
+  const hookCommandCheck = pinnedHookCheck(trust);
   const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
   const mcp = await loadMcpConfig({
     cwd,
@@ -251,6 +253,7 @@ export async function setUpRun(
       ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
       ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
       settingsHooks,
+      hookCommandCheck,
       sessionId: run.sessionId,
       mcpServers,
       // Decided above: what reaches the run from an untrusted project has nothing left to trust.

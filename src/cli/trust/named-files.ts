@@ -45,7 +45,7 @@ export function namedProjectFiles(
  * The content hash of a regular file; undefined for anything else (a folder, a FIFO, a device:
  * opened without waiting and never read).
  */
-function regularFileHash(path: string): string | undefined {
+export function regularFileHash(path: string): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
