@@ -5,11 +5,12 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
-import { readMcpConfigFile } from '../mcp/config-file.js';
+import { parseMcpConfigFile, readMcpConfigFile } from '../mcp/config-file.js';
 import { recordTrust, trustStorePath } from '../mcp/trust-store.js';
 import type { TrustArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { terminalSafe } from './terminal-text.js';
+import { readProjectMcpFile } from './trust/mcp-file-items.js';
 import { type ProjectTrust, projectTrust, recordProjectTrustOf } from './trust/project-trust.js';
 import { projectTrustStorePath } from './trust/project-trust-store.js';
 import { trustListing } from './trust/trust-report.js';
@@ -23,6 +24,9 @@ export async function runTrustCommand(args: TrustArgs, io: CliIo): Promise<numbe
       'run `warren trust` in the project: it trusts the whole project',
     );
   }
+  // Checked as a run would (not expanded): a file that cannot be used is fixed before it is trusted.
+  const mcpFile = await readProjectMcpFile(cwd);
+  if (mcpFile) parseMcpConfigFile(mcpFile, undefined);
   const trust = await projectTrust(cwd);
   io.stdout(trustListing(trust));
   if (trust.items.length === 0) return 0;
