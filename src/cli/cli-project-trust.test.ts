@@ -122,11 +122,12 @@ describe('warren -p in a project that is not trusted', () => {
       join(project(), '.mcp.json'),
       JSON.stringify({
         mcpServers: {
-          'e\u001b[2Jvil': {
+          remote: {
             type: 'http',
             url: 'http://127.0.0.1:9/mcp',
             headers: { Authorization: `Bearer \${API_TOKEN}` },
           },
+          local: { command: 'warren-no-such-server', env: { NOTE: 'a\u001b[2Jb' } },
         },
       }),
     );
@@ -142,7 +143,7 @@ describe('warren -p in a project that is not trusted', () => {
       expect(text).toContain(`Bearer \${API_TOKEN}`);
       expect(text).not.toContain('tok-very-secret-123');
       expect(text).not.toContain('\u001b');
-      expect(text).toContain('e\\u{1b}[2Jvil');
+      expect(text).toContain('NOTE=a\\u{1b}[2Jb');
     }
   });
 
