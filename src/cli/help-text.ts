@@ -23,8 +23,9 @@ Usage:
                                     a worker: runs remote children (Restate services over HTTP/2)
   warren restate register <worker-url> [--admin-url <admin>]
                                     register a worker with restate-server (docs/remote.md)
-  warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
-                                    MCP servers, until it changes (default: .mcp.json)
+  warren trust                      list everything the project would run or allow (hooks, MCP
+                                    servers, widening settings) in full, then trust it until any
+                                    of it changes (docs/security.md)
   warren --help | --version
 
 Flags:
@@ -51,8 +52,8 @@ Flags:
   --settings <file>                 a settings file (permissions, hooks) read after
                                     ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
-  --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
-                                    without a trust record
+  --trust-project                   trust the project for this run: its hooks, MCP servers and
+                                    widening permission settings apply without a trust record
   --executor local|restate          restate: every sub-agent runs on a worker (default local: only
                                     those with isolation "remote")
   --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)
