@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import {
+  type AcpArgs,
   type CliArgs,
   type InteractiveArgs,
   type McpArgs,
@@ -99,6 +100,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
+  if (positionals[0] === 'acp' && !values.print) return acpArgs(positionals, values);
   if (positionals[0] === 'restate' && !values.print)
     return restateArgs(positionals.slice(1), values);
   if (positionals[0] === 'worktrees' && !values.print) {
@@ -140,6 +142,24 @@ function interactiveArgs(values: ParsedValues): InteractiveArgs {
     }
   }
   return { command: 'interactive', ...runArgs(values) };
+}
+
+function acpArgs(positionals: readonly string[], values: ParsedValues): AcpArgs {
+  if (positionals.length > 1) {
+    throw new ConfigError(`acp ${positionals[1]}`, 'unexpected argument', 'warren acp [flags]');
+  }
+  for (const flag of ['resume', 'continue', 'output-format', 'verbose'] as const) {
+    if (values[flag] !== undefined) {
+      throw new ConfigError(
+        `--${flag}`,
+        'does not apply to warren acp',
+        flag === 'resume' || flag === 'continue'
+          ? 'the editor loads a session (session/load); leave the flag out'
+          : 'leave it out: the editor shows the session',
+      );
+    }
+  }
+  return { command: 'acp', ...runArgs(values) };
 }
 
 function runArgs(values: ParsedValues): RunArgs {

@@ -52,6 +52,11 @@ export interface InteractiveArgs extends RunArgs {
 }
 
 /** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
+/** `warren acp`: warren as an ACP agent on stdin and stdout, for an editor to run. */
+export interface AcpArgs extends RunArgs {
+  command: 'acp';
+}
+
 export interface SessionArgs {
   command: 'usage' | 'report';
   sessionId: string;
@@ -110,6 +115,7 @@ export interface TrustArgs {
 
 export type CliArgs =
   | PrintArgs
+  | AcpArgs
   | AgentsArgs
   | TasksArgs
   | WorktreesArgs

@@ -51,6 +51,12 @@ import {
   trustedDefinitions,
   trustedSettings,
 } from './trust/apply-project-trust.js';
+import {
+  type ClientMcpServers,
+  checkedClientServers,
+  clientServerItems,
+  untrustedClientServers,
+} from './trust/client-server-items.js';
 import { readProjectMcpFile } from './trust/mcp-file-items.js';
 import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
@@ -114,6 +120,11 @@ export interface SetUpOptions {
    * out with one stderr line each.
    */
   askProjectTrust?: (trust: ProjectTrust) => Promise<boolean>;
+  /**
+   * MCP servers a client hands the session (`warren acp`): trust items of the project like its
+   * `.mcp.json` servers, started only once the project is trusted, checked as a file's are.
+   */
+  clientMcpServers?: ClientMcpServers;
 }
 
 export async function setUpRun(
@@ -139,7 +150,7 @@ export async function setUpRun(
       settingsFiles,
       definitions: loaded.definitions.values(),
       mcpFile: projectMcpFile,
-    }),
+    }).concat(clientServerItems(options.clientMcpServers, cwd)),
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
   const settings = trustedSettings(trust, settingsFiles);
@@ -204,9 +215,12 @@ export async function setUpRun(
   });
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
-  const mcpServers = Object.fromEntries(
-    mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
-  );
+  const mcpServers = {
+    ...Object.fromEntries(
+      mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+    ),
+    ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
+  };
 
   return {
     cwd,
@@ -221,7 +235,7 @@ export async function setUpRun(
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
-      ...(trust.trusted ? mcp.warnings : []),
+      ...(trust.trusted ? mcp.warnings : untrustedClientServers(options.clientMcpServers)),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
