@@ -19,6 +19,8 @@ Usage:
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
+  warren acp [flags]                warren as an ACP agent on stdin and stdout, for Zed and other
+                                    ACP editors (docs/acp.md); takes the run flags below
   warren restate serve --port <p> [--host <addr>]
                                     a worker: runs remote children (Restate services over HTTP/2)
   warren restate register <worker-url> [--admin-url <admin>]
