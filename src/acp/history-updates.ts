@@ -6,7 +6,11 @@ import { acpToolCallId } from './session-updates.js';
 import { textContent, toolDiff, toolKind, toolLocations, toolTitle } from './tool-call-view.js';
 
 /** The updates that show `messages` again; `agentId` keeps their tool call ids apart. */
-export function historyUpdates(messages: readonly Message[], agentId: string): SessionUpdate[] {
+export function historyUpdates(
+  messages: readonly Message[],
+  agentId: string,
+  cwd: string,
+): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
@@ -33,7 +37,7 @@ export function historyUpdates(messages: readonly Message[], agentId: string): S
           kind: toolKind(part.toolName),
           status: 'pending',
           rawInput: part.input,
-          locations: toolLocations(part.input),
+          locations: toolLocations(part.input, cwd),
           content: diff ? [diff] : [],
         });
       }

@@ -6,6 +6,7 @@ import type {
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type { PermissionAnswer, PermissionPrompt } from '../permissions/permission-prompt.js';
+import { toolKind, toolLocations } from './tool-call-view.js';
 
 const ALLOW_ONCE = 'allow_once';
 const ALLOW_ALWAYS = 'allow_always';
@@ -33,7 +34,9 @@ export function permissionRequest(
       title: `${who}${agent.background ? ' (background)' : ''} asks to run ${prompt.call}${
         prompt.reason ? `: ${prompt.reason}` : ''
       }`,
+      kind: toolKind(prompt.tool.name),
       rawInput: prompt.input,
+      locations: toolLocations(prompt.input, prompt.cwd),
       _meta: {
         warren: {
           agentId: agent.agentId,

@@ -21,6 +21,7 @@ export function acpToolCallId(agentId: string, toolCallId: string): string {
 
 interface AgentSeat {
   path: string;
+  cwd: string;
   agentType: string;
   /** The ACP id of the Agent (or delegate) call that contains this agent; none for the main one. */
   container: string | undefined;
@@ -97,6 +98,7 @@ export class SessionUpdates {
         : parent?.container;
     this.#agents.set(event.agentId, {
       path: event.path,
+      cwd: event.cwd,
       agentType: event.agentType,
       container: event.depth === 0 ? undefined : container,
     });
@@ -117,7 +119,7 @@ export class SessionUpdates {
         kind: toolKind(event.toolName),
         status: 'in_progress',
         rawInput: event.input,
-        locations: toolLocations(event.input),
+        locations: toolLocations(event.input, seat?.cwd),
         content: diff ? [diff] : [],
         _meta: this.#meta(event.agentId),
       },

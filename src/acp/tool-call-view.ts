@@ -1,5 +1,6 @@
 // How one warren tool call looks to an ACP client: its kind, its title, the files it touches,
 // and for Edit and Write the diff an editor shows before and after the call runs.
+import { resolve } from 'node:path';
 import type { Diff, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 
 const KINDS: Readonly<Record<string, ToolKind>> = {
@@ -40,9 +41,11 @@ export function toolTitle(toolName: string, input: unknown): string {
   return `${toolName}: ${oneLine.length > 120 ? `${oneLine.slice(0, 119)}…` : oneLine}`;
 }
 
-export function toolLocations(input: unknown): ToolCallLocation[] {
-  const path = field(input, 'file_path') ?? field(input, 'path');
-  return path === undefined ? [] : [{ path }];
+/** The file a call is about, absolute (as ACP wants paths), relative ones against `cwd`. */
+export function toolLocations(input: unknown, cwd: string | undefined): ToolCallLocation[] {
+  const file = field(input, 'file_path') ?? field(input, 'path');
+  if (file === undefined) return [];
+  return [{ path: cwd === undefined ? file : resolve(cwd, file) }];
 }
 
 /**

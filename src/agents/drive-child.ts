@@ -1,5 +1,7 @@
 // Runs one child's loop to its end, foreground or background alike: passes its events on, keeps
 // its entry in the run's agent directory, and stops it as `stalled` when it stops making progress.
+
+import { runAcpChild } from '../acp/acp-child.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { StallWatchdog } from './stall-watchdog.js';
@@ -37,10 +39,7 @@ export async function driveChild(
   let partial = '';
   let result: RunResult | undefined;
   try {
-    for await (const event of agentLoop({
-      prompt: child.prompt,
-      options: { ...child.options, signal },
-    })) {
+    for await (const event of childRun(child, signal)) {
       const now = Date.now();
       watchdog.observe(event, now);
       sink(event);
@@ -57,4 +56,26 @@ export async function driveChild(
   if (!result) throw new Error(`agent ${agentId} ended without a result`);
   runtime.directory.ended(result);
   return { result, partial };
+}
+
+/** The child's loop, or for a `kind: acp` definition the external agent it speaks to. */
+function childRun(child: ChildRun, signal: AbortSignal): AsyncGenerator<AgentEvent, unknown> {
+  const { options } = child;
+  if (!options.acp) return agentLoop({ prompt: child.prompt, options: { ...options, signal } });
+  return runAcpChild({
+    prompt: child.prompt,
+    acp: options.acp,
+    agentId: options.agentId,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 1,
+    agentType: options.agentType ?? 'acp',
+    description: options.description ?? '',
+    agentPath: options.agentPath ?? options.agentId,
+    ...(options.parentToolCallId ? { parentToolCallId: options.parentToolCallId } : {}),
+    background: child.background,
+    cwd: options.cwd ?? process.cwd(),
+    allowedDirs: options.allowedDirs ?? [options.cwd ?? process.cwd()],
+    permissions: options.permissions,
+    signal,
+  });
 }

@@ -116,7 +116,8 @@ export class AcpSession {
 
   /** `session/load`: the conversation so far, as updates, before the load is answered. */
   async replayHistory(): Promise<void> {
-    for (const update of historyUpdates(this.#history, this.#mainAgentId)) this.#send(update);
+    for (const update of historyUpdates(this.#history, this.#mainAgentId, this.setup.cwd))
+      this.#send(update);
     await this.#sending;
   }
 

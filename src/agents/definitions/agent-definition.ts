@@ -132,6 +132,12 @@ export const agentFieldSchemas = {
     .describe('true (the whole conversation), false (none) or a whole number of turns above 0'),
   omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
+  kind: z
+    .enum(['local', 'acp'])
+    .describe('`local` (warren runs the agent) or `acp` (an external ACP agent)'),
+  command: z.string().trim().min(1).describe('the program that starts the ACP agent'),
+  args: z.array(z.string()).describe('a list of strings'),
+  env: z.record(z.string(), z.string()).describe('a map of variable name to string'),
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -168,6 +174,10 @@ export const agentDefinitionInputSchema = z.looseObject({
   forkContext: agentFieldSchemas.forkContext.optional(),
   omitProjectInstructions: agentFieldSchemas.omitProjectInstructions.optional(),
   permission: agentFieldSchemas.permission.optional(),
+  kind: agentFieldSchemas.kind.optional(),
+  command: agentFieldSchemas.command.optional(),
+  args: agentFieldSchemas.args.optional(),
+  env: agentFieldSchemas.env.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
 
@@ -236,6 +246,15 @@ export const agentDefinitionSchema = z.object({
    * the block switches off outright is in `disallowedTools` instead.
    */
   permissionRules: z.array(definitionPermissionRuleSchema).optional(),
+  /**
+   * `acp`: the agent is an external ACP agent (`command`, `args`, `env`) that warren runs as a
+   * child and speaks to as its client (docs/acp.md); its prompt is not used. Default `local`.
+   */
+  kind: z.enum(['local', 'acp']).optional(),
+  /** `kind: acp`: the program to start, its arguments, and the variables it gets (`${VAR}` expanded). */
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
   /** Fields warren does not know (opencode's `mode`, `temperature`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,

@@ -68,8 +68,18 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   const name = state.resolveName(values.name);
   const hooks = values.hooks === undefined ? undefined : state.hooks(values.hooks, name);
   state.require('description', 'add `description: <when the parent should use this agent>`');
-  state.require('prompt', 'add the system prompt');
-  if (values.description === undefined || values.prompt === undefined || state.errors.length > 0) {
+  if (values.kind === 'acp') {
+    state.require('command', 'add `command: <the program that starts the ACP agent>`');
+  } else {
+    state.require('prompt', 'add the system prompt');
+  }
+  for (const field of ['command', 'args', 'env'] as const) {
+    if (values[field] !== undefined && values.kind !== 'acp') {
+      state.warn(field, `\`${field}\` applies to \`kind: acp\` agents only; ignored`);
+    }
+  }
+  const noPrompt = values.prompt === undefined && values.kind !== 'acp';
+  if (values.description === undefined || noPrompt || state.errors.length > 0) {
     return { name, error: state.error(), warnings: state.warnings, notes: state.notes };
   }
 
@@ -81,8 +91,8 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   for (const { field, message } of tools.warnings) state.warn(field, `\`${field}\`: ${message}`);
   for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
   const description = state.limitSize('description', values.description);
-  const prompt = state.limitSize('prompt', values.prompt);
-  if (prompt.trim() === '') {
+  const prompt = state.limitSize('prompt', values.prompt ?? '');
+  if (prompt.trim() === '' && values.kind !== 'acp') {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
   const permission =
@@ -118,6 +128,10 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     memory: values.memory,
     forkContext: values.forkContext,
     omitProjectInstructions: values.omitProjectInstructions,
+    kind: values.kind,
+    command: values.command,
+    args: values.args,
+    env: values.env,
     extra: state.extra,
     source: options.source,
   });

@@ -17,7 +17,6 @@ const FIELD_ALIASES: Readonly<Record<string, AgentFieldName>> = {
  * Gemini file, gemini-fields.ts maps `timeout_mins` and checks `kind`).
  */
 const FOREIGN_FIELDS: ReadonlySet<string> = new Set([
-  'kind',
   'timeout_mins',
   'effort',
   'initialPrompt',
