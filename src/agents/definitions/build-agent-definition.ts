@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { checkHookSettings, formatHookPath } from '../../hooks/hook-settings.js';
 import { normalizeModel } from '../../model/model-alias.js';
+import { acpFieldWarnings, withoutAcpUnused } from './acp-fields.js';
 import {
   type AgentDefinition,
   type AgentFieldName,
@@ -73,11 +74,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   } else {
     state.require('prompt', 'add the system prompt');
   }
-  for (const field of ['command', 'args', 'env'] as const) {
-    if (values[field] !== undefined && values.kind !== 'acp') {
-      state.warn(field, `\`${field}\` applies to \`kind: acp\` agents only; ignored`);
-    }
-  }
+  for (const { field, message } of acpFieldWarnings(values)) state.warn(field, message);
   const noPrompt = values.prompt === undefined && values.kind !== 'acp';
   if (values.description === undefined || noPrompt || state.errors.length > 0) {
     return { name, error: state.error(), warnings: state.warnings, notes: state.notes };
@@ -135,6 +132,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     extra: state.extra,
     source: options.source,
   });
+  withoutAcpUnused(definition);
   const unknown = tools.unknownTools.length > 0 ? { unknownTools: tools.unknownTools } : {};
   return { name, definition, warnings: state.warnings, notes: state.notes, ...unknown };
 }
