@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentFile } from './load-agent-file.js';
 
+/** `${NAME}` as a definition writes it (kept unexpanded). */
+const variable = (name: string) => ['$', '{', name, '}'].join('');
+
 const parse = (...lines: string[]) =>
   parseAgentFile({ path: '/p/.warren/agents/gemini.md', kind: 'project', text: lines.join('\n') });
 
@@ -14,7 +17,7 @@ describe('kind: acp definitions', () => {
       'command: gemini',
       'args: [--experimental-acp]',
       'env:',
-      '  GEMINI_API_KEY: ${GEMINI_API_KEY}',
+      `  GEMINI_API_KEY: ${variable('GEMINI_API_KEY')}`,
       '---',
       '',
     );
@@ -25,7 +28,7 @@ describe('kind: acp definitions', () => {
       kind: 'acp',
       command: 'gemini',
       args: ['--experimental-acp'],
-      env: { GEMINI_API_KEY: '${GEMINI_API_KEY}' },
+      env: { GEMINI_API_KEY: variable('GEMINI_API_KEY') },
     });
   });
 
