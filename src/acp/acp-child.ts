@@ -13,7 +13,8 @@ import {
   PROTOCOL_VERSION,
   type StopReason,
 } from '@agentclientprotocol/sdk';
-import type { AgentEvent, AgentStatus, RunResult } from '../core/events.js';
+import type { Budget } from '../core/budget.js';
+import type { AgentEvent, AgentStatus, ResultSubtype, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import { emptyUsage } from '../core/usage.js';
@@ -41,6 +42,8 @@ export interface AcpChildRun extends Omit<ChildAsker, 'agent'> {
   agentPath: string;
   parentToolCallId?: string;
   background?: boolean;
+  /** The child's node of the tree's budget: its time limit stops the agent as `budget`. */
+  budget?: Budget;
 }
 
 /** The variables every started process gets (as MCP servers do); the rest only when named. */
@@ -81,17 +84,29 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
   let status: AgentStatus = 'completed';
   let error: string | undefined;
   let stderr = '';
+  // ACP reports no tokens: the time limits of the tree are what bound an external agent.
+  const outOfTime = new AbortController();
+  const deadline = run.budget?.effectiveDeadline() ?? Number.POSITIVE_INFINITY;
+  const timer = Number.isFinite(deadline)
+    ? setTimeout(() => outOfTime.abort(), Math.max(0, deadline - Date.now()))
+    : undefined;
+  const signal = AbortSignal.any([run.signal, outOfTime.signal]);
+  const stopped = (): AgentStatus | undefined =>
+    outOfTime.signal.aborted ? 'budget' : run.signal.aborted ? 'cancelled' : undefined;
   try {
-    const stop = await talk(run, events, (text) => {
+    const stop = await talk({ ...run, signal }, events, (text) => {
       stderr = (stderr + text).slice(-STDERR_KEPT);
     });
-    status = run.signal.aborted ? 'cancelled' : statusOf(stop);
+    status = stopped() ?? statusOf(stop);
     if (stop === 'refusal') error = 'the agent refused the prompt';
   } catch (caught) {
-    status = run.signal.aborted ? 'cancelled' : 'failed';
+    status = stopped() ?? 'failed';
     const tail = stderr.trim() ? ` (its stderr ends: ${stderr.trim().slice(-400)})` : '';
     error = `the ACP agent \`${run.acp.command}\` failed: ${messageOf(caught)}${tail}`;
+  } finally {
+    clearTimeout(timer);
   }
+  if (status === 'budget') error = 'the time budget ran out';
   if (status === 'cancelled') error ??= 'cancelled';
   events.endOpen(error ?? 'the agent ended before the call did');
   const reply: Message = { role: 'assistant', content: [{ type: 'text', text: events.text }] };
@@ -99,12 +114,7 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
   emit({ ...ref, type: 'turn_end', turn: 1, message: reply });
   const result: RunResult = {
     ...ref,
-    subtype:
-      status === 'completed'
-        ? 'success'
-        : status === 'max_turns'
-          ? 'error_max_turns'
-          : 'error_during_execution',
+    subtype: SUBTYPES[status],
     status,
     isError: status !== 'completed',
     result: events.text,
@@ -233,6 +243,15 @@ async function talk(
     releaseGroup(pid);
   }
 }
+
+const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
+  completed: 'success',
+  failed: 'error_during_execution',
+  cancelled: 'error_during_execution',
+  max_turns: 'error_max_turns',
+  budget: 'error_budget',
+  stalled: 'error_during_execution',
+};
 
 function statusOf(stop: StopReason): AgentStatus {
   if (stop === 'cancelled') return 'cancelled';

@@ -76,6 +76,7 @@ function childRun(child: ChildRun, signal: AbortSignal): AsyncGenerator<AgentEve
     cwd: options.cwd ?? process.cwd(),
     allowedDirs: options.allowedDirs ?? [options.cwd ?? process.cwd()],
     permissions: options.permissions,
+    ...(options.budget ? { budget: options.budget } : {}),
     signal,
   });
 }

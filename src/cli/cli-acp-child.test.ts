@@ -6,6 +6,7 @@ import { type ContentBlock, methods } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AcpWarren, startAcpWarren } from '../testing/acp-client.js';
 import { homeEnv, jsonLines, runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { makeGitRepo } from '../testing/git-repo.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
 const home = useTempDir('warren-acp-child-home-');
@@ -18,7 +19,11 @@ afterEach(async () => {
 });
 
 /** A `kind: acp` definition whose agent is `warren acp` itself, on its own script. */
-async function innerAgent(where: string, innerTurns: unknown[]): Promise<string> {
+async function innerAgent(
+  where: string,
+  innerTurns: unknown[],
+  extraLines: string[] = [],
+): Promise<string> {
   const script = join(home(), 'inner.json');
   await writeFile(script, JSON.stringify({ turns: innerTurns }));
   await mkdir(where, { recursive: true });
@@ -39,6 +44,7 @@ async function innerAgent(where: string, innerTurns: unknown[]): Promise<string>
       'kind: acp',
       `command: ${JSON.stringify(process.execPath)}`,
       `args: ${JSON.stringify(args)}`,
+      ...extraLines,
       '---',
       '',
     ].join('\n'),
@@ -168,6 +174,59 @@ describe('kind: acp children (warren acp at the other end)', () => {
     await running.agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await answer).stopReason).toBe('cancelled');
     expect(innerRunning()).toBe(false);
+  });
+});
+
+describe('kind: acp children in their own worktree and budget', () => {
+  async function printRun(agentsDir: string, script: string, ...extra: string[]) {
+    return runWarren(
+      [
+        '-p',
+        'go',
+        '--model',
+        `scripted:${script}`,
+        '--agents-dir',
+        agentsDir,
+        '--permission-mode',
+        'acceptEdits',
+        '--output-format',
+        'stream-json',
+        '--session-dir',
+        join(home(), 'sessions'),
+        ...extra,
+      ],
+      { env: homeEnv(home()), cwd: project(), timeoutMs: 60_000 },
+    );
+  }
+  const callInner = (prompt: string) => ({
+    match: { agent: '/^main$/' },
+    toolCalls: [{ name: 'Agent', input: { subagent_type: 'inner', description: 'inner', prompt } }],
+  });
+
+  it('works in a worktree of its own with isolation: worktree, its changes kept there', async () => {
+    makeGitRepo(project());
+    const agentsDir = join(home(), 'agents');
+    await innerAgent(agentsDir, INNER_TURNS, ['isolation: worktree']);
+    const script = await outerScript([callInner('write fg'), { text: 'done' }]);
+    const run = await printRun(agentsDir, script);
+    const lines = jsonLines(run.stdout);
+    const kept = lines.find((line) => line.type === 'worktree' && line.subtype === 'kept');
+    expect(kept).toMatchObject({ changed: true });
+    expect(await readFile(join(kept.path, 'fg.txt'), 'utf8')).toBe('from inner\n');
+    expect(existsSync(join(project(), 'fg.txt'))).toBe(false);
+  });
+
+  it("is stopped by the tree's time budget, its process gone", async () => {
+    const agentsDir = join(home(), 'agents');
+    const innerScript = await innerAgent(agentsDir, [{ delayMs: 60_000, text: 'too late' }]);
+    const script = await outerScript([callInner('wait'), { text: 'out of time' }]);
+    const run = await printRun(agentsDir, script, '--time-budget', '2000');
+    const lines = jsonLines(run.stdout);
+    expect(lines.find((line) => line.type === 'agent_end')).toMatchObject({
+      agent_type: 'inner',
+      status: 'budget',
+    });
+    expect(processesWith(innerScript)).toBe(0);
   });
 });
 
