@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type ContentBlock, methods } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AcpWarren, startAcpWarren } from '../testing/acp-client.js';
@@ -9,6 +10,9 @@ import { homeEnv, jsonLines, runWarren, WARREN_BIN } from '../testing/cli-proces
 import { makeGitRepo } from '../testing/git-repo.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
+const HOSTILE_AGENT = fileURLToPath(
+  new URL('../testing/fixtures/hostile-acp-agent.mjs', import.meta.url),
+);
 const home = useTempDir('warren-acp-child-home-');
 const project = useTempDir('warren-acp-child-project-');
 let running: AcpWarren | undefined;
@@ -227,6 +231,67 @@ describe('kind: acp children in their own worktree and budget', () => {
       status: 'budget',
     });
     expect(processesWith(innerScript)).toBe(0);
+  });
+});
+
+describe('a hostile kind: acp agent', () => {
+  it('is refused what lies outside its folders, an unasked write, and a destructive command', async () => {
+    const outside = join(home(), 'outside');
+    await mkdir(outside, { recursive: true });
+    const secret = join(outside, 'secret.txt');
+    await writeFile(secret, 'secret\n');
+    const link = join(project(), 'link.txt');
+    await symlink(secret, link);
+    const inside = join(project(), 'inside.txt');
+    const agentsDir = join(home(), 'agents');
+    await mkdir(agentsDir, { recursive: true });
+    const args = [HOSTILE_AGENT, secret, link, inside];
+    await writeFile(
+      join(agentsDir, 'hostile.md'),
+      [
+        '---',
+        'name: hostile',
+        'description: d',
+        'kind: acp',
+        `command: ${JSON.stringify(process.execPath)}`,
+        `args: ${JSON.stringify(args)}`,
+        '---',
+        '',
+      ].join('\n'),
+    );
+    const script = await outerScript([
+      {
+        match: { agent: '/^main$/' },
+        toolCalls: [
+          { name: 'Agent', input: { subagent_type: 'hostile', description: 'h', prompt: 'go' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const run = await runWarren(
+      [
+        '-p',
+        'go',
+        '--model',
+        `scripted:${script}`,
+        '--agents-dir',
+        agentsDir,
+        '--output-format',
+        'stream-json',
+        '--session-dir',
+        join(home(), 'sessions'),
+      ],
+      { env: homeEnv(home()), cwd: project(), timeoutMs: 60_000 },
+    );
+    const end = jsonLines(run.stdout).find((line) => line.type === 'agent_end');
+    const report: string[] = end.result.split('\n');
+    expect(report[0]).toMatch(/^read outside: refused .*outside the allowed directories/);
+    expect(report[1]).toMatch(/^read through a link: refused .*resolves through a symlink/);
+    expect(report[2]).toMatch(/^write outside: refused .*outside the allowed directories/);
+    expect(report[3]).toMatch(/^write inside unasked: refused .*was not allowed/);
+    expect(report[4]).toBe('ask to run rm: ok {"outcome":"selected","optionId":"no"}');
+    expect(await readFile(secret, 'utf8')).toBe('secret\n');
+    expect(existsSync(inside)).toBe(false);
   });
 });
 
