@@ -1,6 +1,7 @@
 // An ACP child's permission request decided by warren's permission gate: the call is put to the
 // child's own policy (derived from its parent's, so never past the parent's limits) as the
 // warren tool it most resembles, and the answer picks one of the options the child offered.
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type {
   PermissionOption,
@@ -11,6 +12,7 @@ import { z } from 'zod';
 import type { AgentRef } from '../core/events.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import { isInside } from '../tools/allowed-path.js';
 import { bashTool } from '../tools/bash.js';
 import { editTool } from '../tools/edit.js';
 import { readTool } from '../tools/read.js';
@@ -35,6 +37,29 @@ const acpCallTool = defineTool({
   call: async () => 'not callable',
 });
 
+/**
+ * Read, as rules name it, but read-only only inside the child's folders: the external agent
+ * reads the file itself, so no Read tool refuses the path after the gate as warren's would.
+ */
+const readStandIn: Tool = {
+  ...(readTool as Tool),
+  isReadOnly: (input, scope) => {
+    const file = (input as { file_path: string }).file_path;
+    const real = realLocation(path.resolve(scope.cwd, file));
+    return scope.allowedDirs.some((dir) => isInside(real, realLocation(dir)));
+  },
+};
+
+/** The path with its symlinks resolved as far as it exists. */
+function realLocation(file: string): string {
+  try {
+    return realpathSync.native(file);
+  } catch {
+    const parent = path.dirname(file);
+    return parent === file ? file : path.join(realLocation(parent), path.basename(file));
+  }
+}
+
 /** The warren tool and input whose permission rules the child's call is judged by. */
 export function standIn(
   request: RequestPermissionRequest,
@@ -54,7 +79,7 @@ export function standIn(
       break;
     case 'read':
     case 'search':
-      if (filePath) return { tool: readTool, input: { file_path: filePath } };
+      if (filePath) return { tool: readStandIn, input: { file_path: filePath } };
       break;
     case 'execute': {
       const command = typeof raw.command === 'string' ? raw.command : call.title;
@@ -86,12 +111,17 @@ export async function decideChildPermission(
       })
     : { behavior: 'deny' as const, message: 'no permission policy' };
   const allowed = decision.behavior === 'allow';
-  const option = pick(
-    request.options,
-    allowed ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'],
-  );
+  // "Always" would let the child skip warren's gate next time: only a once is ever chosen, and
+  // a request that offers no "allow once" is refused.
+  const option = allowed
+    ? (pick(request.options, ['allow_once']) ??
+      pick(request.options, ['reject_once', 'reject_always']))
+    : pick(request.options, ['reject_once', 'reject_always']);
   if (!option) return { response: { outcome: { outcome: 'cancelled' } }, allowed: false };
-  return { response: { outcome: { outcome: 'selected', optionId: option.optionId } }, allowed };
+  return {
+    response: { outcome: { outcome: 'selected', optionId: option.optionId } },
+    allowed: option.kind === 'allow_once',
+  };
 }
 
 /** The first option of the kinds given, in their order: "always" is never chosen over "once". */
