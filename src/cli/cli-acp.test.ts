@@ -289,4 +289,27 @@ describe('warren acp', () => {
       expect(agentText(warren.updates)).toBe('echo offered');
     });
   });
+
+  it('refuses a session to load that is a path, and a working folder that does not exist, by name', async () => {
+    const warren = await acpWarren([{ text: 'hi' }]);
+    await expect(
+      warren.agent.request(methods.agent.session.load, {
+        sessionId: '../../etc/passwd',
+        cwd: project(),
+        mcpServers: [],
+      }),
+    ).rejects.toThrow(/session id/);
+    await expect(
+      warren.agent.request(methods.agent.session.new, {
+        cwd: join(project(), 'missing'),
+        mcpServers: [],
+      }),
+    ).rejects.toThrow(/is not a directory/);
+    // Still serving: a bad request costs nothing else.
+    const { sessionId } = await warren.agent.request(methods.agent.session.new, {
+      cwd: project(),
+      mcpServers: [],
+    });
+    expect(sessionId).toMatch(/\S/);
+  });
 });
