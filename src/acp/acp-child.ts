@@ -14,11 +14,12 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Budget } from '../core/budget.js';
-import type { AgentEvent, AgentStatus, ResultSubtype, RunResult } from '../core/events.js';
+import type { AgentEvent, AgentStatus, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import { emptyUsage } from '../core/usage.js';
 import { EventChannel } from '../loop/event-channel.js';
+import { subtypeOf } from '../loop/run-result.js';
 import { expandVariables } from '../mcp/expand-env.js';
 import { ChildEvents } from './child-events.js';
 import { ChildFiles } from './child-files.js';
@@ -114,7 +115,7 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
   emit({ ...ref, type: 'turn_end', turn: 1, message: reply });
   const result: RunResult = {
     ...ref,
-    subtype: SUBTYPES[status],
+    subtype: subtypeOf(status),
     status,
     isError: status !== 'completed',
     result: events.text,
@@ -243,15 +244,6 @@ async function talk(
     releaseGroup(pid);
   }
 }
-
-const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
-  completed: 'success',
-  failed: 'error_during_execution',
-  cancelled: 'error_during_execution',
-  max_turns: 'error_max_turns',
-  budget: 'error_budget',
-  stalled: 'error_during_execution',
-};
 
 function statusOf(stop: StopReason): AgentStatus {
   if (stop === 'cancelled') return 'cancelled';

@@ -62,6 +62,26 @@ async function outerScript(turns: unknown[]): Promise<string> {
   return script;
 }
 
+/** `warren -p go` on the outer script with the definitions in `agentsDir`, as stream-json. */
+function printRun(agentsDir: string, script: string, ...extra: string[]) {
+  return runWarren(
+    [
+      '-p',
+      'go',
+      '--model',
+      `scripted:${script}`,
+      '--agents-dir',
+      agentsDir,
+      '--output-format',
+      'stream-json',
+      '--session-dir',
+      join(home(), 'sessions'),
+      ...extra,
+    ],
+    { env: homeEnv(home()), cwd: project(), timeoutMs: 60_000 },
+  );
+}
+
 const INNER_TURNS = [
   {
     match: { prompt: 'write fg' },
@@ -103,24 +123,8 @@ describe('kind: acp children (warren acp at the other end)', () => {
       { match: { agent: '/^main$/' }, text: 'done' },
     ]);
     const sessions = join(home(), 'sessions');
-    const run = await runWarren(
-      [
-        '-p',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--agents-dir',
-        agentsDir,
-        // Edits in the project are allowed; commands would need a person, and -p has none.
-        '--permission-mode',
-        'acceptEdits',
-        '--output-format',
-        'stream-json',
-        '--session-dir',
-        sessions,
-      ],
-      { env: homeEnv(home()), cwd: project(), timeoutMs: 60_000 },
-    );
+    // Edits in the project are allowed; commands would need a person, and -p has none.
+    const run = await printRun(agentsDir, script, '--permission-mode', 'acceptEdits');
     expect(run.stderr).toBe('');
     const lines = jsonLines(run.stdout);
     const children = lines.filter((line) => line.type === 'agent_start');
@@ -182,26 +186,6 @@ describe('kind: acp children (warren acp at the other end)', () => {
 });
 
 describe('kind: acp children in their own worktree and budget', () => {
-  async function printRun(agentsDir: string, script: string, ...extra: string[]) {
-    return runWarren(
-      [
-        '-p',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--agents-dir',
-        agentsDir,
-        '--permission-mode',
-        'acceptEdits',
-        '--output-format',
-        'stream-json',
-        '--session-dir',
-        join(home(), 'sessions'),
-        ...extra,
-      ],
-      { env: homeEnv(home()), cwd: project(), timeoutMs: 60_000 },
-    );
-  }
   const callInner = (prompt: string) => ({
     match: { agent: '/^main$/' },
     toolCalls: [{ name: 'Agent', input: { subagent_type: 'inner', description: 'inner', prompt } }],
@@ -212,7 +196,7 @@ describe('kind: acp children in their own worktree and budget', () => {
     const agentsDir = join(home(), 'agents');
     await innerAgent(agentsDir, INNER_TURNS, ['isolation: worktree']);
     const script = await outerScript([callInner('write fg'), { text: 'done' }]);
-    const run = await printRun(agentsDir, script);
+    const run = await printRun(agentsDir, script, '--permission-mode', 'acceptEdits');
     const lines = jsonLines(run.stdout);
     const kept = lines.find((line) => line.type === 'worktree' && line.subtype === 'kept');
     expect(kept).toMatchObject({ changed: true });
@@ -268,21 +252,7 @@ describe('a hostile kind: acp agent', () => {
       },
       { text: 'done' },
     ]);
-    const run = await runWarren(
-      [
-        '-p',
-        'go',
-        '--model',
-        `scripted:${script}`,
-        '--agents-dir',
-        agentsDir,
-        '--output-format',
-        'stream-json',
-        '--session-dir',
-        join(home(), 'sessions'),
-      ],
-      { env: homeEnv(home()), cwd: project(), timeoutMs: 60_000 },
-    );
+    const run = await printRun(agentsDir, script);
     const end = jsonLines(run.stdout).find((line) => line.type === 'agent_end');
     const report: string[] = end.result.split('\n');
     expect(report[0]).toMatch(/^read outside: refused .*outside the allowed directories/);
