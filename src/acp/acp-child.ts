@@ -81,12 +81,16 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
   });
   emit({ ...ref, type: 'turn_start', turn: 1 });
   emit({ ...ref, type: 'message_start' });
-  const events = new ChildEvents(ref, emit);
   let status: AgentStatus = 'completed';
   let error: string | undefined;
   let stderr = '';
-  // ACP reports no tokens: the time limits of the tree are what bound an external agent.
+  // ACP reports no tokens: the tree's time limits bound an external agent, and its cost budget
+  // too where the agent reports what it spent in dollars.
   const outOfTime = new AbortController();
+  const events = new ChildEvents(ref, emit, (deltaUsd) => {
+    run.budget?.spend(0, deltaUsd);
+    if (run.budget?.exhausted()) outOfTime.abort();
+  });
   const deadline = run.budget?.effectiveDeadline() ?? Number.POSITIVE_INFINITY;
   const timer = Number.isFinite(deadline)
     ? setTimeout(() => outOfTime.abort(), Math.max(0, deadline - Date.now()))
@@ -107,11 +111,22 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
   } finally {
     clearTimeout(timer);
   }
-  if (status === 'budget') error = 'the time budget ran out';
+  if (status === 'budget')
+    error = `the ${run.budget?.exhausted() === 'cost' ? 'cost' : 'time'} budget ran out`;
   if (status === 'cancelled') error ??= 'cancelled';
   events.endOpen(error ?? 'the agent ended before the call did');
   const reply: Message = { role: 'assistant', content: [{ type: 'text', text: events.text }] };
   emit({ ...ref, type: 'message_end', message: reply });
+  // One "model call" as warren counts them: what the agent reported it cost, tokens unknown.
+  emit({
+    ...ref,
+    type: 'usage',
+    turn: 1,
+    usage: emptyUsage(),
+    costUsd: events.costUsd,
+    durationMs: Date.now() - started,
+    finishReason: status === 'completed' ? 'stop' : 'other',
+  });
   emit({ ...ref, type: 'turn_end', turn: 1, message: reply });
   const result: RunResult = {
     ...ref,
@@ -126,7 +141,7 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
     toolCalls: events.toolCalls,
     durationMs: Date.now() - started,
     usage: emptyUsage(),
-    costUsd: null,
+    costUsd: events.costUsd,
     messages: [{ role: 'user', content: run.prompt }, reply],
   };
   emit({ ...result, type: 'result' });

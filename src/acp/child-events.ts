@@ -11,13 +11,19 @@ export class ChildEvents {
   readonly #emit: Emit;
   /** Started and not yet ended: id → name and when it started. */
   readonly #open = new Map<string, { toolName: string; started: number }>();
+  /** Ended already: a late or repeated update of them is not a new call. */
+  readonly #ended = new Set<string>();
   #plans = 0;
   text = '';
   toolCalls = 0;
+  /** What the agent said it cost in USD (`usage_update`); null when it never said. */
+  costUsd: number | null = null;
+  readonly #onCost: (deltaUsd: number) => void;
 
-  constructor(ref: AgentRef, emit: Emit) {
+  constructor(ref: AgentRef, emit: Emit, onCost: (deltaUsd: number) => void = () => {}) {
     this.#ref = ref;
     this.#emit = emit;
+    this.#onCost = onCost;
   }
 
   apply(update: SessionUpdate): void {
@@ -54,6 +60,15 @@ export class ChildEvents {
           );
         }
         return;
+      case 'usage_update': {
+        // The running total of the session; only dollars can be added to warren's costs.
+        const cost = update.cost;
+        if (cost?.currency !== 'USD' || !Number.isFinite(cost.amount) || cost.amount < 0) return;
+        const delta = cost.amount - (this.costUsd ?? 0);
+        this.costUsd = cost.amount;
+        if (delta > 0) this.#onCost(delta);
+        return;
+      }
       case 'plan': {
         const id = `plan-${++this.#plans}`;
         const todos = update.entries.map((entry) => ({
@@ -75,7 +90,7 @@ export class ChildEvents {
   }
 
   #start(toolCallId: string, toolName: string, input: unknown): void {
-    if (this.#open.has(toolCallId)) return;
+    if (this.#open.has(toolCallId) || this.#ended.has(toolCallId)) return;
     this.toolCalls++;
     this.#open.set(toolCallId, { toolName, started: Date.now() });
     this.#emit({ ...this.#ref, type: 'tool_start', toolCallId, toolName, input: input ?? {} });
@@ -85,6 +100,7 @@ export class ChildEvents {
     const call = this.#open.get(toolCallId);
     if (!call) return;
     this.#open.delete(toolCallId);
+    this.#ended.add(toolCallId);
     this.#emit({
       ...this.#ref,
       type: 'tool_end',
