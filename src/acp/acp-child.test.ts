@@ -1,21 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { query } from '../query.js';
 import { WARREN_BIN } from '../testing/cli-process.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
+import { processesWith, stillAlive } from '../testing/process-liveness.js';
 import { ReactiveModel } from '../testing/reactive-model.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 const taskIdIn = (text: string | undefined) => /task_[0-9a-f]{8}/.exec(text ?? '')?.[0];
-
-/** How many processes have `text` in their command line. */
-function processesWith(text: string): number {
-  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line.includes(text)).length;
-}
 
 describe('a kind: acp child in the background', () => {
   it('is stopped by TaskStop: cancelled, its process gone', async () => {
@@ -69,6 +63,6 @@ describe('a kind: acp child in the background', () => {
     const { events } = await runToEnd(run);
     const ended = ofType(events, 'result').find((event) => event.agentType === 'inner');
     expect(ended).toMatchObject({ status: 'cancelled' });
-    expect(processesWith(script)).toBe(0);
+    expect(await stillAlive(processesWith(script))).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type AcpWarren, startAcpWarren } from '../testing/acp-client.js';
 import { homeEnv, jsonLines, runWarren, WARREN_BIN } from '../testing/cli-process.js';
 import { makeGitRepo } from '../testing/git-repo.js';
+import { processesWith, stillAlive } from '../testing/process-liveness.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
 const HOSTILE_AGENT = fileURLToPath(
@@ -177,11 +177,11 @@ describe('kind: acp children (warren acp at the other end)', () => {
     });
     const prompt: ContentBlock[] = [{ type: 'text', text: 'go' }];
     const answer = running.agent.request(methods.agent.session.prompt, { sessionId, prompt });
-    const innerRunning = () => processesWith(innerScript) > 0;
+    const innerRunning = () => processesWith(innerScript).length > 0;
     while (!innerRunning()) await new Promise((resolve) => setTimeout(resolve, 50));
     await running.agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await answer).stopReason).toBe('cancelled');
-    expect(innerRunning()).toBe(false);
+    expect(await stillAlive(processesWith(innerScript))).toEqual([]);
   });
 });
 
@@ -214,7 +214,7 @@ describe('kind: acp children in their own worktree and budget', () => {
       agent_type: 'inner',
       status: 'budget',
     });
-    expect(processesWith(innerScript)).toBe(0);
+    expect(await stillAlive(processesWith(innerScript))).toEqual([]);
   });
 });
 
@@ -264,9 +264,3 @@ describe('a hostile kind: acp agent', () => {
     expect(existsSync(inside)).toBe(false);
   });
 });
-
-/** How many processes have `text` in their command line. */
-function processesWith(text: string): number {
-  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-  return out.split('\n').filter((line) => line.includes(text)).length;
-}
