@@ -27,7 +27,7 @@ export interface RunningWorker {
 export async function serveWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const handler = restate.createEndpointHandler({
-    services: [subagentWorkflow(options), parentInbox],
+    services: [subagentWorkflow(options), parentInbox(options)],
     ...(options.identityKeys?.length ? { identityKeys: [...options.identityKeys] } : {}),
   });
   const server = http2.createServer(handler);

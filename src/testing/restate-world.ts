@@ -24,6 +24,8 @@ import { startWarrenWorker, type WarrenWorker } from './warren-worker.js';
 export const PARENT_KEY = 'parent-secret-key';
 /** The worker's own key, from its own environment. */
 export const WORKER_KEY = 'worker-own-key';
+/** The remote key parent and worker share: requests signed with it are the only ones served. */
+export const REMOTE_KEY = 'wrk1_test-remote-key-shared-by-parent-and-worker';
 
 /** One model request as a script sees it: whose conversation, at which turn. */
 export interface Turn {
@@ -82,15 +84,17 @@ async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
     handler: (request) => (request.api ? script()(turnOf(request)) : undefined),
   });
   const [workerPort] = (await freePorts(1)) as [number];
-  const workerEnv = { HOME: project, WARREN_API_KEY: WORKER_KEY };
+  const workerEnv = { HOME: project, WARREN_API_KEY: WORKER_KEY, WARREN_REMOTE_KEY: REMOTE_KEY };
+  // The worker's own configuration: its model endpoint, and children as free as their parents.
+  const workerArgs = ['--base-url', `${llm.url}/v1`, '--max-permission-mode', 'bypassPermissions'];
   const world: RestateWorld = {
     server,
     llm,
     project,
-    worker: await startWarrenWorker(workerPort, workerEnv),
+    worker: await startWarrenWorker(workerPort, workerEnv, workerArgs),
     workerPort,
     async restartWorker() {
-      world.worker = await startWarrenWorker(workerPort, workerEnv);
+      world.worker = await startWarrenWorker(workerPort, workerEnv, workerArgs);
     },
     flags: (...extra) => [
       '--model',
@@ -109,7 +113,7 @@ async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
       'stream-json',
       ...extra,
     ],
-    env: () => ({ HOME: project, WARREN_API_KEY: PARENT_KEY }),
+    env: () => ({ HOME: project, WARREN_API_KEY: PARENT_KEY, WARREN_REMOTE_KEY: REMOTE_KEY }),
     run: (args) => runWarren(args, { cwd: project, env: world.env(), timeoutMs: 240_000 }),
     requestsOf: (marker) =>
       llm.requests
