@@ -11,6 +11,9 @@ export const stderrLog: RefusalLog = (line) => {
   process.stderr.write(`${line}\n`);
 };
 
+/** How every refusal's error starts, so the worker's log can leave out the SDK's trace of it. */
+export const REFUSED = 'warren worker refused';
+
 /** Refusals are 401 when the sender is not known, 403 when a known sender asks for too much. */
 export function refuse(
   log: RefusalLog,
@@ -20,7 +23,7 @@ export function refuse(
   status: 401 | 403 | 400 = 401,
 ): never {
   log(`warren: refused ${what} for ${shownKey(key)}: ${reason}`);
-  throw new restate.TerminalError(`warren worker refused ${what}: ${reason}`, {
+  throw new restate.TerminalError(`${REFUSED} ${what}: ${reason}`, {
     errorCode: status,
   });
 }

@@ -77,7 +77,16 @@ function turnOf(request: RecordedRequest): Turn {
   };
 }
 
-async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
+/** How a suite's worker is configured beyond its key and its model endpoint. */
+export interface WorldOptions {
+  /** Its `--max-permission-mode`; default bypassPermissions, so children run as freely as parents. */
+  maxPermissionMode?: string;
+}
+
+async function startRestateWorld(
+  script: () => Script,
+  options: WorldOptions,
+): Promise<RestateWorld> {
   const project = await makeTempDir('warren-remote-');
   const server = await startRestateServer();
   const llm = await startMockLlmServer({
@@ -86,7 +95,12 @@ async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
   const [workerPort] = (await freePorts(1)) as [number];
   const workerEnv = { HOME: project, WARREN_API_KEY: WORKER_KEY, WARREN_REMOTE_KEY: REMOTE_KEY };
   // The worker's own configuration: its model endpoint, and children as free as their parents.
-  const workerArgs = ['--base-url', `${llm.url}/v1`, '--max-permission-mode', 'bypassPermissions'];
+  const workerArgs = [
+    '--base-url',
+    `${llm.url}/v1`,
+    '--max-permission-mode',
+    options.maxPermissionMode ?? 'bypassPermissions',
+  ];
   const world: RestateWorld = {
     server,
     llm,
@@ -152,7 +166,7 @@ export interface RestateSuite {
 }
 
 /** One world for the tests of a file: started before them, stopped after them. */
-export function restateSuite(what: string): RestateSuite {
+export function restateSuite(what: string, options: WorldOptions = {}): RestateSuite {
   const binary = restateServerBinary();
   const skip = 'missing' in binary ? binary.missing : false;
   if (skip) console.warn(`skipping ${what}: ${skip}`);
@@ -166,7 +180,7 @@ export function restateSuite(what: string): RestateSuite {
     script: () => ({ text: 'no script' }),
   };
   beforeAll(async () => {
-    if (!skip) world = await startRestateWorld(() => suite.script);
+    if (!skip) world = await startRestateWorld(() => suite.script, options);
   }, 180_000);
   afterAll(async () => world?.stop(), 60_000);
   return suite;
