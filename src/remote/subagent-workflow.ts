@@ -83,7 +83,7 @@ export function subagentWorkflow(settings: WorkerSettings) {
           state: progress?.state ?? null,
         };
       },
-      progress: (
+      progress: async (
         ctx: restate.WorkflowSharedContext,
         input: unknown,
       ): Promise<RemoteProgress | null> => {
@@ -133,9 +133,16 @@ export function subagentWorkflow(settings: WorkerSettings) {
 export type SubagentWorkflow = ReturnType<typeof subagentWorkflow>;
 
 function checkedSpec(body: string, key: string, log: RefusalLog): CheckedChildSpec {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    // JSON.parse's message quotes the text: not for the log.
+    refuse(log, 'a child spec', key, 'it is not JSON', 400);
+  }
   let spec: CheckedChildSpec;
   try {
-    spec = checkChildSpec(JSON.parse(body));
+    spec = checkChildSpec(parsed);
   } catch (error) {
     refuse(log, 'a child spec', key, messageOf(error), 400);
   }
