@@ -12,7 +12,13 @@ import { jsonLines, runWarren } from '../testing/cli-process.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
 import { attachWorkflow, callHandler, submitWorkflow } from '../testing/restate-ingress.js';
 import { freePorts } from '../testing/restate-server.js';
-import { REMOTE_KEY, restateSuite, type Turn, WORKER_KEY } from '../testing/restate-world.js';
+import {
+  REMOTE_KEY,
+  remoteAgentCall,
+  restateSuite,
+  type Turn,
+  WORKER_KEY,
+} from '../testing/restate-world.js';
 import { startWarrenWorker } from '../testing/warren-worker.js';
 
 const suite = restateSuite('remote authentication tests', { maxPermissionMode: 'acceptEdits' });
@@ -283,19 +289,7 @@ describe.skipIf(suite.skip)('a worker refuses work its parents did not send', ()
           : { text: 'child wrote it' };
       }
       return turn.turn === 0
-        ? {
-            toolCalls: [
-              {
-                name: 'Agent',
-                input: {
-                  subagent_type: 'general-purpose',
-                  description: 'write',
-                  prompt: 'CHILD-KEYED write',
-                  isolation: 'remote',
-                },
-              },
-            ],
-          }
+        ? remoteAgentCall('CHILD-KEYED write', 'write')
         : { text: `PARENT saw: ${turn.last.includes('child wrote it')}` };
     };
     const run = await world.run([
@@ -316,19 +310,7 @@ describe.skipIf(suite.skip)('a worker refuses work its parents did not send', ()
     suite.script = (turn) => {
       if (turn.prompt.includes('CHILD-WRONGKEY')) return { text: 'should not run' };
       return turn.turn === 0
-        ? {
-            toolCalls: [
-              {
-                name: 'Agent',
-                input: {
-                  subagent_type: 'general-purpose',
-                  description: 'x',
-                  prompt: 'CHILD-WRONGKEY go',
-                  isolation: 'remote',
-                },
-              },
-            ],
-          }
+        ? remoteAgentCall('CHILD-WRONGKEY go', 'x')
         : { text: `PARENT read: ${turn.last.includes('signature does not match')}` };
     };
     const run = await runWarren(

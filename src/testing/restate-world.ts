@@ -40,6 +40,18 @@ export interface Turn {
 
 export type Script = (turn: Turn) => MockReply | Promise<MockReply>;
 
+/** A parent's reply that starts a general-purpose child on a worker (isolation "remote"). */
+export function remoteAgentCall(prompt: string, description = 'remote work'): MockReply {
+  return {
+    toolCalls: [
+      {
+        name: 'Agent',
+        input: { subagent_type: 'general-purpose', description, prompt, isolation: 'remote' },
+      },
+    ],
+  };
+}
+
 export interface RestateWorld {
   readonly server: RestateServer;
   readonly llm: MockLlmServer;
