@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE } from '../remote/restate-services.js';
+import { openResult } from '../remote/sealed-result.js';
 import { type RemoteAuth, type Sealed, seal } from '../remote/signed-envelope.js';
 import { jsonLines, runWarren } from '../testing/cli-process.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
@@ -169,7 +170,7 @@ describe.skipIf(suite.skip)('a worker refuses work its parents did not send', ()
     90_000,
   );
 
-  it("refuses forged messages and reads of a running child; its parent's signed ones reach it once", async () => {
+  it("refuses forged messages and reads of a running child; its parent's signed ones reach it once, and only key holders read its result", async () => {
     const { world } = suite;
     const ingress = world.server.ingressUrl;
     const id = freshId();
@@ -221,7 +222,12 @@ describe.skipIf(suite.skip)('a worker refuses work its parents did not send', ()
     release();
     const ended = await attachWorkflow(ingress, id);
     expect(ended.status).toBe(200);
-    expect(JSON.parse(ended.text)).toMatchObject({ result: 'signed 1, forged false' });
+    // Anyone may attach through the ingress: what they get is encrypted for the key's holders.
+    expect(ended.text).not.toContain('signed 1');
+    expect(openResult(KEY, id, JSON.parse(ended.text))).toMatchObject({
+      result: 'signed 1, forged false',
+    });
+    expect(() => openResult(OTHER_KEY, id, JSON.parse(ended.text))).toThrow(/encrypted/);
   }, 90_000);
 
   it("refuses forged endings, reads and acknowledgements of a parent's inbox", async () => {

@@ -17,6 +17,7 @@ import {
   SUBAGENT_SERVICE,
   type SubagentApi,
 } from './restate-services.js';
+import { openResult } from './sealed-result.js';
 import { type RemoteAuth, seal } from './signed-envelope.js';
 
 export interface RestateExecutorOptions {
@@ -60,10 +61,11 @@ export class RestateExecutor implements RemoteExecutor {
     this.#invocations.set(spec.agentId, submitted.invocationId);
   }
 
-  result(agentId: string, signal?: AbortSignal): Promise<RunResult> {
-    return this.#retrying(signal, () =>
+  async result(agentId: string, signal?: AbortSignal): Promise<RunResult> {
+    const output = await this.#retrying(signal, () =>
       this.#workflow(agentId).workflowAttach(clients.rpc.opts({ signal })),
     );
+    return openResult(this.#auth, agentId, output);
   }
 
   async progress(agentId: string, signal?: AbortSignal): Promise<RemoteProgress | undefined> {

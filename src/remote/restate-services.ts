@@ -3,6 +3,7 @@
 // object (key: a session) where background children post their endings.
 import type { RunResult } from '../core/events.js';
 import type { RemoteEnding, RemoteProgress } from '../core/remote-executor.js';
+import type { SealedResult } from './sealed-result.js';
 import type { Sealed } from './signed-envelope.js';
 
 export const SUBAGENT_SERVICE = 'subagent';
@@ -21,7 +22,8 @@ export interface SubagentStatus {
  * not an interface: they want an object type with an index signature).
  */
 export type SubagentApi = {
-  run(ctx: unknown, spec: Sealed): Promise<RunResult>;
+  /** The child's result, encrypted (sealed-result.ts) unless its worker has no key. */
+  run(ctx: unknown, spec: Sealed): Promise<SealedResult | RunResult>;
   status(ctx: unknown, request: Sealed): Promise<SubagentStatus>;
   progress(ctx: unknown, request: Sealed): Promise<RemoteProgress | null>;
   message(ctx: unknown, text: Sealed): Promise<boolean>;

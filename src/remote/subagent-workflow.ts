@@ -22,6 +22,7 @@ import { admitted, type RefusalLog, refuse, stderrLog } from './refusal.js';
 import { RestateJournal } from './restate-journal.js';
 import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE, type SubagentStatus } from './restate-services.js';
 import { runRemoteChild } from './run-remote-child.js';
+import { type SealedResult, sealResult } from './sealed-result.js';
 import { READ_MAX_AGE_MS, type RemoteAuth, SIGNED_MAX_AGE_MS, seal } from './signed-envelope.js';
 import { beyondLimits, DEFAULT_LIMITS, type WorkerLimits } from './worker-limits.js';
 
@@ -56,7 +57,10 @@ export function subagentWorkflow(settings: WorkerSettings) {
   return restate.workflow({
     name: SUBAGENT_SERVICE,
     handlers: {
-      run: async (ctx: restate.WorkflowContext, input: unknown): Promise<RunResult> => {
+      run: async (
+        ctx: restate.WorkflowContext,
+        input: unknown,
+      ): Promise<SealedResult | RunResult> => {
         // The clock as the first attempt read it: a replay after a crash, hours later, still
         // finds the signature as fresh as it was then.
         const receivedAt = await ctx.run('received', () => Date.now());
@@ -70,7 +74,7 @@ export function subagentWorkflow(settings: WorkerSettings) {
         const beyond = beyondLimits(spec, settings.limits ?? DEFAULT_LIMITS);
         if (beyond) refuse(log, 'a child spec', ctx.key, beyond, 403);
         ctx.set('invocation', ctx.request().id);
-        return runChild(ctx, spec, settings);
+        return sealResult(auth, spec.agentId, await runChild(ctx, spec, settings));
       },
       status: async (
         ctx: restate.WorkflowSharedContext,
