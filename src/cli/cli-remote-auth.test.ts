@@ -4,6 +4,7 @@
 // call, no command run and nothing sent to the attacker's endpoint; the parent's signed calls
 // still work end to end. The worker here allows at most acceptEdits.
 import { existsSync } from 'node:fs';
+import http2 from 'node:http2';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE } from '../remote/restate-services.js';
@@ -22,7 +23,10 @@ import {
 } from '../testing/restate-world.js';
 import { startWarrenWorker } from '../testing/warren-worker.js';
 
-const suite = restateSuite('remote authentication tests', { maxPermissionMode: 'acceptEdits' });
+const suite = restateSuite('remote authentication tests', {
+  maxPermissionMode: 'acceptEdits',
+  identityKeys: true,
+});
 
 const KEY: RemoteAuth = { keys: [REMOTE_KEY] };
 const OTHER_KEY: RemoteAuth = { keys: ['wrk1_an-attacker-guess-at-the-remote-key-000000'] };
@@ -339,6 +343,13 @@ describe.skipIf(suite.skip)('a worker refuses work its parents did not send', ()
     );
   }, 120_000);
 
+  it("answers only restate-server on the worker's own port, with --restate-identity-key", async () => {
+    const { world } = suite;
+    // A caller who reaches the worker directly could hand it a journal of its own making.
+    const direct = await http2Get(world.worker.url, '/discover');
+    expect(direct).toBe(401);
+  }, 30_000);
+
   it('a parent without a key is told how to get one before anything runs', async () => {
     const { world } = suite;
     const { WARREN_REMOTE_KEY: _key, ...env } = world.env();
@@ -380,6 +391,21 @@ describe('warren restate serve and keygen', () => {
     expect(two.stdout).not.toBe(one.stdout);
   }, 30_000);
 });
+
+/** The status of a GET over HTTP/2 without TLS, as restate-server speaks to a worker. */
+function http2Get(url: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(url);
+    session.on('error', reject);
+    const request = session.request({ ':method': 'GET', ':path': path });
+    request.on('response', (headers) => {
+      resolve(Number(headers[':status']));
+      session.close();
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 /** Waits until `check` holds, looking again every 50 ms. */
 async function until(check: () => boolean, ms = 60_000): Promise<void> {

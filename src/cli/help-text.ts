@@ -31,6 +31,8 @@ Usage:
                                     anthropic,openai,openai-compatible)
       --max-permission-mode <mode>  highest mode a child may run in (default: default); a spec
                                     asking for more is refused
+      --restate-identity-key <key>  serve only requests restate-server signed (its publickeyv1_…
+                                    key; comma-separated for several)
   warren restate register <worker-url> [--admin-url <admin>]
                                     register a worker with restate-server (docs/remote.md)
   warren restate keygen             print a new remote key for parents and workers

@@ -42,6 +42,8 @@ export type RestateArgs =
       providers: readonly ProviderName[];
       /** The highest permission mode its children may run in. */
       maxPermissionMode: PermissionMode;
+      /** Restate request identity keys: only requests restate-server signed reach its handlers. */
+      identityKeys: readonly string[];
     }
   | { command: 'restate'; action: 'register'; adminUrl: string; workerUrl: string }
   | { command: 'restate'; action: 'keygen' };
@@ -59,6 +61,7 @@ interface RestateValues {
   'base-url'?: string;
   providers?: string;
   'max-permission-mode'?: string;
+  'restate-identity-key'?: string;
 }
 
 export const RESTATE_OPTIONS = {
@@ -73,10 +76,11 @@ export const RESTATE_OPTIONS = {
   'insecure-no-auth': { type: 'boolean' },
   providers: { type: 'string' },
   'max-permission-mode': { type: 'string' },
+  'restate-identity-key': { type: 'string' },
 } as const;
 
 const SERVE_USAGE =
-  'warren restate serve --port <p> [--host <addr>] [--remote-key-file <file>] [--base-url <url>] [--providers <list>] [--max-permission-mode <mode>] [--restate-url <ingress>]';
+  'warren restate serve --port <p> [--host <addr>] [--remote-key-file <file>] [--base-url <url>] [--providers <list>] [--max-permission-mode <mode>] [--restate-identity-key <key>] [--restate-url <ingress>]';
 const REGISTER_USAGE = 'warren restate register <worker-url> [--admin-url <admin>]';
 
 /** `warren -p`'s executor flags; `--executor restate` needs an ingress URL. */
@@ -132,6 +136,7 @@ export function restateArgs(words: readonly string[], values: RestateValues): Re
           : checkedUrl(values['base-url'], '--base-url', 'http://127.0.0.1:11434/v1'),
       providers: providersOf(values.providers),
       maxPermissionMode: maxModeOf(values['max-permission-mode']),
+      identityKeys: identityKeysOf(values['restate-identity-key']),
     };
   }
   if (action === 'keygen') {
@@ -183,6 +188,21 @@ function providersOf(value: string | undefined): readonly ProviderName[] {
     }
   }
   return names as ProviderName[];
+}
+
+function identityKeysOf(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const keys = value.split(',').map((key) => key.trim());
+  for (const key of keys) {
+    if (!/^publickeyv1_[1-9A-HJ-NP-Za-km-z]{32,64}$/.test(key)) {
+      throw new ConfigError(
+        '--restate-identity-key',
+        'expected the public key restate-server logs at start (publickeyv1_…)',
+        'see "Locking down service access" in Restate\'s security docs',
+      );
+    }
+  }
+  return keys;
 }
 
 function maxModeOf(value: string | undefined): PermissionMode {

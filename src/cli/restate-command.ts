@@ -48,6 +48,7 @@ export async function runRestateCommand(args: RestateArgs, io: CliIo): Promise<n
       maxMode: args.maxPermissionMode,
     },
     log: (line) => io.stderr(`${line}\n`),
+    identityKeys: args.identityKeys,
     ...(args.restateUrl && args.restateAdminUrl
       ? {
           remote: {

@@ -11,6 +11,7 @@ import {
   type RecordedRequest,
   startMockLlmServer,
 } from './mock-llm/server.js';
+import { identityKeyPair } from './restate-identity.js';
 import {
   freePorts,
   type RestateServer,
@@ -93,6 +94,8 @@ function turnOf(request: RecordedRequest): Turn {
 export interface WorldOptions {
   /** Its `--max-permission-mode`; default bypassPermissions, so children run as freely as parents. */
   maxPermissionMode?: string;
+  /** restate-server signs its requests (Restate's request identity), and the worker checks them. */
+  identityKeys?: boolean;
 }
 
 async function startRestateWorld(
@@ -100,7 +103,8 @@ async function startRestateWorld(
   options: WorldOptions,
 ): Promise<RestateWorld> {
   const project = await makeTempDir('warren-remote-');
-  const server = await startRestateServer();
+  const identity = options.identityKeys ? await identityKeyPair(project) : undefined;
+  const server = await startRestateServer({ identityKeyPemFile: identity?.pemFile });
   const llm = await startMockLlmServer({
     handler: (request) => (request.api ? script()(turnOf(request)) : undefined),
   });
@@ -112,6 +116,7 @@ async function startRestateWorld(
     `${llm.url}/v1`,
     '--max-permission-mode',
     options.maxPermissionMode ?? 'bypassPermissions',
+    ...(identity ? ['--restate-identity-key', identity.publicKey] : []),
   ];
   const world: RestateWorld = {
     server,
