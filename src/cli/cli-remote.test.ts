@@ -58,7 +58,13 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
         return turn.turn === 0
           ? {
               toolCalls: [
-                { name: 'Bash', input: { command: 'echo ran-on-worker >> side-one.txt' } },
+                {
+                  name: 'Bash',
+                  input: {
+                    command:
+                      'echo ran-on-worker >> side-one.txt; echo "remote key: $WARREN_REMOTE_KEY" > seen.txt',
+                  },
+                },
               ],
             }
           : { text: 'child one wrote the marker' };
@@ -86,6 +92,8 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       result: 'child one wrote the marker',
     });
     expect(world.read('side-one.txt')).toBe('ran-on-worker\n');
+    // The remote key is the worker's alone: the commands its children run never see it.
+    expect(world.read('seen.txt')).toBe('remote key: \n');
     // The child's model calls came from the worker, with the worker's own key; never the parent's.
     const child = world.requestsOf('CHILD-ONE');
     expect(child).toHaveLength(2);

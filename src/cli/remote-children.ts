@@ -3,7 +3,7 @@
 // its ingress checked first, so a wrong URL, no key or no registered worker is one line at start.
 import type { RemotePort } from '../agents/remote-port.js';
 import { ConfigError } from '../core/config-error.js';
-import { readRemoteKeys } from '../remote/remote-key.js';
+import { takeRemoteKeys } from '../remote/remote-key.js';
 import type { RunArgs } from './parsed-args.js';
 
 export async function remoteFor(
@@ -12,7 +12,7 @@ export async function remoteFor(
 ): Promise<Omit<RemotePort, 'inboxKey'> | undefined> {
   const { restateUrl, restateAdminUrl } = args;
   if (restateUrl === undefined || restateAdminUrl === undefined) return undefined;
-  const keys = readRemoteKeys(args.remoteKeyFile, process.env);
+  const keys = takeRemoteKeys(args.remoteKeyFile);
   if (!keys) {
     throw new ConfigError(
       '--restate-url',

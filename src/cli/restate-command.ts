@@ -3,7 +3,7 @@
 // key for parents and workers). The worker itself is remote/.
 import { ConfigError } from '../core/config-error.js';
 import { killLiveGroups } from '../core/process-group.js';
-import { generateRemoteKey, readRemoteKeys } from '../remote/remote-key.js';
+import { generateRemoteKey, takeRemoteKeys } from '../remote/remote-key.js';
 import { registerWorker } from '../remote/restate-admin.js';
 import type { RemoteAuth } from '../remote/signed-envelope.js';
 import type { CliIo } from './print-mode.js';
@@ -77,7 +77,7 @@ export async function runRestateCommand(args: RestateArgs, io: CliIo): Promise<n
 
 /** The worker's key(s); without one it starts only when told to serve anyone. */
 function workerAuth(args: ServeArgs): RemoteAuth {
-  const keys = readRemoteKeys(args.remoteKeyFile, process.env);
+  const keys = takeRemoteKeys(args.remoteKeyFile);
   if (keys && args.insecureNoAuth) {
     throw new ConfigError(
       '--insecure-no-auth',

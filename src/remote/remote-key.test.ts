@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../testing/temp-dir.js';
-import { generateRemoteKey, readRemoteKeys } from './remote-key.js';
+import { generateRemoteKey, readRemoteKeys, takeRemoteKeys } from './remote-key.js';
 
 describe('the remote key', () => {
   const tempDir = useTempDir('warren-key-');
@@ -28,6 +28,15 @@ describe('the remote key', () => {
     const file = join(dir, 'remote.key');
     await writeFile(file, `# new key, signs\n${a}\n\n${b}  # old, until its children end\n`);
     expect(readRemoteKeys(file, { WARREN_REMOTE_KEY: generateRemoteKey() })).toEqual([a, b]);
+  });
+
+  it("is taken out of the process's environment, so nothing it starts inherits it", () => {
+    const key = generateRemoteKey();
+    process.env.WARREN_REMOTE_KEY = key;
+    expect(takeRemoteKeys(undefined)).toEqual([key]);
+    expect(process.env.WARREN_REMOTE_KEY).toBeUndefined();
+    // A second run of the same process (the terminal UI's next session) still has it.
+    expect(takeRemoteKeys(undefined)).toEqual([key]);
   });
 
   it('refuses a short key, an empty file, and what is not a file, naming where and not the key', async () => {

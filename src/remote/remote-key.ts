@@ -47,6 +47,21 @@ export function readRemoteKeys(
   return checked(value.split(/[\s,]+/).filter(Boolean), 'WARREN_REMOTE_KEY');
 }
 
+/** What this process took from WARREN_REMOTE_KEY, once: later runs of it (the TUI) reuse it. */
+let fromEnvironment: string[] | undefined;
+
+/**
+ * This process's keys (`readRemoteKeys` of its flag and environment), with WARREN_REMOTE_KEY
+ * then removed from its environment: the commands, hooks and MCP servers it starts never
+ * inherit the key, so a tool call cannot print it.
+ */
+export function takeRemoteKeys(keyFile: string | undefined): string[] | undefined {
+  const fromFile = keyFile === undefined ? undefined : readRemoteKeys(keyFile, {});
+  if (!fromFile) fromEnvironment = readRemoteKeys(undefined, process.env) ?? fromEnvironment;
+  delete process.env.WARREN_REMOTE_KEY;
+  return fromFile ?? fromEnvironment;
+}
+
 function checked(keys: string[], where: string): string[] {
   if (keys.length === 0) throw new ConfigError(where, 'holds no key', KEYGEN_FIX);
   keys.forEach((key, index) => {
