@@ -37,10 +37,11 @@ export class JournaledInbox implements Inbox {
       // peek() answers through the journal (a RestatePromise), typed as a plain promise.
       const peeked = this.#ctx.promise<InboxSlot>(inboxSlot(this.#next)).peek();
       const slot = await this.#journal.await(
-        peeked as restate.RestatePromise<InboxSlot | undefined>,
+        peeked as restate.RestatePromise<InboxSlot | string | undefined>,
       );
       if (slot === undefined || slot === null) return;
-      this.#arrived.push(slot.text);
+      // A bare string: left by a worker of the version before messages were signed.
+      this.#arrived.push(typeof slot === 'string' ? slot : slot.text);
       this.#next++;
     }
   }
