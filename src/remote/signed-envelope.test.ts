@@ -66,6 +66,11 @@ describe('sealed requests', () => {
     expect(
       open(sealed, 'spec', 'agent_a', { keys: ['wrk1_another-key-entirely-0000000000000000'] }).ok,
     ).toBe(false);
+    const hostile = { ...sealed, kind: '\u001b[2Jspec\nwarren: all is well' };
+    expect(open(hostile, 'spec', 'agent_a')).toEqual({
+      ok: false,
+      reason: 'it was sealed for another use',
+    });
     const { mac: _mac, ...unsigned } = sealed;
     expect(open(unsigned, 'spec', 'agent_a')).toMatchObject({
       ok: false,

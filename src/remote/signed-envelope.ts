@@ -6,18 +6,21 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /** What a sealed request is for: a signature made for one use is refused for every other. */
-export type SealedKind =
-  | 'spec'
-  | 'message'
-  | 'read-progress'
-  | 'read-status'
-  | 'ending'
-  | 'read-inbox'
-  | 'acknowledge';
+const SEALED_KINDS = [
+  'spec',
+  'message',
+  'read-progress',
+  'read-status',
+  'ending',
+  'read-inbox',
+  'acknowledge',
+] as const;
+export type SealedKind = (typeof SEALED_KINDS)[number];
 
 /**
  * The keys a process holds: the first signs, every one verifies (so a key can be rotated in
- * without stopping anyone). `insecure` is the explicit opt-out: nothing signed, nothing checked.
+ * without stopping anyone). `insecure-no-auth` is the explicit opt-out: nothing signed, nothing
+ * checked.
  */
 export type RemoteAuth = { readonly keys: readonly string[] } | 'insecure-no-auth';
 
@@ -96,7 +99,12 @@ export function unseal(
   }
   const envelope = parsed.data;
   if (envelope.kind !== expect.kind) {
-    return { ok: false, reason: `it was sealed for another use (${envelope.kind})` };
+    // Named only when it is one of ours: the field is the sender's, and a log is no place for it.
+    const named = (SEALED_KINDS as readonly string[]).includes(envelope.kind);
+    return {
+      ok: false,
+      reason: `it was sealed for another use${named ? ` (${envelope.kind})` : ''}`,
+    };
   }
   if (expect.auth === 'insecure-no-auth') return opened(envelope);
   if (envelope.mac === undefined) {
