@@ -6,7 +6,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
 /** What a sealed request is for: a signature made for one use is refused for every other. */
-const SEALED_KINDS = [
+export const SEALED_KINDS = [
   'spec',
   'message',
   'read-progress',
