@@ -1,10 +1,11 @@
 // Which repository files may start MCP servers: `$WARREN_HOME/trusted.json` pins each trusted
 // file (a project `.mcp.json`, a project agent definition) to the SHA-256 of its content, so an
 // edited file must be trusted again before it starts anything.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
+import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularTextSync } from '../core/regular-file.js';
 import { warrenHome } from '../core/warren-home.js';
 import { sha256Of } from './config-file.js';
 
@@ -39,7 +40,7 @@ export function mcpTrust(options: { trustProject?: boolean; storePath?: string }
     trustOf(file) {
       let text: string;
       try {
-        text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+        text = readRegularTextSync(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
       } catch {
         return 'untrusted';
       }
@@ -75,8 +76,9 @@ export async function recordTrust(storePath: string, file: string, sha256: strin
 function readStore(storePath: string): TrustFile {
   let text: string;
   try {
-    text = readFileSync(storePath, 'utf8');
+    text = readRegularTextSync(storePath, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(storePath, error.problem, error.fix);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, files: {} };
     throw new ConfigError(
       storePath,

@@ -1,0 +1,152 @@
+// The one way warren reads a file someone else supplied (a cloned repository, a flag, a
+// setting): only a regular file is read. A FIFO, device or socket, named directly or through a
+// symlink, is refused with the path and the fix, never opened for a read that would wait forever.
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import { type FileHandle, open, stat } from 'node:fs/promises';
+
+/** 4 MiB: a settings, MCP config, prices or trust file is kilobytes; more is a mistake or an attack. */
+export const CONFIG_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+export interface RegularFileOptions {
+  /** Refuse a file larger than this many bytes (FileTooLargeError). */
+  maxBytes: number;
+}
+
+/** The file exists but is a FIFO, device, socket or directory: it is not read. */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREGULAR';
+  /** What is wrong, without the path: for a ConfigError that names the place itself. */
+  readonly problem: string;
+  readonly fix = 'replace it with a regular file, or remove it';
+  readonly path: string;
+  constructor(path: string, kind: string) {
+    const problem = `is ${kind}, not a regular file; warren reads only regular files`;
+    super(`${path} ${problem} (replace it with a regular file, or remove it)`);
+    this.name = 'NotRegularFileError';
+    this.problem = problem;
+    this.path = path;
+  }
+}
+
+/** The file is larger than its reader accepts: refused rather than read in part. */
+export class FileTooLargeError extends Error {
+  readonly code = 'EFILETOOLARGE';
+  readonly problem: string;
+  readonly fix = 'shorten it';
+  readonly path: string;
+  constructor(path: string, size: number, maxBytes: number) {
+    const problem = `is ${size} bytes, more than the ${maxBytes} warren reads from such a file`;
+    super(`${path} ${problem} (shorten it)`);
+    this.name = 'FileTooLargeError';
+    this.problem = problem;
+    this.path = path;
+  }
+}
+
+/**
+ * Opening a FIFO without O_NONBLOCK waits for a writer; with it the open returns at once and
+ * the fstat of the opened descriptor (not a stat of the name, which could be swapped between
+ * the two calls) says what it is. O_NONBLOCK changes nothing for a regular file.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0);
+
+/** What a non-regular file is, for the message. */
+export function fileKind(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+/** Whether an error is the refusal of a non-regular or oversized file. */
+export function isRefusedFile(error: unknown): error is NotRegularFileError | FileTooLargeError {
+  return error instanceof NotRegularFileError || error instanceof FileTooLargeError;
+}
+
+/**
+ * Reads a regular file whole. Throws the usual fs errors (ENOENT, EACCES…) for a file that
+ * cannot be opened, NotRegularFileError for anything else than a regular file (a device is not
+ * even opened: its stat is checked first, and the opened descriptor again), FileTooLargeError
+ * above `maxBytes`.
+ */
+export async function readRegularFile(file: string, options: RegularFileOptions): Promise<Buffer> {
+  const { handle, stats } = await openRegularFile(file);
+  try {
+    refuseOversized(file, stats.size, options.maxBytes);
+    // Read to the end rather than trust the size: the file may grow; the cap still holds.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.alloc(Math.min(Math.max(stats.size - total, 0) + 1, 1 << 20));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      refuseOversized(file, total, options.maxBytes);
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Opens a regular file for reading, for a reader that reads only part of it; the caller closes
+ * the handle. Throws as readRegularFile does, without the size cap.
+ */
+export async function openRegularFile(file: string): Promise<{ handle: FileHandle; stats: Stats }> {
+  refuseNonRegular(file, await stat(file));
+  const handle = await open(file, OPEN_FLAGS);
+  try {
+    const stats = await handle.stat();
+    refuseNonRegular(file, stats);
+    return { handle, stats };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** readRegularFile for the few readers that must stay synchronous. */
+export function readRegularFileSync(file: string, options: RegularFileOptions): Buffer {
+  refuseNonRegular(file, statSync(file));
+  const fd = openSync(file, OPEN_FLAGS);
+  try {
+    const stats = fstatSync(fd);
+    refuseNonRegular(file, stats);
+    refuseOversized(file, stats.size, options.maxBytes);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buffer = Buffer.alloc(Math.min(Math.max(stats.size - total, 0) + 1, 1 << 20));
+      const bytesRead = readSync(fd, buffer, 0, buffer.length, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      refuseOversized(file, total, options.maxBytes);
+      chunks.push(buffer.subarray(0, bytesRead));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** readRegularFile as UTF-8 text, without a leading byte-order mark. */
+export async function readRegularText(file: string, options: RegularFileOptions): Promise<string> {
+  return (await readRegularFile(file, options)).toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/** readRegularFileSync as UTF-8 text, without a leading byte-order mark. */
+export function readRegularTextSync(file: string, options: RegularFileOptions): string {
+  return readRegularFileSync(file, options).toString('utf8').replace(/^\uFEFF/, '');
+}
+
+function refuseNonRegular(file: string, stats: Stats): void {
+  if (!stats.isFile()) throw new NotRegularFileError(file, fileKind(stats));
+}
+
+function refuseOversized(file: string, size: number, maxBytes: number): void {
+  if (size > maxBytes) throw new FileTooLargeError(file, size, maxBytes);
+}
