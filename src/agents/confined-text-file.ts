@@ -46,7 +46,8 @@ export async function readConfinedText(
   try {
     opened = await openRegularFile(real);
   } catch (error) {
-    if (error instanceof NotRegularFileError) return { ok: false, problem: `${error.problem}; not read` };
+    if (error instanceof NotRegularFileError)
+      return { ok: false, problem: `${error.problem}; not read (${error.fix})` };
     return { ok: false, problem: 'cannot be opened' };
   }
   const { handle, stats } = opened;

@@ -140,7 +140,9 @@ export async function readRegularText(file: string, options: RegularFileOptions)
 
 /** readRegularFileSync as UTF-8 text, without a leading byte-order mark. */
 export function readRegularTextSync(file: string, options: RegularFileOptions): string {
-  return readRegularFileSync(file, options).toString('utf8').replace(/^\uFEFF/, '');
+  return readRegularFileSync(file, options)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
 }
 
 function refuseNonRegular(file: string, stats: Stats): void {

@@ -14,7 +14,10 @@ export const FRONTMATTER_MAX_BYTES = 2 * MAX_TEXT_BYTES;
  * fits. Counting bytes and line ends is linear, so the check costs nothing next to the parse.
  * @param firstLine file line of the frontmatter's first line
  */
-export function frontmatterOverCap(frontmatter: string, firstLine: number): AgentDiagnostic | undefined {
+export function frontmatterOverCap(
+  frontmatter: string,
+  firstLine: number,
+): AgentDiagnostic | undefined {
   const bytes = Buffer.from(frontmatter, 'utf8');
   if (bytes.length <= FRONTMATTER_MAX_BYTES) return undefined;
   let line = firstLine;

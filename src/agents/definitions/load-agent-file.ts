@@ -8,8 +8,8 @@ import type { AgentDiagnostic, AgentLoadEntry } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
 import { parseCodexAgentFile } from './codex-agent-file.js';
 import { splitFrontmatter } from './frontmatter.js';
-import { readFrontmatterFields } from './frontmatter-fields.js';
 import { DEFINITION_FILE_MAX_BYTES } from './frontmatter-cap.js';
+import { readFrontmatterFields } from './frontmatter-fields.js';
 import { mapGeminiFields } from './gemini-fields.js';
 import type { MappedFields } from './mapped-fields.js';
 
