@@ -1,0 +1,59 @@
+// Text as a model reads it, for checks that look for markup: zero-width and other invisible
+// format characters dropped, compatibility forms (full-width `＜`, `Ｈｕｍａｎ`) folded by NFKC,
+// and angle-bracket look-alikes NFKC leaves alone mapped to `<` `>`. Each character keeps
+// where it came from, so a finding can be escaped in the original text, nothing removed.
+
+/**
+ * Invisible characters: format characters (zero-width space and joiners, word joiner, BOM,
+ * soft hyphen, bidi controls, tag characters), variation selectors, the combining grapheme
+ * joiner and the Hangul fillers.
+ */
+const INVISIBLE =
+  /^(?:\p{Cf}|[\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}])$/u;
+
+/** Brackets a model reads as `<` `>` that NFKC does not fold. */
+const ANGLE_LOOKALIKES: ReadonlyMap<string, string> = new Map([
+  ['\u2039', '<'], // ‹
+  ['\u203A', '>'], // ›
+  ['\u2329', '<'], // 〈 (NFKC folds it to U+3008, not to `<`)
+  ['\u232A', '>'],
+  ['\u3008', '<'], // 〈
+  ['\u3009', '>'],
+  ['\u27E8', '<'], // ⟨
+  ['\u27E9', '>'],
+  ['\u276E', '<'], // ❮
+  ['\u276F', '>'],
+  ['\u02C2', '<'], // ˂
+  ['\u02C3', '>'],
+  ['\u1438', '<'], // ᐸ
+  ['\u1433', '>'],
+]);
+
+export interface FoldedText {
+  /** The folded text the checks match against. */
+  text: string;
+  /** For each folded character, the offset in the original of the character it came from. */
+  start: number[];
+  /** For each folded character, the offset in the original just after that character. */
+  end: number[];
+}
+
+export function foldLookalikes(original: string): FoldedText {
+  let text = '';
+  const start: number[] = [];
+  const end: number[] = [];
+  let offset = 0;
+  for (const char of original) {
+    const next = offset + char.length;
+    if (!INVISIBLE.test(char)) {
+      const folded = ANGLE_LOOKALIKES.get(char) ?? char.normalize('NFKC');
+      for (let i = 0; i < folded.length; i++) {
+        start.push(offset);
+        end.push(next);
+      }
+      text += folded;
+    }
+    offset = next;
+  }
+  return { text, start, end };
+}
