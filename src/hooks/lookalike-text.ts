@@ -8,8 +8,18 @@
  * soft hyphen, bidi controls, tag characters), variation selectors, the combining grapheme
  * joiner and the Hangul fillers.
  */
-const INVISIBLE =
-  /^(?:\p{Cf}|[\u034F\u115F\u1160\u3164\uFFA0\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}])$/u;
+const FORMAT = /^\p{Cf}$/u;
+const INVISIBLE_MARKS = new Set([0x034f, 0x115f, 0x1160, 0x3164, 0xffa0]);
+
+function isInvisible(char: string): boolean {
+  const code = char.codePointAt(0)!;
+  return (
+    FORMAT.test(char) ||
+    INVISIBLE_MARKS.has(code) ||
+    (code >= 0xfe00 && code <= 0xfe0f) ||
+    (code >= 0xe0100 && code <= 0xe01ef)
+  );
+}
 
 /** Brackets a model reads as `<` `>` that NFKC does not fold. */
 const ANGLE_LOOKALIKES: ReadonlyMap<string, string> = new Map([
@@ -45,7 +55,7 @@ export function foldLookalikes(original: string): FoldedText {
   let offset = 0;
   for (const char of original) {
     const next = offset + char.length;
-    if (!INVISIBLE.test(char)) {
+    if (!isInvisible(char)) {
       const folded = ANGLE_LOOKALIKES.get(char) ?? char.normalize('NFKC');
       for (let i = 0; i < folded.length; i++) {
         start.push(offset);

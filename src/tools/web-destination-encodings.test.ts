@@ -47,7 +47,7 @@ const V4_HOSTS: readonly ((v4: Octets) => string)[] = [
 
 const word = fc.integer({ min: 0, max: 0xffff });
 /** IPv6 addresses that are not public, each written out in full (then compressed below). */
-const privateV6: fc.Arbitrary<number[]> = fc.oneof(
+const privateV6: fc.Arbitrary<readonly number[]> = fc.oneof(
   fc.constant([0, 0, 0, 0, 0, 0, 0, 1]),
   fc.constant([0, 0, 0, 0, 0, 0, 0, 0]),
   fc.tuple(fc.integer({ min: 0xfe80, max: 0xfebf }), word, word, word, word, word, word, word),
@@ -56,7 +56,7 @@ const privateV6: fc.Arbitrary<number[]> = fc.oneof(
 );
 
 /** A host for IPv6 words: in full, padded, upper case, or with its longest zero run as `::`. */
-function v6Host(words: number[], style: number): string {
+function v6Host(words: readonly number[], style: number): string {
   const full = words.map((w) => (style === 1 ? hex(w, 4) : hex(w)));
   let text = full.join(':');
   if (style === 2) text = text.toUpperCase();
@@ -71,7 +71,7 @@ function v6Host(words: number[], style: number): string {
 async function judged(host: string) {
   const url = new URL(`http://${host}/page`);
   const destination = await resolveDestination(url);
-  const subject = webFetchTool.permissionSubject?.({ url: url.href, prompt: 'x' });
+  const subject = webFetchTool.permissionSubject?.({ url: url.href, prompt: 'x' }, { cwd: '/' });
   return { destination, subject };
 }
 
