@@ -103,19 +103,23 @@ async function runChild(
 ): Promise<RunResult> {
   const cancel = new AbortController();
   const progress = new ChildProgress();
-  const journal = new RestateJournal(ctx, {
-    onCancel: () =>
-      cancel.abort(
-        new AgentStop(
-          'cancelled',
-          spec.agentId,
-          'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+  const journal = new RestateJournal(
+    ctx,
+    {
+      onCancel: () =>
+        cancel.abort(
+          new AgentStop(
+            'cancelled',
+            spec.agentId,
+            'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+          ),
         ),
-      ),
-    onStep: (step, outcome) => {
-      if (step.kind === 'model') progress.modelEnded(outcome);
+      onStep: (step, outcome) => {
+        if (step.kind === 'model') progress.modelEnded(outcome);
+      },
     },
-  });
+    { env: settings.env },
+  );
   const inbox = new JournaledInbox(ctx, journal);
   const steps: StepRunner = {
     async run(step, work) {
