@@ -16,7 +16,6 @@ import type { Message } from '../core/messages.js';
 import { redactingReplacer, secretValuesFromEnv } from '../core/secret-redaction.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
 
-/** Bumped when a record changes shape; readers skip records newer than they know. */
 // Moved to core (the task store and the Restate journal redact alike); exported here as before.
 export {
   type RedactSecretsOptions,
@@ -24,6 +23,7 @@ export {
   secretValuesFromEnv,
 } from '../core/secret-redaction.js';
 
+/** Bumped when a record changes shape; readers skip records newer than they know. */
 export const TRANSCRIPT_VERSION = 1;
 
 /** What a finished run recorded about itself; the conversation is in the `message` records. */
