@@ -20,7 +20,7 @@ export async function writeHostileSession(sessionDir: string): Promise<string[]>
     return scriptPayload(field);
   };
   const at = (second: number) => `2026-01-01T00:00:0${second}.000Z`;
-  const main = { v: 1, agentId: 'main-1', parentId: null, depth: 0 };
+  const main = { v: 1, agentId: 'main-1', parentId: null as string | null, depth: 0 };
   const child = { v: 1, agentId: 'child-1', parentId: 'main-1', depth: 1 };
   const usage = {
     inputTokens: p('usage.inputTokens'),
