@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../testing/chromium.js';
+import { findChromium, requireChromiumInCi } from '../testing/chromium.js';
 import { runWarren } from '../testing/cli-process.js';
 import { HOSTILE_SESSION_ID, writeHostileSession } from '../testing/hostile-transcript.js';
 import { makeTempDir } from '../testing/temp-dir.js';
@@ -21,11 +21,7 @@ interface PageGlobals {
 }
 
 describe('the report page of a hostile session', () => {
-  it('has a browser to test with in CI (.ci/run installs Debian chromium)', () => {
-    if (process.env.CI && !CHROMIUM) {
-      throw new Error('no Chromium in CI: apt-get install chromium, or set WARREN_CHROMIUM');
-    }
-  });
+  it('has a browser to test with in CI (.ci/run installs Debian chromium)', requireChromiumInCi);
 
   describe.skipIf(!CHROMIUM)(
     'in Chromium (skipped when no chromium binary is found: apt-get install chromium, or set WARREN_CHROMIUM)',

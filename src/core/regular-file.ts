@@ -1,7 +1,15 @@
 // The one way warren reads a file someone else supplied (a cloned repository, a flag, a
 // setting): only a regular file is read. A FIFO, device or socket, named directly or through a
 // symlink, is refused with the path and the fix, never opened for a read that would wait forever.
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 
 /** 4 MiB: a settings, MCP config, prices or trust file is kilobytes; more is a mistake or an attack. */
@@ -75,18 +83,10 @@ export async function readRegularFile(file: string, options: RegularFileOptions)
   const { handle, stats } = await openRegularFile(file);
   try {
     refuseOversized(file, stats.size, options.maxBytes);
-    // Read to the end rather than trust the size: the file may grow; the cap still holds.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buffer = Buffer.alloc(Math.min(Math.max(stats.size - total, 0) + 1, 1 << 20));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, total);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      refuseOversized(file, total, options.maxBytes);
-      chunks.push(buffer.subarray(0, bytesRead));
-    }
-    return Buffer.concat(chunks, total);
+    const bytes = await handle.readFile();
+    // The file may have grown since its fstat.
+    refuseOversized(file, bytes.length, options.maxBytes);
+    return bytes;
   } finally {
     await handle.close();
   }
@@ -117,17 +117,9 @@ export function readRegularFileSync(file: string, options: RegularFileOptions): 
     const stats = fstatSync(fd);
     refuseNonRegular(file, stats);
     refuseOversized(file, stats.size, options.maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buffer = Buffer.alloc(Math.min(Math.max(stats.size - total, 0) + 1, 1 << 20));
-      const bytesRead = readSync(fd, buffer, 0, buffer.length, total);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      refuseOversized(file, total, options.maxBytes);
-      chunks.push(buffer.subarray(0, bytesRead));
-    }
-    return Buffer.concat(chunks, total);
+    const bytes = readFileSync(fd);
+    refuseOversized(file, bytes.length, options.maxBytes);
+    return bytes;
   } finally {
     closeSync(fd);
   }
