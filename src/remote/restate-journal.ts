@@ -49,6 +49,11 @@ export class RestateJournal implements StepRunner {
     this.#secrets = secretValuesFromEnv(options.env ?? process.env);
   }
 
+  /** A value with the secrets a journal must not keep redacted: for what the workflow returns. */
+  redact<T>(value: T): T {
+    return redactJson(value, this.#secrets);
+  }
+
   /** A loop step: its work runs once; its outcome is journaled and replayed. */
   async run<T>(step: LoopStep, work: () => Promise<T>): Promise<T> {
     const outcome = await this.side(step.name, work);
@@ -73,7 +78,7 @@ export class RestateJournal implements StepRunner {
       } catch (error) {
         live = { ok: false, error: describe(error), at: Date.now() };
       }
-      return redactJson(live, this.#secrets);
+      return this.redact(live);
     });
     const kept = (await this.await(journaled)) as JournaledOutcome;
     return live ?? kept;

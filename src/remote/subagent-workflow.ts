@@ -129,14 +129,14 @@ async function runChild(
       } finally {
         // After a model call, and only then: a point every replay passes in the same state.
         if (step.kind === 'model') {
-          ctx.set('progress', progress.snapshot());
+          ctx.set('progress', journal.redact(progress.snapshot()));
           await inbox.collect();
         }
       }
     },
   };
   const clock = await journal.side('started', () => Date.now());
-  ctx.set('progress', progress.snapshot());
+  ctx.set('progress', journal.redact(progress.snapshot()));
   const result = await runRemoteChild({
     spec,
     steps,
@@ -151,14 +151,16 @@ async function runChild(
     remote: settings.remote,
     env: settings.env,
   });
-  ctx.set('progress', progress.ended());
+  ctx.set('progress', journal.redact(progress.ended()));
+  // What the workflow returns and posts is kept by Restate too: redacted like a transcript.
+  const kept = journal.redact(result);
   if (spec.notify) {
     // The last step posts the ending to the parent's durable inbox: its notification survives
     // the parent's process being down. The conversation stays with the workflow's result.
     const ending: RemoteEnding = {
       taskId: spec.notify.taskId,
       agentId: spec.agentId,
-      result: { ...result, messages: [] },
+      result: { ...kept, messages: [] },
     };
     ctx.genericSend({
       service: PARENT_INBOX_SERVICE,
@@ -168,5 +170,5 @@ async function runChild(
       inputSerde: restate.serde.json,
     });
   }
-  return result;
+  return kept;
 }
