@@ -1,6 +1,7 @@
 // Text as a model reads it, for checks that look for markup: zero-width and other invisible
 // format characters dropped, compatibility forms (full-width `＜`, `Ｈｕｍａｎ`) folded by NFKC,
-// and angle-bracket look-alikes NFKC leaves alone mapped to `<` `>`. Each character keeps
+// angle-bracket look-alikes NFKC leaves alone mapped to `<` `>`, and Cyrillic and Greek
+// letters that look Latin mapped to those. Each character keeps
 // where it came from, so a finding can be escaped in the original text, nothing removed.
 
 /**
@@ -39,6 +40,75 @@ const ANGLE_LOOKALIKES: ReadonlyMap<string, string> = new Map([
   ['\u1433', '>'],
 ]);
 
+/**
+ * Cyrillic and Greek letters drawn like Latin ones (`sуstem` with a Cyrillic `у`): a model reads
+ * the word, so the check does too. Folding them only matters where the result spells a tag.
+ */
+const LATIN_LOOKALIKES: ReadonlyMap<string, string> = new Map([
+  // Cyrillic lower case
+  ['а', 'a'],
+  ['е', 'e'],
+  ['о', 'o'],
+  ['р', 'p'],
+  ['с', 'c'],
+  ['у', 'y'],
+  ['х', 'x'],
+  ['і', 'i'],
+  ['ѕ', 's'],
+  ['ј', 'j'],
+  ['ԁ', 'd'],
+  ['ӏ', 'l'],
+  ['һ', 'h'],
+  ['ԛ', 'q'],
+  ['ԝ', 'w'],
+  ['ѵ', 'v'],
+  ['ԍ', 'g'],
+  ['ո', 'n'],
+  ['м', 'm'],
+  ['т', 't'],
+  ['к', 'k'],
+  // Cyrillic upper case
+  ['А', 'A'],
+  ['В', 'B'],
+  ['Е', 'E'],
+  ['К', 'K'],
+  ['М', 'M'],
+  ['Н', 'H'],
+  ['О', 'O'],
+  ['Р', 'P'],
+  ['С', 'C'],
+  ['Т', 'T'],
+  ['Х', 'X'],
+  ['У', 'Y'],
+  ['І', 'I'],
+  ['Ѕ', 'S'],
+  // Greek
+  ['α', 'a'],
+  ['ε', 'e'],
+  ['ι', 'i'],
+  ['κ', 'k'],
+  ['ν', 'v'],
+  ['ο', 'o'],
+  ['ρ', 'p'],
+  ['τ', 't'],
+  ['υ', 'u'],
+  ['χ', 'x'],
+  ['Α', 'A'],
+  ['Β', 'B'],
+  ['Ε', 'E'],
+  ['Ζ', 'Z'],
+  ['Η', 'H'],
+  ['Ι', 'I'],
+  ['Κ', 'K'],
+  ['Μ', 'M'],
+  ['Ν', 'N'],
+  ['Ο', 'O'],
+  ['Ρ', 'P'],
+  ['Τ', 'T'],
+  ['Υ', 'Y'],
+  ['Χ', 'X'],
+]);
+
 export interface FoldedText {
   /** The folded text the checks match against. */
   text: string;
@@ -56,7 +126,8 @@ export function foldLookalikes(original: string): FoldedText {
   for (const char of original) {
     const next = offset + char.length;
     if (!isInvisible(char)) {
-      const folded = ANGLE_LOOKALIKES.get(char) ?? char.normalize('NFKC');
+      const folded =
+        ANGLE_LOOKALIKES.get(char) ?? LATIN_LOOKALIKES.get(char) ?? char.normalize('NFKC');
       for (let i = 0; i < folded.length; i++) {
         start.push(offset);
         end.push(next);
