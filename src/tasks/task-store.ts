@@ -6,8 +6,8 @@ import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentRef } from '../core/events.js';
-import { redactSecrets, secretValuesFromEnv } from '../core/secret-redaction.js';
 import type { TaskKind, TaskOutcome, TaskProgress, TaskRecord, TaskStatus } from '../core/tasks.js';
+import { TaskRedaction } from './task-redaction.js';
 
 /** Bumped when the table changes shape; an older warren refuses a newer file. */
 const SCHEMA_VERSION = 1;
@@ -79,16 +79,13 @@ export class TaskStore {
   readonly path: string;
   #db: DatabaseSync | undefined;
   readonly #statements = new Map<string, StatementSync>();
-  /**
-   * Redacted from results, errors, descriptions and messages as transcripts redact them. Not
-   * from `spec`: it is what a restart runs, and must stay what the agent asked for.
-   */
-  readonly #secrets: readonly string[];
+  /** Not applied to `spec`: it is what a restart runs, and must stay what the agent asked for. */
+  readonly #redact: TaskRedaction;
 
   private constructor(path: string, db: DatabaseSync | undefined, env: NodeJS.ProcessEnv) {
     this.path = path;
     this.#db = db;
-    this.#secrets = secretValuesFromEnv(env);
+    this.#redact = new TaskRedaction(env);
   }
 
   /**
@@ -106,10 +103,6 @@ export class TaskStore {
     const db = openDatabase(path, true);
     checkVersion(db, path);
     return new TaskStore(path, db, options.env ?? process.env);
-  }
-
-  #redact<T extends string | null | undefined>(text: T): T {
-    return (typeof text === 'string' ? redactSecrets(text, { secrets: this.#secrets }) : text) as T;
   }
 
   #open(): DatabaseSync {
@@ -149,7 +142,7 @@ export class TaskStore {
         ownerDepth: record.owner.depth,
         agentType: record.agentType,
         name: record.name,
-        description: this.#redact(record.description),
+        description: this.#redact.text(record.description),
         status: record.status,
         createdAt: record.createdAt,
         spec: JSON.stringify(record.spec ?? null),
@@ -184,9 +177,9 @@ export class TaskStore {
         at,
         status: outcome.status,
         agentStatus: outcome.agentStatus,
-        result: this.#redact(outcome.result),
+        result: this.#redact.text(outcome.result),
         resultPath: outcome.resultPath,
-        error: this.#redact(outcome.error ?? null),
+        error: this.#redact.text(outcome.error ?? null),
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         costUsd: outcome.costUsd,
       },
@@ -207,7 +200,7 @@ export class TaskStore {
     this.#run(
       `INSERT INTO messages (message_id, agent_id, task_id, text, sent_at)
        VALUES ($messageId, $agentId, $taskId, $text, $sentAt)`,
-      { ...message, text: this.#redact(message.text) },
+      { ...message, text: this.#redact.text(message.text) },
     );
   }
 
@@ -260,7 +253,7 @@ export class TaskStore {
   get(taskId: string): TaskRecord | undefined {
     if (!this.#db) return undefined;
     const row = this.#statement('SELECT * FROM tasks WHERE task_id = ?').get(taskId);
-    return row ? this.#redactRecord(recordOf(row as Row)) : undefined;
+    return row ? this.#redact.record(recordOf(row as Row)) : undefined;
   }
 
   /** Every task, oldest first. */
@@ -268,17 +261,7 @@ export class TaskStore {
     if (!this.#db) return [];
     return this.#statement('SELECT * FROM tasks ORDER BY created_at, rowid')
       .all()
-      .map((row) => this.#redactRecord(recordOf(row as Row)));
-  }
-
-  /** A store written before warren redacted it is shown redacted too. */
-  #redactRecord(record: TaskRecord): TaskRecord {
-    return {
-      ...record,
-      description: this.#redact(record.description),
-      result: this.#redact(record.result),
-      error: this.#redact(record.error),
-    };
+      .map((row) => this.#redact.record(recordOf(row as Row)));
   }
 
   close(): void {
