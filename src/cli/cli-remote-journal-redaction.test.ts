@@ -3,7 +3,7 @@
 // transcript, while the child itself worked with what it got. Real restate-server and worker.
 import { describe, expect, it } from 'vitest';
 import type { MockReply } from '../testing/mock-llm/server.js';
-import { restateSuite, WORKER_KEY } from '../testing/restate-world.js';
+import { remoteAgentCall, restateSuite, WORKER_KEY } from '../testing/restate-world.js';
 
 const suite = restateSuite('remote journal redaction tests');
 
@@ -46,21 +46,7 @@ describe.skipIf(suite.skip)('the journal of a remote child', () => {
         const saw = turn.last.includes(TOKEN) ? 'saw-token' : 'no-token';
         return { text: `${MARKER} ${saw} ${WORKER_KEY}` };
       }
-      return turn.turn === 0
-        ? {
-            toolCalls: [
-              {
-                name: 'Agent',
-                input: {
-                  subagent_type: 'general-purpose',
-                  description: 'leak',
-                  prompt: 'CHILD-SECRET go',
-                  isolation: 'remote',
-                },
-              },
-            ],
-          }
-        : { text: 'PARENT done' };
+      return turn.turn === 0 ? remoteAgentCall('leak', 'CHILD-SECRET go') : { text: 'PARENT done' };
     };
     const run = await world.run(['-p', 'PARENT-SECRET go', ...world.flags()]);
     expect(run.code).toBe(0);
