@@ -2,7 +2,7 @@
 // repository): its real location must stay inside a given root, so no symlink leads out; it
 // must be a regular text file; and only its first bytes up to a cap are read.
 import { realpath } from 'node:fs/promises';
-import { NotRegularFileError, openRegularFile } from '../core/regular-file.js';
+import { isRefusedFile, openRegularFile } from '../core/regular-file.js';
 import { errorCode, isInside } from '../tools/allowed-path.js';
 import { cutToBytes } from './definitions/text-limits.js';
 
@@ -46,7 +46,7 @@ export async function readConfinedText(
   try {
     opened = await openRegularFile(real);
   } catch (error) {
-    if (error instanceof NotRegularFileError)
+    if (isRefusedFile(error))
       return { ok: false, problem: `${error.problem}; not read (${error.fix})` };
     return { ok: false, problem: 'cannot be opened' };
   }

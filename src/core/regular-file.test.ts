@@ -10,6 +10,7 @@ import {
   readRegularFile,
   readRegularFileSync,
   readRegularText,
+  SystemFileError,
 } from './regular-file.js';
 
 const dir = useTempDir();
@@ -50,6 +51,15 @@ describe('readRegularFile', () => {
     await expect(readRegularFile('/dev/zero', { maxBytes: 100 })).rejects.toThrow(
       '/dev/zero is a character device, not a regular file',
     );
+  });
+
+  it('refuses a symlink into /proc, whose files look regular and hold the environment', async () => {
+    const link = path.join(dir(), 'settings.json');
+    await symlink('/proc/self/environ', link);
+    await expect(readRegularFile(link, { maxBytes: 1 << 20 })).rejects.toThrow(
+      `${link} is a process, system or device file (/proc/`,
+    );
+    expect(() => readRegularFileSync(link, { maxBytes: 1 << 20 })).toThrow(SystemFileError);
   });
 
   it('refuses a socket and a directory', async () => {

@@ -7,10 +7,12 @@ import {
   fstatSync,
   openSync,
   readFileSync,
+  realpathSync,
   type Stats,
   statSync,
 } from 'node:fs';
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
+import { isSystemPath } from './system-path.js';
 
 /** 4 MiB: a settings, MCP config, prices or trust file is kilobytes; more is a mistake or an attack. */
 export const CONFIG_FILE_MAX_BYTES = 4 * 1024 * 1024;
@@ -37,6 +39,21 @@ export class NotRegularFileError extends Error {
 }
 
 /** The file is larger than its reader accepts: refused rather than read in part. */
+/** The path leads into /proc, /sys or /dev, whose files can hold a process's secrets. */
+export class SystemFileError extends Error {
+  readonly code = 'ESYSTEMFILE';
+  readonly problem: string;
+  readonly fix = 'name a file of your own instead';
+  readonly path: string;
+  constructor(path: string, real: string) {
+    const problem = `is a process, system or device file (${real}), which can hold secrets such as the environment; warren does not read those`;
+    super(`${path} ${problem} (name a file of your own instead)`);
+    this.name = 'SystemFileError';
+    this.problem = problem;
+    this.path = path;
+  }
+}
+
 export class FileTooLargeError extends Error {
   readonly code = 'EFILETOOLARGE';
   readonly problem: string;
@@ -69,8 +86,14 @@ export function fileKind(stats: Stats): string {
 }
 
 /** Whether an error is the refusal of a non-regular or oversized file. */
-export function isRefusedFile(error: unknown): error is NotRegularFileError | FileTooLargeError {
-  return error instanceof NotRegularFileError || error instanceof FileTooLargeError;
+export function isRefusedFile(
+  error: unknown,
+): error is NotRegularFileError | SystemFileError | FileTooLargeError {
+  return (
+    error instanceof NotRegularFileError ||
+    error instanceof SystemFileError ||
+    error instanceof FileTooLargeError
+  );
 }
 
 /**
@@ -98,6 +121,7 @@ export async function readRegularFile(file: string, options: RegularFileOptions)
  */
 export async function openRegularFile(file: string): Promise<{ handle: FileHandle; stats: Stats }> {
   refuseNonRegular(file, await stat(file));
+  refuseSystemFile(file, await realpath(file));
   const handle = await open(file, OPEN_FLAGS);
   try {
     const stats = await handle.stat();
@@ -112,6 +136,7 @@ export async function openRegularFile(file: string): Promise<{ handle: FileHandl
 /** readRegularFile for the few readers that must stay synchronous. */
 export function readRegularFileSync(file: string, options: RegularFileOptions): Buffer {
   refuseNonRegular(file, statSync(file));
+  refuseSystemFile(file, realpathSync(file));
   const fd = openSync(file, OPEN_FLAGS);
   try {
     const stats = fstatSync(fd);
@@ -139,6 +164,10 @@ export function readRegularTextSync(file: string, options: RegularFileOptions): 
 
 function refuseNonRegular(file: string, stats: Stats): void {
   if (!stats.isFile()) throw new NotRegularFileError(file, fileKind(stats));
+}
+
+function refuseSystemFile(file: string, real: string): void {
+  if (isSystemPath(real)) throw new SystemFileError(file, real);
 }
 
 function refuseOversized(file: string, size: number, maxBytes: number): void {
