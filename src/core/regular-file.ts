@@ -22,49 +22,44 @@ export interface RegularFileOptions {
   maxBytes: number;
 }
 
-/** The file exists but is a FIFO, device, socket or directory: it is not read. */
-export class NotRegularFileError extends Error {
-  readonly code = 'ENOTREGULAR';
+/** A file warren would not read: the path, what is wrong with it and the fix, apart and whole. */
+export class RefusedFileError extends Error {
+  readonly code: string;
+  readonly path: string;
   /** What is wrong, without the path: for a ConfigError that names the place itself. */
   readonly problem: string;
-  readonly fix = 'replace it with a regular file, or remove it';
-  readonly path: string;
+  readonly fix: string;
+  constructor(code: string, path: string, problem: string, fix: string) {
+    super(`${path} ${problem} (${fix})`);
+    this.name = 'RefusedFileError';
+    this.code = code;
+    this.path = path;
+    this.problem = problem;
+    this.fix = fix;
+  }
+}
+
+/** The file exists but is a FIFO, device, socket or directory: it is not read. */
+export class NotRegularFileError extends RefusedFileError {
   constructor(path: string, kind: string) {
     const problem = `is ${kind}, not a regular file; warren reads only regular files`;
-    super(`${path} ${problem} (replace it with a regular file, or remove it)`);
-    this.name = 'NotRegularFileError';
-    this.problem = problem;
-    this.path = path;
+    super('ENOTREGULAR', path, problem, 'replace it with a regular file, or remove it');
+  }
+}
+
+/** The path leads into /proc, /sys or /dev, whose files can hold a process's secrets. */
+export class SystemFileError extends RefusedFileError {
+  constructor(path: string, real: string) {
+    const problem = `is a process, system or device file (${real}), which can hold secrets such as the environment; warren does not read those`;
+    super('ESYSTEMFILE', path, problem, 'name a file of your own instead');
   }
 }
 
 /** The file is larger than its reader accepts: refused rather than read in part. */
-/** The path leads into /proc, /sys or /dev, whose files can hold a process's secrets. */
-export class SystemFileError extends Error {
-  readonly code = 'ESYSTEMFILE';
-  readonly problem: string;
-  readonly fix = 'name a file of your own instead';
-  readonly path: string;
-  constructor(path: string, real: string) {
-    const problem = `is a process, system or device file (${real}), which can hold secrets such as the environment; warren does not read those`;
-    super(`${path} ${problem} (name a file of your own instead)`);
-    this.name = 'SystemFileError';
-    this.problem = problem;
-    this.path = path;
-  }
-}
-
-export class FileTooLargeError extends Error {
-  readonly code = 'EFILETOOLARGE';
-  readonly problem: string;
-  readonly fix = 'shorten it';
-  readonly path: string;
+export class FileTooLargeError extends RefusedFileError {
   constructor(path: string, size: number, maxBytes: number) {
     const problem = `is ${size} bytes, more than the ${maxBytes} warren reads from such a file`;
-    super(`${path} ${problem} (shorten it)`);
-    this.name = 'FileTooLargeError';
-    this.problem = problem;
-    this.path = path;
+    super('EFILETOOLARGE', path, problem, 'shorten it');
   }
 }
 
@@ -85,15 +80,9 @@ export function fileKind(stats: Stats): string {
   return 'not a regular file';
 }
 
-/** Whether an error is the refusal of a non-regular or oversized file. */
-export function isRefusedFile(
-  error: unknown,
-): error is NotRegularFileError | SystemFileError | FileTooLargeError {
-  return (
-    error instanceof NotRegularFileError ||
-    error instanceof SystemFileError ||
-    error instanceof FileTooLargeError
-  );
+/** Whether an error is the refusal of a non-regular, system or oversized file. */
+export function isRefusedFile(error: unknown): error is RefusedFileError {
+  return error instanceof RefusedFileError;
 }
 
 /**
