@@ -46,7 +46,7 @@ describe.skipIf(suite.skip)('the journal of a remote child', () => {
         const saw = turn.last.includes(TOKEN) ? 'saw-token' : 'no-token';
         return { text: `${MARKER} ${saw} ${WORKER_KEY}` };
       }
-      return turn.turn === 0 ? remoteAgentCall('leak', 'CHILD-SECRET go') : { text: 'PARENT done' };
+      return turn.turn === 0 ? remoteAgentCall('CHILD-SECRET go', 'leak') : { text: 'PARENT done' };
     };
     const run = await world.run(['-p', 'PARENT-SECRET go', ...world.flags()]);
     expect(run.code).toBe(0);

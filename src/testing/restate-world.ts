@@ -202,15 +202,3 @@ export function restateSuite(what: string, options: WorldOptions = {}): RestateS
   afterAll(async () => world?.stop(), 60_000);
   return suite;
 }
-
-/** A model reply that starts a general-purpose child on a worker (isolation "remote"). */
-export function remoteAgentCall(description: string, prompt: string): MockReply {
-  return {
-    toolCalls: [
-      {
-        name: 'Agent',
-        input: { subagent_type: 'general-purpose', description, prompt, isolation: 'remote' },
-      },
-    ],
-  };
-}
