@@ -54,8 +54,10 @@ export interface InteractiveArgs extends RunArgs {
 /** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
 export interface SessionArgs {
   command: 'usage' | 'report';
-  sessionId: string;
+  /** Undefined: the newest session of `cwd` (the folder the command runs in). */
+  sessionId: string | undefined;
   sessionDir: string | undefined;
+  cwd: string | undefined;
   json: boolean;
   /** `report`: where the HTML goes. */
   html: string | undefined;

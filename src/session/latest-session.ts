@@ -14,6 +14,10 @@ export interface FindLatestSessionOptions {
   sessionDir: string;
   /** The directory the session must belong to. */
   cwd: string;
+  /** What asked, for the error message (default `--continue`). */
+  where?: string;
+  /** What to do instead, for the error message. */
+  fix?: string;
 }
 
 /** The id of the latest session of `cwd`, or a ConfigError that says there is none and what to do. */
@@ -25,9 +29,10 @@ export function findLatestSession(options: FindLatestSessionOptions): string {
   const latest = candidates.find((candidate) => sessionDirectory(candidate.path) === cwd);
   if (latest !== undefined) return latest.id;
   throw new ConfigError(
-    '--continue',
+    options.where ?? '--continue',
     `no session of ${cwd} in ${options.sessionDir}`,
-    'start one with warren -p "<prompt>" in this directory, pass --session-dir if its sessions are kept elsewhere, or --resume <session-id> to continue one from another directory',
+    options.fix ??
+      'start one with warren -p "<prompt>" in this directory, pass --session-dir if its sessions are kept elsewhere, or --resume <session-id> to continue one from another directory',
   );
 }
 
