@@ -7,6 +7,7 @@ import { McpConnection } from '../mcp/mcp-connection.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTools } from '../mcp/mcp-tool.js';
 import { mcpTrust, untrustedReason } from '../mcp/trust-store.js';
+import { projectFolders } from '../tools/project-folders.js';
 import {
   formatMcpListing,
   formatToolsListing,
@@ -22,6 +23,7 @@ export async function runMcpCommand(args: McpArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
   const config = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
     trust: mcpTrust({ trustProject: args.trustProject }),
   });

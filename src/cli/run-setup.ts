@@ -40,6 +40,7 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { projectFolders } from '../tools/project-folders.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
@@ -116,7 +117,7 @@ export async function setUpRun(
   const [agents, settings, mcp, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
+    loadMcpConfig({ cwd, projectDirs: projectFolders(cwd), configFiles: args.mcpConfigs, trust }),
     loadPriceTable(),
     ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
   ]);

@@ -241,7 +241,10 @@ class BuildState {
       const name = this.checkName(fallbackName, 'file');
       // A `name` that failed validation was reported already.
       if (!this.keyOf.has('name') && this.errors.length === 0) {
-        this.warn('name', `no \`name\`: the agent is named "${name}" after its file`);
+        const message = `no \`name\`: the agent is named "${name}" after its file`;
+        // opencode names every agent after its file: nothing is missing there.
+        if (this.options.source.format === 'opencode') this.note('name', message);
+        else this.warn('name', message);
       }
       return name;
     }
