@@ -2,6 +2,7 @@
 // AgentDefinition: validates each field on its own, maps other dialects' names, and reports
 // what it changed. Files are lenient (a bad field is dropped with a warning); SDK input is strict.
 import type { z } from 'zod';
+import { HOOK_EVENTS } from '../../core/hook-runner.js';
 import { checkHookSettings, formatHookPath } from '../../hooks/hook-settings.js';
 import { normalizeModel } from '../../model/model-alias.js';
 import {
@@ -13,6 +14,7 @@ import {
 import type { AgentDiagnostic } from './agent-load-entry.js';
 import { AGENT_NAME_RULE, checkAgentName } from './agent-name.js';
 import { fieldForKey, isForeignField, UNKNOWN_FIELD_HINTS } from './field-names.js';
+import { splitForeignHookBlocks } from './foreign-hook-blocks.js';
 import { normalizeTools } from './normalize-tools.js';
 import { readOpencodePermission } from './opencode-permission.js';
 import { cutToBytes, MAX_TEXT_BYTES } from './text-limits.js';
@@ -264,7 +266,14 @@ class BuildState {
    * @param from where the name was written, as the error names it
    */
   private checkName(name: string, from: 'name' | 'file' | 'key'): string {
-    const checked = checkAgentName(name);
+    const checked = checkAgentName(name, { display: from === 'name' });
+    if (checked.displayName !== undefined) {
+      this.note(
+        'name',
+        `read the display name "${checked.displayName}" as "${checked.name}" (${AGENT_NAME_RULE})`,
+      );
+      return checked.name;
+    }
     if (checked.problem !== undefined) {
       const fix = {
         name: `write it as \`name: ${checked.suggestion}\``,
@@ -298,7 +307,19 @@ class BuildState {
   }
 
   /** Hooks whose every entry is usable; a bad one makes the definition unusable. */
-  hooks<T extends object>(value: T, name: string): T {
+  hooks<T extends object>(written: T, name: string): T {
+    let value = written;
+    if (this.options.origin === 'file' && isPlainRecord(written)) {
+      const split = splitForeignHookBlocks(written);
+      if (split.foreign.length > 0) {
+        const keys = split.foreign.map((key) => `\`${key}\``).join(', ');
+        this.warn(
+          'hooks',
+          `\`hooks\`: ${keys} ${split.foreign.length > 1 ? 'are' : 'is'} not a hook event (another tool's hook block?); dropped. warren's events: ${HOOK_EVENTS.join(', ')}`,
+        );
+        value = split.hooks as T;
+      }
+    }
     const checked = checkHookSettings(value, {
       label: (path) => `agent ${name}: hooks.${formatHookPath(path)}`,
       callbacks: this.options.origin === 'sdk',
@@ -374,6 +395,10 @@ function mcpServerList(value: McpServerRef | McpServerRef[]): McpServerRef[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value;
   return Object.entries(value).map(([name, config]) => ({ [name]: config }));
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function preview(value: unknown): string {

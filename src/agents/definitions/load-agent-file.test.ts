@@ -382,6 +382,40 @@ describe('loadAgentFile on hand-written files', () => {
     );
   });
 
+  it("drops another tool's hook blocks (`pre:`, `post:`) with a warning, and keeps the rest", async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'name: a',
+        'description: d',
+        'hooks:',
+        '  pre: ./setup.sh',
+        '  post: [./cleanup.sh]',
+        '  PreToolUse: [{ matcher: Bash, hooks: [{ type: command, command: ./guard.sh }] }]',
+        '---',
+        'body',
+      ].join('\n'),
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.warnings).toEqual([
+      {
+        line: 4,
+        message: expect.stringMatching(
+          /^`hooks`: `pre`, `post` are not a hook event \(another tool's hook block\?\); dropped\./,
+        ),
+      },
+    ]);
+    expect(Object.keys(entry.definition!.hooks!)).toEqual(['PreToolUse']);
+  });
+
+  it('still refuses a mistyped hook event: a guard must not go missing quietly', async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\nhooks:\n  pretooluse: [{ hooks: [{ type: command, command: x }] }]\n---\nbody',
+    );
+    expect(entry.status).toBe('error');
+    expect(entry.error?.message).toContain('unknown hook event "pretooluse"');
+  });
+
   it('drops a field with a bad value and names the field, the line and what it must be', async () => {
     const entry = await loadText(
       '---\nname: agent\ndescription: d\nmaxTurns: lots\npermissionMode: yolo\n---\nbody',
@@ -491,8 +525,8 @@ describe('agent names', () => {
 
   it.each([
     ['../x', 'holds "/"'],
-    ['a/b', 'holds "/"'],
     ['/abs', 'holds "/"'],
+    ['"a\\\\b"', 'holds "\\\\"'],
     ['"a\\0b"', 'holds "\\u{0}"'],
     ['"two\\nlines"', 'holds "\\u{a}"'],
     ['"\u202Eevil"', 'holds "\\u{202e}"'],
@@ -515,6 +549,16 @@ describe('agent names', () => {
     expect(messages(entry.notes)).toContain(
       'read the name "Context Retriever" as "context-retriever"',
     );
+  });
+
+  it.each([
+    ['UI/UX Designer', 'ui-ux-designer'],
+    ['Frontend (React) & CSS', 'frontend-react-css'],
+    ['a/b', 'a-b'],
+  ])('makes the display name `%s` the safe name %s, with a note', async (written, safe) => {
+    const entry = await withName(written);
+    expect(entry).toMatchObject({ status: 'ok', name: safe });
+    expect(messages(entry.notes)).toContain(`read the display name "${written}" as "${safe}"`);
   });
 
   it('refuses a file whose name cannot be an agent name when the frontmatter has none', async () => {

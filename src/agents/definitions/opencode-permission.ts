@@ -109,10 +109,16 @@ function flatten(value: string | Record<string, unknown>, result: OpencodePermis
   for (const [key, setting] of Object.entries(value)) {
     const field = `permission.${key}`;
     const name = key.toLowerCase();
-    const tools = Object.hasOwn(PERMISSION_TOOLS, name) ? PERMISSION_TOOLS[name] : undefined;
+    const tools = Object.hasOwn(PERMISSION_TOOLS, name)
+      ? PERMISSION_TOOLS[name]
+      : mcpServerTools(key);
     if (tools === undefined) {
       if (Object.hasOwn(NOT_APPLICABLE, name)) ignored.push(`${key} (${NOT_APPLICABLE[name]})`);
-      else result.warnings.push(`\`${field}\`: opencode has no such permission key; ignored`);
+      else {
+        result.warnings.push(
+          `\`${field}\`: opencode has no such permission key; ignored (for an MCP server's tools write \`<server>_*\`)`,
+        );
+      }
       continue;
     }
     for (const [pattern, action] of patternsOf(setting, field, result)) {
@@ -121,6 +127,15 @@ function flatten(value: string | Record<string, unknown>, result: OpencodePermis
   }
   if (ignored.length > 0) result.notes.push(`\`permission\` keys ignored: ${ignored.join('; ')}`);
   return entries;
+}
+
+/**
+ * opencode names an MCP server's tools `<server>_<tool>`, so `github_*` is every tool of server
+ * github: warren's `mcp__github`. A key naming one tool is ambiguous (`_` may be in either part).
+ */
+function mcpServerTools(key: string): readonly string[] | undefined {
+  const server = /^([A-Za-z0-9][A-Za-z0-9_-]*)_\*$/.exec(key)?.[1];
+  return server === undefined ? undefined : [`mcp__${server}`];
 }
 
 /** `deny` is `{ "*": deny }`; a map is read entry by entry. */
