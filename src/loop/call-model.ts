@@ -40,6 +40,7 @@ export async function* callModel(
         describeFailure: (error) => describeModelFailure(error, modelOf(run)),
         maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
         providerOptions: options.providerOptions,
+        settings: options.modelSettings,
         headers: run.headers,
       });
       let step = await turns.next();

@@ -21,6 +21,7 @@ import {
 import type { Tool } from '../core/tool.js';
 import type { Usage } from '../core/usage.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+import type { ModelSettings } from './model-settings.js';
 import { prefixKey, promptCacheGate } from './prompt-cache-gate.js';
 import { RequestWatchdog } from './request-timeout.js';
 import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
@@ -41,6 +42,8 @@ export interface ModelTurnRequest {
   describeFailure?: (error: unknown) => string;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
+  /** This agent's effort, temperature and cache lifetime. */
+  settings?: ModelSettings;
   /** Extra HTTP headers of the request, e.g. who is asking (`x-warren-agent-id`). */
   headers?: Record<string, string>;
 }
@@ -110,10 +113,13 @@ function buildCallOptions(request: ModelTurnRequest) {
   let prompt = toModelPrompt(request.messages);
   let tools = toModelTools(request.tools);
   if (usesCacheBreakpoints(request.model)) {
-    ({ prompt, tools } = withCacheBreakpoints(prompt, tools));
+    ({ prompt, tools } = withCacheBreakpoints(prompt, tools, request.settings?.cacheTtl));
   }
+  const { effort, temperature } = request.settings ?? {};
   return {
     prompt,
+    ...(effort !== undefined && { reasoning: effort }),
+    ...(temperature !== undefined && { temperature }),
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: tools.length > 0 ? { type: request.toolChoice } : undefined,
     maxOutputTokens: request.maxOutputTokens,

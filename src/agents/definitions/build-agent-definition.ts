@@ -14,6 +14,14 @@ import {
 import type { AgentDiagnostic } from './agent-load-entry.js';
 import { AGENT_NAME_RULE, checkAgentName } from './agent-name.js';
 import { fieldForKey, isForeignField, UNKNOWN_FIELD_HINTS } from './field-names.js';
+import {
+  isPlainRecord,
+  mcpServerList,
+  mergeLists,
+  nameList,
+  preview,
+  withoutUndefined,
+} from './field-values.js';
 import { splitForeignHookBlocks } from './foreign-hook-blocks.js';
 import { normalizeTools } from './normalize-tools.js';
 import { readOpencodePermission } from './opencode-permission.js';
@@ -120,6 +128,9 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     memory: values.memory,
     forkContext: values.forkContext,
     omitProjectInstructions: values.omitProjectInstructions,
+    effort: values.effort,
+    temperature: values.temperature,
+    cacheTtl: values.cacheTtl,
     extra: state.extra,
     source: options.source,
   });
@@ -153,6 +164,16 @@ class BuildState {
     const foreign: string[] = [];
     const unknown: string[] = [];
     for (const [key, value] of Object.entries(this.options.fields)) {
+      // Claude Code nests its newest fields: `experimental: { cacheTtl: 1h }`.
+      if (key === 'experimental' && isPlainRecord(value) && Object.hasOwn(value, 'cacheTtl')) {
+        const { cacheTtl, ...rest } = value;
+        if (!known.has('cacheTtl')) {
+          known.set('cacheTtl', cacheTtl);
+          this.keyOf.set('cacheTtl', key);
+        }
+        if (Object.keys(rest).length > 0) this.#extra.push([key, rest]);
+        continue;
+      }
       const field = this.fieldFor(key);
       if (field !== undefined && !known.has(field)) {
         known.set(field, value);
@@ -368,46 +389,4 @@ class BuildState {
     const line = this.options.lineOf?.(this.keyOf.get(key) ?? key);
     return line === undefined ? { message } : { message, line };
   }
-}
-
-/** Drops keys whose value is undefined, so a definition only holds what was set. */
-function withoutUndefined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-function nameList(value: string | string[]): string[] {
-  const items = typeof value === 'string' ? value.split(',') : value;
-  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
-}
-
-function mergeLists(
-  fromTools: string[] | undefined,
-  written: string | string[] | undefined,
-): string[] | undefined {
-  if (written === undefined) return fromTools;
-  return [...new Set([...(fromTools ?? []), ...nameList(written)])];
-}
-
-type McpServerRef = string | Record<string, unknown>;
-
-/** A server name, `{ name: config }`, or a list of either, as a list. */
-function mcpServerList(value: McpServerRef | McpServerRef[]): McpServerRef[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value;
-  return Object.entries(value).map(([name, config]) => ({ [name]: config }));
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    // A BigInt or a value that contains itself (SDK input) has no JSON.
-    text = Object.prototype.toString.call(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -133,7 +133,7 @@ describe('loadAgentFile on real files', () => {
     expect(entry.definition!.extra).toEqual({ mode: 'subagent' });
   });
 
-  it('keeps unknown opencode keys in extra and warns, pointing out `permissions` for `permission`', async () => {
+  it('keeps unknown opencode keys in extra and warns; reads `permissions` as `permission`', async () => {
     const entry = await loadFixture(
       'darrenhinde__OpenAgentsControl/.opencode/agent/core/openagent.md',
     );
@@ -145,12 +145,15 @@ describe('loadAgentFile on real files', () => {
       category: 'core',
       version: '1.0.0',
       mode: 'primary',
-      temperature: 0.2,
-      permissions: { bash: { 'rm -rf *': 'ask' } },
     });
+    expect(entry.definition!.temperature).toBe(0.2);
+    // Written for opencode 1 under OpenCode 2's name: its rules hold (they only take away).
+    expect(messages(entry.notes)).toContain('read `permissions` as `permission`');
+    expect(entry.definition!.permissionRules).toContainEqual(
+      expect.objectContaining({ behavior: 'ask', rule: 'Bash(rm -rf *)' }),
+    );
     const unknown = entry.warnings.find((w) => w.message.startsWith('unknown fields'));
     expect(unknown?.message).toContain('`category`');
-    expect(unknown?.message).toContain('opencode reads `permission`, not `permissions`');
     expect(unknown?.line).toBe(3);
   });
 
@@ -178,7 +181,8 @@ describe('loadAgentFile on real files', () => {
       'Bash(git reset --hard*)',
     ]);
     expect(definition.skills).toContain('dynamic');
-    expect(definition.extra).toEqual({ effort: 'medium' });
+    expect(definition.effort).toBe('medium');
+    expect(definition.extra).toEqual({});
   });
 
   it('turns Task(x) into Agent with spawnable types and passes the unknown model `fable` through', async () => {
@@ -662,5 +666,52 @@ describe('diagnostics', () => {
     expect(entry.definition!.disallowedTools).toEqual(['Bash']);
     expect(entry.warnings).toEqual([]);
     expect(entry.unknownTools).toBeUndefined();
+  });
+});
+
+describe("the newest peers' fields", () => {
+  it("reads Claude Code's `experimental.cacheTtl` and `effort`", async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\neffort: high\nexperimental:\n  cacheTtl: 1h\n---\nbody',
+    );
+    expect(entry.definition).toMatchObject({ effort: 'high', cacheTtl: '1h' });
+    expect(entry.definition!.extra).toEqual({});
+    expect(entry.warnings).toEqual([]);
+  });
+
+  it('refuses a cache lifetime Anthropic does not offer, naming the line', async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\nexperimental: { cacheTtl: 2h }\n---\nb',
+    );
+    expect(entry.definition!.cacheTtl).toBeUndefined();
+    expect(entry.warnings).toEqual([
+      { line: 4, message: '`experimental` must be `5m` or `1h` (got "2h"); the field is ignored' },
+    ]);
+  });
+
+  it("reads OpenCode 2's `permissions` list of { action, resource, effect }, the last match winning", async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'description: d',
+        'permissions:',
+        '  - { action: shell, resource: "*", effect: ask }',
+        '  - { action: shell, resource: "git status *", effect: allow }',
+        '  - { action: edit, resource: "*", effect: deny }',
+        '  - { action: subagent, resource: "*", effect: deny }',
+        '  - { action: telepathy, resource: "*", effect: deny }',
+        '---',
+        'body',
+      ].join('\n'),
+      'reviewer.md',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.disallowedTools).toEqual(['Edit', 'Write', 'Agent']);
+    expect(entry.definition!.permissionRules).toEqual([
+      { behavior: 'ask', rule: 'Bash', except: ['Bash(git status *)'], field: 'permissions[0]' },
+    ]);
+    expect(messages(entry.warnings)).toContain(
+      '`permissions[4]`: warren has no tool for the action "telepathy"; ignored',
+    );
   });
 });
