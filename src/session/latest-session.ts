@@ -36,13 +36,14 @@ export function findLatestSession(options: FindLatestSessionOptions): string {
   );
 }
 
-interface MainTranscript {
+export interface MainTranscript {
   id: string;
   path: string;
   mtimeMs: number;
 }
 
-function mainTranscripts(sessionDir: string): MainTranscript[] {
+/** Every session's main transcript in `sessionDir`, in no order. */
+export function mainTranscripts(sessionDir: string): MainTranscript[] {
   let names: string[];
   try {
     names = readdirSync(sessionDir);
@@ -60,6 +61,14 @@ function mainTranscripts(sessionDir: string): MainTranscript[] {
 
 /** The `cwd` of the first `run_start` record near the file's start; undefined when none. */
 function sessionDirectory(path: string): string | undefined {
+  const cwd = headRecords(path).find(
+    (record) => record.type === 'run_start' && record.depth === 0 && typeof record.cwd === 'string',
+  )?.cwd;
+  return typeof cwd === 'string' ? realPath(cwd) : undefined;
+}
+
+/** The records that parse among the first 64 KiB of a transcript (a line cut there does not). */
+export function headRecords(path: string): Record<string, unknown>[] {
   let head: string;
   try {
     const fd = openSync(path, 'r');
@@ -70,23 +79,18 @@ function sessionDirectory(path: string): string | undefined {
       closeSync(fd);
     }
   } catch {
-    return undefined;
+    return [];
   }
-  for (const line of head.split('\n')) {
-    let record: unknown;
+  return head.split('\n').flatMap((line) => {
     try {
-      record = JSON.parse(line);
+      const record: unknown = JSON.parse(line);
+      return typeof record === 'object' && record !== null
+        ? [record as Record<string, unknown>]
+        : [];
     } catch {
-      continue;
+      return [];
     }
-    const { type, cwd, depth } = (record ?? {}) as {
-      type?: unknown;
-      cwd?: unknown;
-      depth?: unknown;
-    };
-    if (type === 'run_start' && depth === 0 && typeof cwd === 'string') return realPath(cwd);
-  }
-  return undefined;
+  });
 }
 
 function realPath(dir: string): string {
