@@ -15,8 +15,6 @@ export function historyEntries(
   const calls = new Map<string, { name: string; input: unknown }>();
   return history.flatMap((message): NewEntry[] => {
     switch (message.role) {
-      case 'system':
-        return [];
       case 'user':
         return isNotification(message.content) ? [] : [{ kind: 'user', text: message.content }];
       case 'assistant': {
@@ -40,6 +38,8 @@ export function historyEntries(
             ...(part.isError ? { detail: part.output.split('\n', 1)[0] ?? '' } : {}),
           };
         });
+      default:
+        return [];
     }
   });
 }
