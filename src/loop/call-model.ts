@@ -63,6 +63,8 @@ export async function* callModel(
     costUsd: turnCost,
     durationMs: Date.now() - started,
     finishReason: turn.finishReason,
+    ...(turn.response?.id !== undefined && { responseId: turn.response.id }),
+    ...(turn.response?.modelId !== undefined && { responseModel: turn.response.modelId }),
   });
   return turn;
 }

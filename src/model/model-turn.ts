@@ -58,6 +58,8 @@ export interface ModelTurn {
   usage: Usage;
   /** The provider's finish reason, unified (`stop`, `tool-calls`, `length`, …). */
   finishReason: string;
+  /** What the provider said of its response: its id and the model that answered. */
+  response?: { id?: string; modelId?: string };
 }
 
 export async function* modelTurn(
@@ -142,6 +144,7 @@ async function* readStream(
   let text: TextPart | undefined;
   let usage: Usage | undefined;
   let finishReason = 'other';
+  let response: ModelTurn['response'];
   let first = true;
   const reader = stream.getReader();
   // Ends a read that waits on a provider that ignores the abort signal.
@@ -180,6 +183,9 @@ async function* readStream(
             input: parseToolInput(part.input),
           });
           break;
+        case 'response-metadata':
+          response = responseOf(part);
+          break;
         case 'error':
           throw part.error;
         case 'finish':
@@ -198,13 +204,30 @@ async function* readStream(
   // A provider whose connection drops may close the stream quietly; without `finish` the
   // reply may be missing its tail, so it is treated like a dropped connection.
   if (!usage) throw new StreamCutError();
-  return { message: { role: 'assistant', content }, usage, finishReason };
+  return {
+    message: { role: 'assistant', content },
+    usage,
+    finishReason,
+    ...(response && { response }),
+  };
+}
+
+/** The response's id and model, when the provider named them. */
+function responseOf(
+  metadata: { id?: string; modelId?: string } | undefined,
+): ModelTurn['response'] {
+  if (metadata?.id === undefined && metadata?.modelId === undefined) return undefined;
+  return {
+    ...(metadata.id !== undefined && { id: metadata.id }),
+    ...(metadata.modelId !== undefined && { modelId: metadata.modelId }),
+  };
 }
 
 function fromContent(result: {
   content: LanguageModelV4Content[];
   finishReason: LanguageModelV4FinishReason;
   usage: LanguageModelV4Usage;
+  response?: { id?: string; modelId?: string };
 }): ModelTurn {
   checkFinished(result.finishReason);
   const content: Array<TextPart | ToolCallPart> = [];
@@ -223,6 +246,7 @@ function fromContent(result: {
     message: { role: 'assistant', content },
     usage: toUsage(result.usage),
     finishReason: result.finishReason.unified,
+    ...(responseOf(result.response) && { response: responseOf(result.response) }),
   };
 }
 
