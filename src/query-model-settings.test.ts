@@ -120,4 +120,31 @@ describe("an agent's model settings at the wire", () => {
       expect(body.temperature).toBeUndefined();
     }
   });
+
+  it('sends the settings of the definition the main agent runs as (--agent)', async () => {
+    const server = await startMockLlmServer({ replies: [{ text: 'done' }] });
+    try {
+      const model = await resolveModel('openai-compatible:local-model', {
+        env: {},
+        baseUrl: `${server.url}/v1`,
+      });
+      const { result } = await runToEnd(
+        query({
+          prompt: 'go',
+          options: {
+            model,
+            cwd: await makeTempDir(),
+            agent: 'lead',
+            agents: {
+              lead: { description: 'Leads.', prompt: 'LEAD', effort: 'low', temperature: 0.4 },
+            },
+          },
+        }),
+      );
+      expect(result.status).toBe('completed');
+      expect(server.requests[0]?.body).toMatchObject({ reasoning_effort: 'low', temperature: 0.4 });
+    } finally {
+      await server.close();
+    }
+  });
 });
