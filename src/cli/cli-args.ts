@@ -38,6 +38,8 @@ export const OPTIONS = {
   'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
   agent: { type: 'string' },
+  'system-prompt': { type: 'string' },
+  'append-system-prompt': { type: 'string' },
   settings: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
@@ -149,6 +151,15 @@ function interactiveArgs(values: ParsedValues): InteractiveArgs {
 }
 
 function runArgs(values: ParsedValues): RunArgs {
+  for (const flag of ['system-prompt', 'append-system-prompt'] as const) {
+    if (values[flag] !== undefined && values.agent !== undefined) {
+      throw new ConfigError(
+        `--${flag}`,
+        "cannot be used with --agent: the definition's body is the main agent's prompt",
+        'write the text into the definition, or leave --agent out',
+      );
+    }
+  }
   if (values.continue && values.resume !== undefined) {
     throw new ConfigError(
       '--continue',
@@ -183,6 +194,10 @@ function runArgs(values: ParsedValues): RunArgs {
     mcpConfigs: values['mcp-config'] ?? [],
     trustProject: values['trust-project'] === true,
     agent: values.agent,
+    ...(values['system-prompt'] !== undefined && { systemPrompt: values['system-prompt'] }),
+    ...(values['append-system-prompt'] !== undefined && {
+      appendSystemPrompt: values['append-system-prompt'],
+    }),
     settings: values.settings,
     cwd: values.cwd,
     sessionDir: values['session-dir'],

@@ -56,8 +56,17 @@ describe('flags as people type them', () => {
   });
 
   it('says what to use for a Claude Code flag warren has no counterpart of', () => {
-    expect(errorOf(['-p', 'hi', '--appendSystemPrompt', 'x'])).toMatch(
-      /warren has no --append-system-prompt: put standing instructions in AGENTS\.md/,
+    expect(errorOf(['-p', 'hi', '--dangerouslySkipPermissions'])).toMatch(
+      /use --permission-mode bypassPermissions/,
+    );
+  });
+
+  it('takes --systemPrompt and --appendSystemPrompt, but not beside --agent', () => {
+    expect(
+      parseCliArgs(['-p', 'hi', '--systemPrompt', 'Be terse.', '--appendSystemPrompt', 'Say X.']),
+    ).toMatchObject({ systemPrompt: 'Be terse.', appendSystemPrompt: 'Say X.' });
+    expect(errorOf(['-p', 'hi', '--agent', 'a', '--append-system-prompt', 'x'])).toMatch(
+      /^--append-system-prompt: cannot be used with --agent/,
     );
   });
 

@@ -55,10 +55,6 @@ export function canonicalFlags(argv: readonly string[], options: OptionSpecs): s
 
 /** Claude Code flags warren has no counterpart of by that name, and what does the job here. */
 const ELSEWHERE: Readonly<Record<string, string>> = {
-  'system-prompt':
-    'warren has no --system-prompt: run the main agent as a definition whose body is the prompt (--agent <name>)',
-  'append-system-prompt':
-    'warren has no --append-system-prompt: put standing instructions in AGENTS.md (or CLAUDE.md), which every run reads',
   'dangerously-skip-permissions': 'use --permission-mode bypassPermissions',
 };
 

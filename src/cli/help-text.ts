@@ -49,6 +49,8 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --system-prompt <text>            the main agent's system prompt instead of warren's
+  --append-system-prompt <text>     text added after the main agent's system prompt
   --settings <file>                 a settings file (permissions, hooks) read after
                                     ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)

@@ -36,6 +36,10 @@ export interface RunArgs extends ExecutorArgs {
   replay: string | undefined;
   /** With `replay`: tools answer with their recorded results instead of running. */
   replayTools: boolean;
+  /** `--system-prompt`: the main agent's system prompt instead of warren's. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: text after the main agent's system prompt. */
+  appendSystemPrompt?: string;
 }
 
 export interface PrintArgs extends RunArgs {

@@ -154,12 +154,16 @@ export async function setUpRun(
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
   // One date for every system prompt of the session: a changing prompt defeats the cache.
   const date = sessionDate();
-  const systemPrompt = mainSystemPrompt({
-    cwd,
-    subagents: args.maxDepth > 0,
-    sections: mainContext.sections.map((section) => section.text),
-    date,
-  });
+  const systemPrompt = withAppended(
+    args.systemPrompt ??
+      mainSystemPrompt({
+        cwd,
+        subagents: args.maxDepth > 0,
+        sections: mainContext.sections.map((section) => section.text),
+        date,
+      }),
+    args.appendSystemPrompt,
+  );
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
@@ -304,4 +308,9 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** `--append-system-prompt`'s text after the prompt, a blank line between. */
+function withAppended(prompt: string, appended: string | undefined): string {
+  return appended?.trim() ? `${prompt}\n\n${appended.trim()}` : prompt;
 }
