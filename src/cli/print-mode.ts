@@ -16,6 +16,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readStdin: () => Promise<string>;
+  /** stderr is a terminal (a person reads it), not a pipe or a file. */
+  stderrIsTerminal?: boolean;
   /** Aborts the run on Ctrl-C; returns a function that stops listening. */
   onInterrupt: (abort: () => void) => () => void;
 }
@@ -85,6 +87,7 @@ function outputFor(
     stdout: context.io.stdout,
     stderr: context.io.stderr,
     verbose: args.verbose,
+    stderrIsTerminal: context.io.stderrIsTerminal,
   };
   if (args.outputFormat === 'json') return jsonOutput(options);
   if (args.outputFormat === 'stream-json') return streamJsonOutput(options);

@@ -39,6 +39,7 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { projectFolders } from '../tools/project-folders.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
@@ -57,7 +58,7 @@ import {
   clientServerItems,
   untrustedClientServers,
 } from './trust/client-server-items.js';
-import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
 import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
 import { decideRunTrust } from './trust/run-trust.js';
@@ -135,10 +136,10 @@ export async function setUpRun(
   const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  const [loaded, settingsFiles, projectMcpFile, prices, context] = await Promise.all([
+  const [loaded, settingsFiles, projectMcpFiles, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     readSettingsFiles({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    readProjectMcpFile(cwd),
+    readProjectMcpFiles(cwd),
     loadPriceTable(),
     ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
   ]);
@@ -149,7 +150,7 @@ export async function setUpRun(
       projectDir: cwd,
       settingsFiles,
       definitions: loaded.definitions.values(),
-      mcpFile: projectMcpFile,
+      mcpFiles: projectMcpFiles,
     }).concat(clientServerItems(options.clientMcpServers, cwd)),
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
@@ -158,6 +159,7 @@ export async function setUpRun(
   const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
   const mcp = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
     trust: projectMcpTrust(trust),
   });
@@ -194,12 +196,16 @@ export async function setUpRun(
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
   // One date for every system prompt of the session: a changing prompt defeats the cache.
   const date = sessionDate();
-  const systemPrompt = mainSystemPrompt({
-    cwd,
-    subagents: args.maxDepth > 0,
-    sections: mainContext.sections.map((section) => section.text),
-    date,
-  });
+  const systemPrompt = withAppended(
+    args.systemPrompt ??
+      mainSystemPrompt({
+        cwd,
+        subagents: args.maxDepth > 0,
+        sections: mainContext.sections.map((section) => section.text),
+        date,
+      }),
+    args.appendSystemPrompt,
+  );
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
@@ -349,4 +355,9 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** `--append-system-prompt`'s text after the prompt, a blank line between. */
+function withAppended(prompt: string, appended: string | undefined): string {
+  return appended?.trim() ? `${prompt}\n\n${appended.trim()}` : prompt;
 }

@@ -10,6 +10,7 @@ import type {
 import { z } from 'zod';
 import type { Message } from '../core/messages.js';
 import type { Tool } from '../core/tool.js';
+import type { CacheTtl } from './model-settings.js';
 
 const schemaCache = new WeakMap<Tool, LanguageModelV4FunctionTool>();
 
@@ -72,7 +73,10 @@ function toModelMessage(message: Message): LanguageModelV4Message {
   }
 }
 
-const EPHEMERAL: SharedV4ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+/** Anthropic's cache marker; with a ttl, entries live that long instead of 5 minutes. */
+function ephemeral(ttl: CacheTtl | undefined): SharedV4ProviderOptions {
+  return { anthropic: { cacheControl: { type: 'ephemeral', ...(ttl && { ttl }) } } };
+}
 
 /**
  * Marks Anthropic's cache breakpoints (at most four) where a later request can read what this
@@ -90,7 +94,9 @@ const EPHEMERAL: SharedV4ProviderOptions = { anthropic: { cacheControl: { type: 
 export function withCacheBreakpoints(
   prompt: LanguageModelV4Prompt,
   tools: LanguageModelV4FunctionTool[],
+  ttl?: CacheTtl,
 ): { prompt: LanguageModelV4Prompt; tools: LanguageModelV4FunctionTool[] } {
+  const EPHEMERAL = ephemeral(ttl);
   const marked = new Set<number>();
   const lastSystem = prompt.findLastIndex((message) => message.role === 'system');
   if (lastSystem >= 0) marked.add(lastSystem);

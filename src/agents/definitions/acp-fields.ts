@@ -14,9 +14,27 @@ const ACP_UNUSED_FIELDS = [
   'skills',
   'memory',
   'maxTurns',
+  'effort',
+  'temperature',
+  'cacheTtl',
 ] as const satisfies readonly AgentFieldName[];
 
 const ACP_FIELDS = ['command', 'args', 'env'] as const satisfies readonly AgentFieldName[];
+
+/** The field a definition cannot do without besides its description, and how to add it. */
+export function requiredBody(values: { kind?: unknown }): [AgentFieldName, string] {
+  return values.kind === 'acp'
+    ? ['command', 'add `command: <the program that starts the ACP agent>`']
+    : ['prompt', 'add the system prompt'];
+}
+
+/** A definition's `kind`, `command`, `args` and `env`, as checked. */
+export function acpFieldsOf(
+  values: Pick<AgentDefinition, 'kind' | 'command' | 'args' | 'env'>,
+): Pick<AgentDefinition, 'kind' | 'command' | 'args' | 'env'> {
+  const { kind, command, args, env } = values;
+  return { kind, command, args, env };
+}
 
 export function acpFieldWarnings(
   values: Partial<Record<AgentFieldName, unknown>>,
