@@ -550,6 +550,9 @@ process.exitCode = failures.length > 0 ? 1 : 0;
 /** results.json lives in the repository, where `npm run check` formats-checks every JSON file. */
 function formatIfInProject(file) {
   const biome = path.join(ROOT, 'node_modules', '.bin', 'biome');
-  if (path.relative(ROOT, file).startsWith('..') || !existsSync(biome)) return;
+  const relative = path.relative(ROOT, file);
+  // Outside the project, or in an ignored scratch folder (profiles): biome does not check it.
+  if (relative.startsWith('..') || relative.split(path.sep).includes('.tmp')) return;
+  if (!existsSync(biome)) return;
   execFileSync(biome, ['format', '--write', file], { cwd: ROOT, stdio: 'ignore' });
 }
