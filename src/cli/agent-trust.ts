@@ -1,7 +1,7 @@
 // Whether `warren agents` shows a definition as trusted: what a project file would run or widen
 // (its hooks, inline MCP servers, a wider permission mode) is used only when the project is
-// trusted (trust/project-trust.ts). A project file with nothing to trust, the person's own
-// definitions, --agents-dir folders, built-ins and code are used whole.
+// trusted (trust/project-trust.ts). The person's own definitions, --agents-dir folders, built-ins
+// and code are theirs.
 import { relative } from 'node:path';
 import type { AgentSource } from '../agents/definitions/agent-definition.js';
 import type { ProjectTrust } from './trust/project-trust.js';
@@ -12,8 +12,9 @@ export function agentTrustChecker(trust: ProjectTrust): (source: AgentSource) =>
   return (source) => {
     if (source.kind !== 'project' || source.path === undefined || trust.trusted) return 'trusted';
     const file = relative(trust.projectDir, source.path);
-    const standings = trust.items.filter(({ item }) => item.file === file);
-    if (standings.length === 0) return 'trusted';
-    return standings.some(({ trust }) => trust.state === 'changed') ? 'changed' : 'untrusted';
+    const changed = trust.items.some(
+      ({ item, trust }) => item.file === file && trust.state === 'changed',
+    );
+    return changed ? 'changed' : 'untrusted';
   };
 }

@@ -73,6 +73,9 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     feed.close();
     await setup.close();
   }
+  // The server was never there: a setup mistake (exit 2), not a run that failed.
+  const unreachable = result.isError ? setup.unreachable() : undefined;
+  if (unreachable) throw unreachable;
   output.finish(resultJson({ result, sessionId, tree }));
   return result.isError ? 1 : 0;
 }

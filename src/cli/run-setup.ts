@@ -90,6 +90,11 @@ export interface RunSetup {
   observe(event: AgentEvent): void;
   /** Flushes the cassette and the spans; call once, when the session ends. */
   close(): Promise<void>;
+  /**
+   * After a failed run: the setup mistake when the main model's server never answered (a
+   * refused connection to `--base-url`), which print mode reports as bad configuration.
+   */
+  unreachable(): ConfigError | undefined;
 }
 
 export interface QueryRun {
@@ -286,6 +291,7 @@ export async function setUpRun(
       traceContent: tracingConfig?.logContent,
     }),
     observe: (event) => models.recorder?.observe(event),
+    unreachable: models.unreachable,
     close: async () => {
       models.recorder?.close();
       // Spans are sent before the process exits, or they are lost.

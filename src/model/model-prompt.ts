@@ -13,6 +13,21 @@ import type { Tool } from '../core/tool.js';
 import type { CacheTtl } from './model-settings.js';
 
 const schemaCache = new WeakMap<Tool, LanguageModelV4FunctionTool>();
+/**
+ * JSON Schemas by zod schema: the Agent and task tools are made anew for every query() (they
+ * hold its runtime) around the same module-level schemas, and converting one costs milliseconds.
+ */
+const jsonSchemaCache = new WeakMap<object, JSONSchema7>();
+
+/** A zod schema as JSON Schema, made once per schema object. */
+function jsonSchemaOf(schema: Tool['inputSchema']): JSONSchema7 {
+  let json = jsonSchemaCache.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { target: 'draft-07', io: 'input' }) as JSONSchema7;
+    jsonSchemaCache.set(schema, json);
+  }
+  return json;
+}
 
 /**
  * The spec's tool list; each tool's JSON schema is computed once per tool object. A tool that
@@ -22,8 +37,7 @@ export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionToo
   return tools.map((tool) => {
     let spec = schemaCache.get(tool);
     if (!spec) {
-      const inputSchema =
-        tool.jsonSchema ?? z.toJSONSchema(tool.inputSchema, { target: 'draft-07', io: 'input' });
+      const inputSchema = tool.jsonSchema ?? jsonSchemaOf(tool.inputSchema);
       spec = {
         type: 'function',
         name: tool.name,

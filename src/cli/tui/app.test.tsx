@@ -102,8 +102,8 @@ describe('the terminal UI', () => {
   });
 
   it("says the setup's warnings once, at the first prompt, even after a /clear before it", async () => {
-    const mcp = { mcpServers: { e: { command: 'warren-no-such-server' } } };
-    ui = await renderUi(HELLO, { files: { '.mcp.json': JSON.stringify(mcp) } });
+    const definition = '---\nname: w\ndescription: d\ntools: Read, NoSuchTool\n---\nHi.\n';
+    ui = await renderUi(HELLO, { files: { '.warren/agents/w.md': definition } });
     await ui.type('/clear', KEYS.enter);
     await ui.waitFor('New session');
     await ui.type('hello', KEYS.enter);
@@ -114,7 +114,7 @@ describe('the terminal UI', () => {
       (entry) => entry.kind === 'notice' && entry.tone === 'warning',
     );
     expect(warnings).toEqual([
-      expect.objectContaining({ text: expect.stringContaining('it is not trusted') }),
+      expect.objectContaining({ text: expect.stringContaining('NoSuchTool') }),
     ]);
   });
 
