@@ -1,7 +1,6 @@
 // Runs one child's loop to its end, foreground or background alike: passes its events on, keeps
 // its entry in the run's agent directory, and stops it as `stalled` when it stops making progress.
 
-import { runAcpChild } from '../acp/acp-child.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { StallWatchdog } from './stall-watchdog.js';
@@ -62,9 +61,20 @@ export async function driveChild(
 function childRun(child: ChildRun, signal: AbortSignal): AsyncGenerator<AgentEvent, unknown> {
   const { options } = child;
   if (!options.acp) return agentLoop({ prompt: child.prompt, options: { ...options, signal } });
-  return runAcpChild({
+  return acpChildRun(child, options.acp, signal);
+}
+
+/** The ACP SDK is loaded only by a run that starts an ACP child. */
+async function* acpChildRun(
+  child: ChildRun,
+  acp: NonNullable<SubagentOptions['acp']>,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, void> {
+  const { options } = child;
+  const { runAcpChild } = await import('../acp/acp-child.js');
+  yield* runAcpChild({
     prompt: child.prompt,
-    acp: options.acp,
+    acp,
     agentId: options.agentId,
     parentId: options.parentId ?? null,
     depth: options.depth ?? 1,

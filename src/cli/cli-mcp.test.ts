@@ -243,7 +243,9 @@ describe('the .mcp.json of the repository root', () => {
     const trusted = await runWarren(['trust'], { env: env(), cwd: inside });
     expect(trusted).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^1\. \.\.\/\.\.\/\.mcp\.json mcpServers\.root: start MCP server "root"/m),
+      stdout: expect.stringMatching(
+        /^1\. \.\.\/\.\.\/\.mcp\.json mcpServers\.root: start MCP server "root"/m,
+      ),
     });
   });
 });
