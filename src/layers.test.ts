@@ -22,6 +22,7 @@ const LAYERS_BELOW_ENTRY = [
   'agents',
   'tasks',
   'remote',
+  'sandbox',
   'testing',
 ];
 
@@ -36,6 +37,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   tools: ['core'],
   permissions: ['core', 'tools'],
   session: ['core'],
+  sandbox: ['core', 'model'],
   telemetry: ['core', 'model'],
   hooks: ['core'],
   isolation: ['core', 'tools'],
@@ -44,7 +46,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp'],
   tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
   remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
-  testing: ['core', 'model', 'tools'],
+  testing: ['core', 'model', 'tools', 'sandbox'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],
 };

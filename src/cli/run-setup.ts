@@ -32,6 +32,8 @@ import {
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadSettings } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
+import { runSandbox } from '../sandbox/run-sandbox.js';
+import { loadSandboxSettings } from '../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../session/session-dir.js';
 import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
@@ -113,9 +115,11 @@ export async function setUpRun(
   // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
   // project definitions start servers only with --trust-project or a trust record.
   const trust = mcpTrust({ trustProject: args.trustProject });
-  const [agents, settings, mcp, prices, context] = await Promise.all([
+  const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
+  const [agents, settings, sandboxSettings, mcp, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
+    loadSettings(sources),
+    loadSandboxSettings({ ...sources, noSandbox: args.noSandbox }),
     loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
     loadPriceTable(),
     ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
@@ -141,7 +145,13 @@ export async function setUpRun(
   const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
+  for (const warning of sandboxSettings.warnings) io.stderr(`warren: warning: ${warning}\n`);
+  const sandbox = runSandbox(
+    { ...sandboxSettings.options, enabled: sandboxSettings.enabled },
+    (line) => io.stderr(`warren: warning: ${terminalSafe(line)}\n`),
+  );
   const permissions = createPermissionPolicy({
+    sandbox,
     mode: permissionMode,
     allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
@@ -201,6 +211,8 @@ export async function setUpRun(
       baseUrl: args.baseUrl,
       systemPrompt,
       tools,
+      // The session's one sandbox, or none at all (--no-sandbox): query() makes no other.
+      ...(sandbox ? { commandSandbox: sandbox } : { sandbox: false as const }),
       definitions: definitions as ReadonlyMap<string, AgentDefinition>,
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,

@@ -1,6 +1,7 @@
 // Whether a process still runs, and which processes run below one, for tests that prove nothing
 // a run started outlives it (record the PIDs while it runs, check each is gone after). A zombie
 // (killed, not yet reaped by whoever inherited it) counts as gone: it runs nothing.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -69,4 +70,20 @@ export function descendantsOf(pid: number): number[] {
     }
   }
   return below;
+}
+
+/**
+ * Host PIDs of the processes whose whole command line is `commandLine`: for processes started
+ * in a PID namespace of their own (the command sandbox), whose `$$` means nothing outside it.
+ */
+export function pidsRunning(commandLine: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-x', '-f', commandLine], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
 }
