@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandSandbox } from '../core/command-sandbox.js';
 import type { ToolContext } from '../core/tool.js';
@@ -110,15 +111,28 @@ describe('the command sandbox', () => {
     });
   });
 
-  it('ends whatever a command started, even what hid in a new session and ignores SIGTERM', async () => {
+  it('ends whatever a command started when it is stopped, even what hid in a new session and ignores SIGTERM', async () => {
     const marker = `sleep ${900_000 + Math.floor(Math.random() * 9_999)}`;
-    await run(`setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & echo started`);
-    const pids = pidsRunning(marker);
+    const stop = new AbortController();
+    const call = bashTool.call(
+      { command: `setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & sleep 60` },
+      ctx({ signal: stop.signal }),
+    );
+    const pids = await waitForPids(marker);
     try {
+      expect(pids).not.toEqual([]);
+      stop.abort();
+      expect(outputText(await call)).toContain('cancelled');
       for (const pid of pids) expect(await isGoneWithin(pid, 3000)).toBe(true);
     } finally {
       killIfAlive(pids);
     }
+  });
+
+  it('ends what a command left running in the background when the command ends', async () => {
+    const marker = `sleep ${800_000 + Math.floor(Math.random() * 9_999)}`;
+    await run(`setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & sleep 0.3`);
+    expect(pidsRunning(marker)).toEqual([]);
   });
 });
 
@@ -129,4 +143,12 @@ function spawnText(file: string, args: string[], env: NodeJS.ProcessEnv, cwd: st
     const failed = error as { stdout?: string; stderr?: string };
     return `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
   }
+}
+
+async function waitForPids(commandLine: string): Promise<number[]> {
+  for (const end = Date.now() + 5000; Date.now() < end; await delay(25)) {
+    const pids = pidsRunning(commandLine);
+    if (pids.length > 0) return pids;
+  }
+  return [];
 }

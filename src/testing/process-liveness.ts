@@ -73,12 +73,13 @@ export function descendantsOf(pid: number): number[] {
 }
 
 /**
- * Host PIDs of the processes whose whole command line is `commandLine`: for processes started
- * in a PID namespace of their own (the command sandbox), whose `$$` means nothing outside it.
+ * Host PIDs of the processes whose command line holds `text`: for processes started in a PID
+ * namespace of their own (the command sandbox), whose `$$` means nothing outside it.
  */
-export function pidsRunning(commandLine: string): number[] {
+export function pidsRunning(text: string): number[] {
+  const pattern = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   try {
-    return execFileSync('pgrep', ['-x', '-f', commandLine], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
       .trim()
       .split('\n')
       .filter(Boolean)
