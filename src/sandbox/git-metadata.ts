@@ -3,7 +3,7 @@
 // config, hooks, info/, packed-refs, the user's HEAD or other namespaces' refs. Read from the
 // files git itself follows (`.git`, `commondir`, `HEAD`), each checked to stay in its place,
 // once per worktree: after that the command could have changed them.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface GitGrants {
@@ -50,6 +50,13 @@ function linkedWorktreeGrants(worktree: string): GitGrants {
   // git made, and gets nothing.
   if (!commonDir || path.dirname(adminDir) !== path.join(commonDir, 'worktrees')) return NONE;
   const writable = [adminDir, path.join(commonDir, 'objects')];
+  // A per-worktree config is read by git (and by warren's own git calls in the worktree) once
+  // the repository turns worktreeConfig on: made empty here so it can be held read-only.
+  try {
+    writeFileSync(path.join(adminDir, 'config.worktree'), '', { flag: 'a' });
+  } catch {
+    // not ours to make: it then stays absent, and the repository's setting decides
+  }
   const readOnly = [
     dotGit,
     path.join(adminDir, 'commondir'),
