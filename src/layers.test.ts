@@ -45,7 +45,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   loop: ['core', 'model', 'tools', 'permissions'],
   agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp'],
   tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
-  remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
+  remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks', 'sandbox'],
   testing: ['core', 'model', 'tools', 'sandbox'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],

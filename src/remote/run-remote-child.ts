@@ -18,6 +18,7 @@ import { agentLoop } from '../loop/agent-loop.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { messageOf } from '../model/retry-policy.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { createCommandSandbox } from '../sandbox/command-sandbox.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { CheckedChildSpec } from './child-spec-schema.js';
@@ -147,12 +148,19 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
     costUsd,
     windDownMs,
   });
-  const permissions = createPermissionPolicy(spec.permissions);
+  // The worker's own sandbox: a spec cannot turn it off or open the network.
+  const commandSandbox = createCommandSandbox();
+  const permissions = createPermissionPolicy({ ...spec.permissions, sandbox: commandSandbox });
   const parentPath = spec.agentPath.split('/').slice(0, -2).join('/') || 'main';
   const parent: ParentView = {
     run: {
       agentPath: parentPath,
-      inherited: { ...spec.calls, baseUrl: spec.model.baseUrl, onEvent: run.onEvent },
+      inherited: {
+        ...spec.calls,
+        baseUrl: spec.model.baseUrl,
+        onEvent: run.onEvent,
+        commandSandbox,
+      },
       cancelSignal: run.signal,
       model,
       tools: parentTools,
