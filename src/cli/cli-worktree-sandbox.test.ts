@@ -1,6 +1,6 @@
 // A worktree child against the checkout it was split from, through `warren -p` in
 // bypassPermissions: its commands cannot change what the user's git runs or points to (config,
-// hooks, other branches, HEAD) nor the user's files, by any shell form; it still commits on its
+// hooks, its own and other agents' branches, HEAD) nor the user's files, by any shell form; it still commits on its
 // own branch, and the parent is told truly what it changed. Real git, real bubblewrap.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ const { project } = cli;
 beforeEach(async () => {
   await requiredSandbox();
   makeGitRepo(project(), { 'notes.txt': 'one\n', 'other.txt': 'other\n' });
+  // Another agent's branch, kept from an earlier run: the child must not move it either.
+  gitIn(project(), 'branch', 'warren/agent_sibling');
 });
 
 /** Commands a hostile child runs from its worktree, `<repo>/.warren/worktrees/<id>`. */
@@ -23,6 +25,8 @@ const ATTACKS = [
   'git config core.hooksPath "$PWD/hooks"',
   'git config --worktree core.fsmonitor true; git config -f ../../../.git/config core.pager "touch pager-ran"',
   'git update-ref refs/heads/main HEAD',
+  'git update-ref refs/heads/warren/agent_sibling HEAD; git branch -f warren/agent_sibling HEAD',
+  'git update-ref -d refs/heads/warren/agent_sibling',
   'git branch -f main HEAD',
   'git symbolic-ref HEAD refs/heads/main && git commit -q --allow-empty -m moved-main',
   'echo "#!/bin/sh" > ../../../.git/hooks/post-checkout',
@@ -70,6 +74,7 @@ function enqueueHostileChild() {
 describe('a worktree child in the command sandbox', () => {
   it('cannot change the user’s git config, hooks, refs, HEAD or files, and still commits on its branch', async () => {
     const mainBefore = gitIn(project(), 'rev-parse', 'refs/heads/main');
+    const siblingBefore = gitIn(project(), 'rev-parse', 'refs/heads/warren/agent_sibling');
     const configBefore = readFileSync(join(project(), '.git', 'config'), 'utf8');
     enqueueHostileChild();
     const run = await cli.run([
@@ -82,6 +87,7 @@ describe('a worktree child in the command sandbox', () => {
 
     expect(readFileSync(join(project(), '.git', 'config'), 'utf8')).toBe(configBefore);
     expect(gitIn(project(), 'rev-parse', 'refs/heads/main')).toBe(mainBefore);
+    expect(gitIn(project(), 'rev-parse', 'refs/heads/warren/agent_sibling')).toBe(siblingBefore);
     expect(gitIn(project(), 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
     expect(
       readdirSync(join(project(), '.git', 'hooks')).filter((name) => !name.endsWith('.sample')),

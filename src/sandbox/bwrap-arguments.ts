@@ -3,7 +3,7 @@
 // read-only, its own PID namespace (so nothing it starts outlives it) and no network by default.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { worktreeGrants } from './git-metadata.js';
+import { otherRefs, worktreeGrants } from './git-metadata.js';
 
 export interface BwrapPlan {
   command: string;
@@ -45,6 +45,8 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
     ...writable.flatMap((dir) => KEPT_READ_ONLY.map((name) => path.join(dir, name))),
     ...grants.flatMap((grant) => grant.readOnly),
   ].filter((file) => existsSync(file));
+  // Other branches in the folder of the worktree's own: git may write its ref, never theirs.
+  readOnlyInside.push(...grants.flatMap(otherRefs));
   const args = ['--die-with-parent', '--unshare-pid', '--unshare-ipc'];
   if (plan.network === 'none') args.push('--unshare-net');
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', TMP);

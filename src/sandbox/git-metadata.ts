@@ -1,9 +1,10 @@
 // What of a repository's git directory a command in a linked worktree may write: the worktree's
-// own admin folder, the object store, and the folder of its branch's ref and reflog; never the
-// config, hooks, info/, packed-refs, the user's HEAD or other namespaces' refs. Read from the
+// own admin folder, the object store, and its own branch's ref and reflog (their folders, since
+// git writes a ref by renaming a lock file, with every other entry held read-only); never the
+// config, hooks, info/, packed-refs, the user's HEAD or any other branch. Read from the
 // files git itself follows (`.git`, `commondir`, `HEAD`), each checked to stay in its place,
 // once per worktree: after that the command could have changed them.
-import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface GitGrants {
@@ -11,9 +12,31 @@ export interface GitGrants {
   writable: string[];
   /** Paths inside those that stay read-only: what would redirect git or run code. */
   readOnly: string[];
+  /**
+   * The folders of the branch's ref and reflog, and the branch's own name in them: what else is
+   * there (other branches) is held read-only, looked up at each command.
+   */
+  refFolders: string[];
+  ownRef: string | undefined;
 }
 
-const NONE: GitGrants = { writable: [], readOnly: [] };
+const NONE: GitGrants = { writable: [], readOnly: [], refFolders: [], ownRef: undefined };
+
+/** What is in the ref folders now besides the branch's own ref: to hold read-only. */
+export function otherRefs(grants: GitGrants): string[] {
+  const own = grants.ownRef;
+  return grants.refFolders.flatMap((folder) => {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((name) => name !== own && name !== `${own}.lock`)
+      .map((name) => path.join(folder, name));
+  });
+}
 
 /**
  * Grants as first seen, before any command ran in the worktree: a command may since have pointed
@@ -68,13 +91,21 @@ function linkedWorktreeGrants(worktree: string): GitGrants {
   const branchRef = readSmall(path.join(adminDir, 'HEAD'))?.match(
     /^ref: (refs\/heads\/\S+)$/m,
   )?.[1];
+  let refFolders: string[] = [];
+  let ownRef: string | undefined;
   if (branchRef !== undefined && !branchRef.split('/').includes('..')) {
     const folder = path.dirname(branchRef);
-    // warren's agents work on `warren/<id>`: the folder holds agent branches only. A worktree
-    // of the user's own on a branch at the top gets refs/heads, as its checkout would.
-    writable.push(path.join(commonDir, folder), path.join(commonDir, 'logs', folder));
+    refFolders = [path.join(commonDir, folder), path.join(commonDir, 'logs', folder)].filter(
+      isDirectory,
+    );
+    ownRef = path.basename(branchRef);
   }
-  return { writable: writable.filter(isDirectory), readOnly: readOnly.filter(exists) };
+  return {
+    writable: [...writable, ...refFolders].filter(isDirectory),
+    readOnly: readOnly.filter(exists),
+    refFolders,
+    ownRef,
+  };
 }
 
 function readSmall(file: string): string | undefined {
