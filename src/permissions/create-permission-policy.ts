@@ -340,6 +340,11 @@ function notGrantedMessage(
     policy.mode !== 'acceptEdits' &&
     isAcceptableEdit(policy, target);
   const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
+  // In bypassPermissions already, only the missing sandbox stands in the way.
+  const lastResort =
+    policy.mode === 'bypassPermissions'
+      ? '--no-sandbox to run commands unconfined'
+      : `--permission-mode ${modes}`;
   const because = rule
     ? `: the rule "${rule.text}" from ${rule.source} says to ask first, and no one can be asked here`
     : guarded
@@ -347,7 +352,7 @@ function notGrantedMessage(
       : why;
   return (
     `Permission to use ${describeCall(target)} was not granted${because}. ` +
-    `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
+    `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or ${lastResort}.`
   );
 }
 

@@ -136,6 +136,41 @@ describe('the command sandbox', () => {
   });
 });
 
+describe('a linked worktree in the sandbox', () => {
+  it('commits on its own branch, and pointing HEAD at the user’s branch earns it nothing', async () => {
+    const repo = path.join(dir(), 'repo');
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+    await mkdir(repo);
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    git(
+      repo,
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@x',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'first',
+    );
+    const worktree = path.join(repo, '.warren', 'worktrees', 'agent_a1');
+    git(repo, 'worktree', 'add', '-q', '-b', 'warren/agent_a1', worktree);
+    const main = git(repo, 'rev-parse', 'main');
+    const inWorktree = (command: string) =>
+      run(command, ctx({ cwd: worktree, allowedDirs: [worktree] }));
+    const commit =
+      'git -c user.name=t -c user.email=t@x commit -q --allow-empty -m work && echo COMMITTED';
+
+    expect(await inWorktree(commit)).toContain('COMMITTED');
+    expect(git(repo, 'log', '-1', '--format=%s', 'warren/agent_a1')).toBe('work');
+    await inWorktree('git symbolic-ref HEAD refs/heads/main');
+    expect(await inWorktree(commit)).toContain('Read-only file system');
+    expect(git(repo, 'rev-parse', 'main')).toBe(main);
+  });
+});
+
 function spawnText(file: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): string {
   try {
     return execFileSync(file, args, { env, cwd, encoding: 'utf8', stdio: 'pipe' });
