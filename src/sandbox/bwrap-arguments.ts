@@ -1,7 +1,7 @@
 // The bubblewrap command line for one command: the whole file system read-only, a private /tmp,
 // the command's writable folders bound back writable with what runs code inside them kept
 // read-only, its own PID namespace (so nothing it starts outlives it) and no network by default.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { otherRefs, worktreeGrants } from './git-metadata.js';
 
@@ -37,7 +37,8 @@ const TMP = '/tmp';
 
 /** bwrap's arguments, up to and including `bash -c <command>`. */
 export function bwrapArguments(plan: BwrapPlan): string[] {
-  const writable = unique(plan.writableDirs.map(real));
+  // A folder that is not there yet (an agent's memory before its first note) cannot be bound.
+  const writable = unique(plan.writableDirs.map(real)).filter(isDirectory);
   const cwd = real(plan.cwd);
   const grants = writable.map(worktreeGrants);
   const grantedDirs = grants.flatMap((grant) => grant.writable);
@@ -72,6 +73,10 @@ function real(dir: string): string {
   } catch {
     return path.resolve(dir);
   }
+}
+
+function isDirectory(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 function unique(dirs: readonly string[]): string[] {

@@ -87,6 +87,26 @@ describe('the command sandbox', () => {
     }
   });
 
+  it('lets a command write the extra folders the user named, unless it was judged read-only', async () => {
+    const cache = path.join(dir(), 'cache');
+    await mkdir(cache);
+    const withCache = await requiredSandbox({ writable: [cache] });
+    await run(`echo cached > ${cache}/a`, ctx({ sandbox: withCache }));
+    expect(await readFile(path.join(cache, 'a'), 'utf8')).toBe('cached\n');
+    const readOnly = await withCache.launch({
+      command: `echo again > ${cache}/b`,
+      cwd: project,
+      writableDirs: [],
+    });
+    spawnText(readOnly.file, readOnly.args, readOnly.env, project);
+    await expect(readFile(path.join(cache, 'b'), 'utf8')).rejects.toThrow('ENOENT');
+  });
+
+  it('runs although an allowed folder does not exist yet', async () => {
+    const memory = path.join(dir(), 'memory-not-made');
+    expect(await run('echo ran', ctx({ allowedDirs: [project, memory] }))).toBe('ran');
+  });
+
   describe('network', () => {
     let server: Server;
     let port: number;

@@ -9,6 +9,11 @@ import { commandEnv } from './command-env.js';
 export interface SandboxOptions {
   /** `none` (the default): commands reach no network. `allow`: the host's network. */
   network?: 'none' | 'allow';
+  /**
+   * Folders every command that may write at all may also write, besides the agent's own (a
+   * package manager's cache in the home folder, say). From the user's settings only.
+   */
+  writable?: readonly string[];
   /** Variables passed to commands although they look like credentials (`GITHUB_TOKEN`). */
   passEnv?: readonly string[];
   /** More variables to withhold: those the run's model configuration names. */
@@ -42,7 +47,11 @@ export function createCommandSandbox(options: SandboxOptions = {}): CommandSandb
       const args = bwrapArguments({
         command: request.command,
         cwd: request.cwd,
-        writableDirs: request.writableDirs,
+        // A command judged read-only gets nothing writable, the extra folders included.
+        writableDirs:
+          request.writableDirs.length === 0
+            ? []
+            : [...request.writableDirs, ...(options.writable ?? [])],
         network: options.network ?? 'none',
       });
       // /tmp is the command's own; TMPDIR may name a host folder it could not write.

@@ -29,12 +29,18 @@ describe('the sandbox settings', () => {
   });
 
   it("take the user's file, then --settings, then --no-sandbox", async () => {
-    await settingsIn(home(), { sandbox: { network: 'allow', passEnv: ['GITHUB_TOKEN'] } });
+    await settingsIn(home(), {
+      sandbox: { network: 'allow', passEnv: ['GITHUB_TOKEN'], writable: ['~/.npm', '/opt/cache'] },
+    });
     const flagFile = path.join(home(), 'flag.json');
     await writeFile(flagFile, JSON.stringify({ sandbox: { enabled: false } }));
     expect(await loadSandboxSettings(sources())).toMatchObject({
       enabled: true,
-      options: { network: 'allow', passEnv: ['GITHUB_TOKEN'] },
+      options: {
+        network: 'allow',
+        passEnv: ['GITHUB_TOKEN'],
+        writable: [path.join(home(), '.npm'), '/opt/cache'],
+      },
     });
     expect(await loadSandboxSettings({ ...sources(), settingsFile: flagFile })).toMatchObject({
       enabled: false,
@@ -56,7 +62,7 @@ describe('the sandbox settings', () => {
   it('refuse a wrong field with the file, the field and the shape', async () => {
     const file = await settingsIn(home(), { sandbox: { network: 'some' } });
     await expect(loadSandboxSettings(sources())).rejects.toThrow(
-      `${file} sandbox.network: Invalid option: expected one of "none"|"allow" (the section looks like "sandbox": { "enabled": true, "network": "none", "passEnv": ["GITHUB_TOKEN"] })`,
+      `${file} sandbox.network: Invalid option: expected one of "none"|"allow" (the section looks like "sandbox": { "enabled": true, "network": "none", "passEnv": ["GITHUB_TOKEN"], "writable": ["~/.npm"] })`,
     );
   });
 });

@@ -1,5 +1,5 @@
 // The `sandbox` section of the settings: `{ "enabled": false }` to run commands unconfined,
-// `"network": "allow"`, `"passEnv": [...]`. Read from the user's settings and `--settings` only;
+// `"network": "allow"`, `"passEnv": [...]`, `"writable": ["~/.npm"]`. Read from the user's settings and `--settings` only;
 // a project's `.warren/settings.json` cannot loosen the sandbox, and is told so.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import type { SandboxOptions } from './command-sandbox.js';
 const sandboxSchema = z.strictObject({
   enabled: z.boolean().optional(),
   network: z.enum(['none', 'allow']).optional(),
+  writable: z.array(z.string().min(1)).optional(),
   passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name')).optional(),
 });
 
@@ -45,6 +46,9 @@ export async function loadSandboxSettings(
     settings.enabled = section.enabled ?? settings.enabled;
     if (section.network !== undefined) settings.options.network = section.network;
     if (section.passEnv !== undefined) settings.options.passEnv = section.passEnv;
+    if (section.writable !== undefined) {
+      settings.options.writable = section.writable.map((dir) => inHome(dir, sources.homeDir));
+    }
   }
   const projectFile = path.join(sources.projectDir, SETTINGS_FILE);
   if (!trusted.includes(projectFile) && (await sandboxSection(projectFile)) !== undefined) {
@@ -54,6 +58,11 @@ export async function loadSandboxSettings(
   }
   if (sources.noSandbox) settings.enabled = false;
   return settings;
+}
+
+/** `~/x` in the home folder; other relative paths too, as the file cannot say where else. */
+function inHome(dir: string, homeDir: string): string {
+  return path.resolve(homeDir, dir.replace(/^~(?=\/|$)/, '.'));
 }
 
 /** A file's `sandbox` section, checked; undefined when the file or the section is missing. */
@@ -79,6 +88,6 @@ async function sandboxSection(file: string): Promise<z.output<typeof sandboxSche
   throw new ConfigError(
     `${file} ${field}`,
     issue?.message ?? 'is not valid',
-    'the section looks like "sandbox": { "enabled": true, "network": "none", "passEnv": ["GITHUB_TOKEN"] }',
+    'the section looks like "sandbox": { "enabled": true, "network": "none", "passEnv": ["GITHUB_TOKEN"], "writable": ["~/.npm"] }',
   );
 }
