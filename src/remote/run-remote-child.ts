@@ -50,6 +50,11 @@ export interface RemoteChildRun {
   remote?: RemotePort;
   /** Where the model's key and endpoint are read: the worker's environment. */
   env?: Record<string, string | undefined>;
+  /**
+   * Where openai-compatible models send requests: the worker's own `--base-url` (else its
+   * WARREN_BASE_URL). Never the spec's: a spec must not choose where the worker's key goes.
+   */
+  modelBaseUrl?: string;
   onEvent?: (event: AgentEvent) => void;
 }
 
@@ -137,7 +142,7 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
     );
   }
   const model = await resolveModel(spec.model.spec, {
-    baseUrl: spec.model.baseUrl,
+    baseUrl: run.modelBaseUrl,
     env: run.env,
     source: `the child's model (${spec.model.spec})`,
   });
@@ -157,7 +162,7 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
       agentPath: parentPath,
       inherited: {
         ...spec.calls,
-        baseUrl: spec.model.baseUrl,
+        baseUrl: run.modelBaseUrl,
         onEvent: run.onEvent,
         commandSandbox,
       },

@@ -9,6 +9,7 @@ const TARGETS = [
   ...['../outside/canary.txt', '../outside/new.txt', 'link_file', 'link_dir/canary.txt'],
   ...['link_dir/new.txt', '"$PWD/../outside/canary.txt"', '"$(dirname "$PWD")/outside/new.txt"'],
   ...['/proc/self/cwd/../outside/canary.txt', '../o*/canary.txt', '../outside/{canary,new}.txt'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${…}, not a template.
   ...['../{outside,project}/canary.txt', '"${PWD%/*}/outside/canary.txt"', '../outside'],
   ...['.git/config', '.git/hooks/pre-commit', '.git/info/exclude', '.warren/settings.json'],
   ...['./.warren/../.git/config', '.gi?/config', '.w*/settings.json', '.git/hooks'],
