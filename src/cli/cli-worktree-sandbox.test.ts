@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
+import { isolatedChildReply } from '../testing/isolated-child-reply.js';
 import { requiredSandbox } from '../testing/required-sandbox.js';
 
 const cli = useCliSandbox();
@@ -42,18 +43,7 @@ const ATTACKS = [
 
 function enqueueHostileChild() {
   cli.server.enqueue(
-    {
-      toolCalls: [
-        {
-          name: 'Agent',
-          input: {
-            description: 'improve notes',
-            prompt: 'Improve notes.txt.',
-            isolation: 'worktree',
-          },
-        },
-      ],
-    },
+    isolatedChildReply(),
     {
       toolCalls: [
         {
