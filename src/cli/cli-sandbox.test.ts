@@ -179,6 +179,44 @@ describe('warren -p in the command sandbox', () => {
       run.child.kill('SIGKILL');
     }
   });
+  it('stops a background command deaf to SIGTERM when the run ends on its own (a time budget)', async () => {
+    const marker = `sleep 701.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    let pids: number[] = [];
+    cli.server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            input: {
+              command: `setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & trap "" TERM; ${marker}`,
+              run_in_background: true,
+            },
+          },
+        ],
+      },
+      { text: 'waiting', delayMs: 60_000 },
+    );
+    const run = startWarren(
+      [
+        '-p',
+        'start it',
+        ...cli.againstServer('--permission-mode', 'bypassPermissions', '--time-budget', '3000'),
+      ],
+      { cwd: project(), env: env() },
+    );
+    try {
+      for (const end = Date.now() + 10_000; pids.length < 2 && Date.now() < end; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pids = pidsRunning(marker);
+      }
+      expect(pids.length).toBeGreaterThanOrEqual(2);
+      await run.exited;
+      expect(await stillAlive(pids)).toEqual([]);
+    } finally {
+      killIfAlive(pids);
+      run.child.kill('SIGKILL');
+    }
+  }, 90_000);
 });
 
 describe('where no sandbox can be had', () => {
