@@ -3,7 +3,7 @@
 // read-only, its own PID namespace (so nothing it starts outlives it) and no network by default.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { otherRefs, worktreeGrants } from './git-metadata.js';
+import { checkoutGrants, otherRefs, worktreeGrants } from './git-metadata.js';
 
 export interface BwrapPlan {
   command: string;
@@ -40,7 +40,11 @@ export function bwrapArguments(plan: BwrapPlan): string[] {
   // A folder that is not there yet (an agent's memory before its first note) cannot be bound.
   const writable = unique(plan.writableDirs.map(real)).filter(isDirectory);
   const cwd = real(plan.cwd);
-  const grants = writable.map(worktreeGrants);
+  // Git metadata for the checkout the command works in, and only that one: a writable folder
+  // elsewhere (an agent's memory inside the user's checkout) earns no say over its repository.
+  const grants = writable.some((dir) => cwd === dir || cwd.startsWith(`${dir}/`))
+    ? [checkoutGrants(cwd)]
+    : [];
   const grantedDirs = grants.flatMap((grant) => grant.writable);
   const readOnlyInside = [
     ...writable.flatMap((dir) => KEPT_READ_ONLY.map((name) => path.join(dir, name))),

@@ -1,4 +1,6 @@
-// What of a repository's git directory a command in a linked worktree may write: the worktree's
+// What of a repository's git directory a command may write. In a main checkout, what lies inside
+// its writable folder, or its `.git` when it works in a subfolder, less config, hooks and info/.
+// In a linked worktree: the worktree's
 // own admin folder, the object store, and its own branch's ref and reflog (their folders, since
 // git writes a ref by renaming a lock file, with every other entry held read-only); never the
 // config, hooks, info/, packed-refs, the user's HEAD or any other branch. Read from the
@@ -45,6 +47,28 @@ export function otherRefs(grants: GitGrants): string[] {
  */
 const firstSeen = new Map<string, GitGrants>();
 
+/** The files that make a `.git` folder run code or point elsewhere: never writable. */
+const GIT_KEPT = ['config', 'hooks', 'info'];
+
+/**
+ * The git metadata a command writing `dir` needs, from the checkout `dir` lies in: a linked
+ * worktree's grants (below), or the `.git` folder of a main checkout whose root is above `dir`
+ * (a checkout at `dir` itself has its `.git` inside, held as the writable folder's own).
+ */
+export function checkoutGrants(dir: string): GitGrants {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const dotGit = path.join(at, '.git');
+    const stat = statSync(dotGit, { throwIfNoEntry: false });
+    if (stat?.isFile()) return worktreeGrants(at);
+    if (stat?.isDirectory()) {
+      if (at === dir) return NONE;
+      const kept = GIT_KEPT.map((name) => path.join(dotGit, name)).filter(exists);
+      return { writable: [dotGit], readOnly: kept, refFolders: [], ownRef: undefined };
+    }
+    if (path.dirname(at) === at) return NONE;
+  }
+}
+
 /** The grants of the linked worktree at `worktree`, as they were the first time it was asked. */
 export function worktreeGrants(worktree: string): GitGrants {
   let grants = firstSeen.get(worktree);
@@ -69,9 +93,17 @@ function linkedWorktreeGrants(worktree: string): GitGrants {
   if (adminDir === undefined) return NONE;
   const common = readSmall(path.join(adminDir, 'commondir'))?.trim();
   const commonDir = common && realOrUndefined(path.resolve(adminDir, common));
-  // git puts a worktree's admin folder at <common>/worktrees/<name>: anything else is not one
-  // git made, and gets nothing.
+  // git puts a worktree's admin folder at <common>/worktrees/<name>, and its `gitdir` names the
+  // worktree's `.git` back: anything else is not one git made for this folder (a `.git` file
+  // planted to borrow another repository's worktree), and gets nothing.
   if (!commonDir || path.dirname(adminDir) !== path.join(commonDir, 'worktrees')) return NONE;
+  const back = readSmall(path.join(adminDir, 'gitdir'))?.trim();
+  if (
+    back === undefined ||
+    realOrUndefined(path.resolve(adminDir, back)) !== realOrUndefined(dotGit)
+  ) {
+    return NONE;
+  }
   const writable = [adminDir, path.join(commonDir, 'objects')];
   // A per-worktree config is read by git (and by warren's own git calls in the worktree) once
   // the repository turns worktreeConfig on: made empty here so it can be held read-only.
