@@ -176,8 +176,7 @@ export async function setUpRun(
   const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
-  for (const warning of sandboxSettings.warnings) io.stderr(`warren: warning: ${warning}\n`);
-  const sandbox = runSandbox(
+  const { sandbox, warning: sandboxWarning } = runSandbox(
     { ...sandboxSettings.options, enabled: sandboxSettings.enabled },
     (line) => io.stderr(`warren: warning: ${terminalSafe(line)}\n`),
   );
@@ -232,6 +231,8 @@ export async function setUpRun(
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
+      ...sandboxSettings.warnings,
+      ...(sandboxWarning ? [sandboxWarning] : []),
       ...(trust.trusted ? mcp.warnings : []),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
