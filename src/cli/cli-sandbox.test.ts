@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runWarren, startWarren } from '../testing/cli-process.js';
+import { type RunningWarren, runWarren, startWarren } from '../testing/cli-process.js';
 import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import { answer, writeHookScript } from '../testing/hook-scripts.js';
@@ -135,87 +135,49 @@ describe('warren -p in the command sandbox', () => {
     expect(existsSync(join(project(), '..', 'escaped.txt'))).toBe(false);
   });
 
-  it('stops a background command that hid in a new session and ignores SIGTERM when warren gets SIGTERM', async () => {
+  /**
+   * `warren -p` whose model starts, in the background, a command deaf to SIGTERM that also
+   * starts one in a session of its own; `end` ends the run. Resolves to the host PIDs that were
+   * running, once warren has exited.
+   */
+  async function deafBackgroundRun(flags: string[], end: (run: RunningWarren) => void) {
     const marker = `sleep 700.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    const command = `setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & trap "" TERM; ${marker}`;
     cli.server.enqueue(
-      {
-        toolCalls: [
-          {
-            name: 'Bash',
-            input: {
-              command: `setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & trap "" TERM; ${marker}`,
-              run_in_background: true,
-            },
-          },
-        ],
-      },
+      { toolCalls: [{ name: 'Bash', input: { command, run_in_background: true } }] },
       { text: 'waiting', delayMs: 60_000 },
     );
-    const run = startWarren(
-      [
-        '-p',
-        'start it',
-        ...cli.againstServer(
-          '--permission-mode',
-          'bypassPermissions',
-          '--output-format',
-          'stream-json',
-        ),
-      ],
-      { cwd: project(), env: env() },
-    );
+    const args = [
+      '-p',
+      'start it',
+      ...cli.againstServer('--permission-mode', 'bypassPermissions', ...flags),
+    ];
+    const run = startWarren(args, { cwd: project(), env: env() });
     let pids: number[] = [];
     try {
-      for (const end = Date.now() + 10_000; pids.length < 2 && Date.now() < end; ) {
+      for (const until = Date.now() + 10_000; pids.length < 2 && Date.now() < until; ) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         pids = pidsRunning(marker);
       }
-      expect(pids.length).toBeGreaterThanOrEqual(2);
-      run.child.kill('SIGTERM');
+      end(run);
       await run.exited;
-      expect(await stillAlive(pids)).toEqual([]);
+      return { pids, alive: await stillAlive(pids) };
     } finally {
       killIfAlive(pids);
       run.child.kill('SIGKILL');
     }
+  }
+
+  it('stops a background command that hid in a new session and ignores SIGTERM when warren gets SIGTERM', async () => {
+    const { pids, alive } = await deafBackgroundRun([], (run) => run.child.kill('SIGTERM'));
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    expect(alive).toEqual([]);
   });
+
   it('stops a background command deaf to SIGTERM when the run ends on its own (a time budget)', async () => {
-    const marker = `sleep 701.${process.pid}${Math.floor(Math.random() * 1e6)}`;
-    let pids: number[] = [];
-    cli.server.enqueue(
-      {
-        toolCalls: [
-          {
-            name: 'Bash',
-            input: {
-              command: `setsid bash -c 'trap "" TERM; exec ${marker}' > /dev/null 2>&1 & trap "" TERM; ${marker}`,
-              run_in_background: true,
-            },
-          },
-        ],
-      },
-      { text: 'waiting', delayMs: 60_000 },
-    );
-    const run = startWarren(
-      [
-        '-p',
-        'start it',
-        ...cli.againstServer('--permission-mode', 'bypassPermissions', '--time-budget', '3000'),
-      ],
-      { cwd: project(), env: env() },
-    );
-    try {
-      for (const end = Date.now() + 10_000; pids.length < 2 && Date.now() < end; ) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        pids = pidsRunning(marker);
-      }
-      expect(pids.length).toBeGreaterThanOrEqual(2);
-      await run.exited;
-      expect(await stillAlive(pids)).toEqual([]);
-    } finally {
-      killIfAlive(pids);
-      run.child.kill('SIGKILL');
-    }
+    const { pids, alive } = await deafBackgroundRun(['--time-budget', '3000'], () => {});
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    expect(alive).toEqual([]);
   }, 90_000);
 });
 
