@@ -41,6 +41,7 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { projectFolders } from '../tools/project-folders.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
@@ -53,7 +54,7 @@ import {
   trustedDefinitions,
   trustedSettings,
 } from './trust/apply-project-trust.js';
-import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
 import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
 import { decideRunTrust } from './trust/run-trust.js';
@@ -85,6 +86,11 @@ export interface RunSetup {
   observe(event: AgentEvent): void;
   /** Flushes the cassette and the spans; call once, when the session ends. */
   close(): Promise<void>;
+  /**
+   * After a failed run: the setup mistake when the main model's server never answered (a
+   * refused connection to `--base-url`), which print mode reports as bad configuration.
+   */
+  unreachable(): ConfigError | undefined;
 }
 
 export interface QueryRun {
@@ -127,12 +133,12 @@ export async function setUpRun(
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
   const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
-  const [loaded, settingsFiles, sandboxSettings, projectMcpFile, prices, context] =
+  const [loaded, settingsFiles, sandboxSettings, projectMcpFiles, prices, context] =
     await Promise.all([
       loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
       readSettingsFiles(sources),
       loadSandboxSettings({ ...sources, noSandbox: args.noSandbox }),
-      readProjectMcpFile(cwd),
+      readProjectMcpFiles(cwd),
       loadPriceTable(),
       ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
     ]);
@@ -143,7 +149,7 @@ export async function setUpRun(
       projectDir: cwd,
       settingsFiles,
       definitions: loaded.definitions.values(),
-      mcpFile: projectMcpFile,
+      mcpFiles: projectMcpFiles,
     }),
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
@@ -152,6 +158,7 @@ export async function setUpRun(
   const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
   const mcp = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
     trust: projectMcpTrust(trust),
   });
@@ -193,12 +200,16 @@ export async function setUpRun(
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
   // One date for every system prompt of the session: a changing prompt defeats the cache.
   const date = sessionDate();
-  const systemPrompt = mainSystemPrompt({
-    cwd,
-    subagents: args.maxDepth > 0,
-    sections: mainContext.sections.map((section) => section.text),
-    date,
-  });
+  const systemPrompt = withAppended(
+    args.systemPrompt ??
+      mainSystemPrompt({
+        cwd,
+        subagents: args.maxDepth > 0,
+        sections: mainContext.sections.map((section) => section.text),
+        date,
+      }),
+    args.appendSystemPrompt,
+  );
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
@@ -280,6 +291,7 @@ export async function setUpRun(
       traceContent: tracingConfig?.logContent,
     }),
     observe: (event) => models.recorder?.observe(event),
+    unreachable: models.unreachable,
     close: async () => {
       models.recorder?.close();
       // Spans are sent before the process exits, or they are lost.
@@ -349,4 +361,9 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** `--append-system-prompt`'s text after the prompt, a blank line between. */
+function withAppended(prompt: string, appended: string | undefined): string {
+  return appended?.trim() ? `${prompt}\n\n${appended.trim()}` : prompt;
 }
