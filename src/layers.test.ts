@@ -23,6 +23,7 @@ const LAYERS_BELOW_ENTRY = [
   'agents',
   'tasks',
   'remote',
+  'sandbox',
   'testing',
 ];
 
@@ -56,6 +57,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   tools: ['core'],
   permissions: ['core', 'tools'],
   session: ['core'],
+  sandbox: ['core', 'model'],
   telemetry: ['core', 'model'],
   hooks: ['core'],
   isolation: ['core', 'tools'],
@@ -64,8 +66,18 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   loop: ['core', 'model', 'tools', 'permissions'],
   agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp', 'acp'],
   tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
-  remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
-  testing: ['core', 'model', 'tools'],
+  remote: [
+    'core',
+    'loop',
+    'model',
+    'tools',
+    'permissions',
+    'session',
+    'agents',
+    'tasks',
+    'sandbox',
+  ],
+  testing: ['core', 'model', 'tools', 'sandbox'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],
 };

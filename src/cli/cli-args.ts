@@ -38,6 +38,7 @@ export const OPTIONS = {
   'agents-dir': { type: 'string', multiple: true },
   'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
+  'no-sandbox': { type: 'boolean' },
   agent: { type: 'string' },
   'system-prompt': { type: 'string' },
   'append-system-prompt': { type: 'string' },
@@ -209,6 +210,7 @@ function runArgs(values: ParsedValues): RunArgs {
     agentsDirs: values['agents-dir'] ?? [],
     mcpConfigs: values['mcp-config'] ?? [],
     trustProject: values['trust-project'] === true,
+    noSandbox: values['no-sandbox'] === true,
     agent: values.agent,
     ...(values['system-prompt'] !== undefined && { systemPrompt: values['system-prompt'] }),
     ...(values['append-system-prompt'] !== undefined && {

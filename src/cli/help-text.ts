@@ -72,6 +72,9 @@ Flags:
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   trust the project for this run: its hooks, MCP servers and
                                     widening permission settings apply without a trust record
+  --no-sandbox                      run Bash commands unconfined: no bubblewrap sandbox, the full
+                                    environment (also "sandbox": {"enabled": false} in
+                                    ~/.warren/settings.json; a project's settings cannot)
   --executor local|restate          restate: every sub-agent runs on a worker (default local: only
                                     those with isolation "remote")
   --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)

@@ -22,6 +22,8 @@ export interface RunArgs extends ExecutorArgs {
   /** `--mcp-config` files, in the order given. */
   mcpConfigs: string[];
   trustProject: boolean;
+  /** `--no-sandbox`: commands run unconfined, with warren's whole environment. */
+  noSandbox?: boolean;
   agent: string | undefined;
   /** A settings file read after the user's and the project's (permissions and hooks). */
   settings: string | undefined;

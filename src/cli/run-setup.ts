@@ -31,6 +31,8 @@ import {
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { readSettingsFiles } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
+import { runSandbox } from '../sandbox/run-sandbox.js';
+import { loadSandboxSettings } from '../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../session/session-dir.js';
 import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
@@ -141,13 +143,16 @@ export async function setUpRun(
   const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  const [loaded, settingsFiles, projectMcpFiles, prices, context] = await Promise.all([
-    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    readSettingsFiles({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    readProjectMcpFiles(cwd),
-    loadPriceTable(),
-    ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
-  ]);
+  const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
+  const [loaded, settingsFiles, sandboxSettings, projectMcpFiles, prices, context] =
+    await Promise.all([
+      loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+      readSettingsFiles(sources),
+      loadSandboxSettings({ ...sources, noSandbox: args.noSandbox }),
+      readProjectMcpFiles(cwd),
+      loadPriceTable(),
+      ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
+    ]);
   // What the project's files would run or widen applies only once the project is trusted; the
   // person's own files and flags (`--settings`, `--mcp-config`, `--agents-dir`) always apply.
   const trust = await decideRunTrust(
@@ -189,7 +194,12 @@ export async function setUpRun(
   const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
+  const { sandbox, warning: sandboxWarning } = runSandbox(
+    { ...sandboxSettings.options, enabled: sandboxSettings.enabled },
+    (line) => io.stderr(`warren: warning: ${terminalSafe(line)}\n`),
+  );
   const permissions = createPermissionPolicy({
+    sandbox,
     mode: permissionMode,
     allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
@@ -246,6 +256,8 @@ export async function setUpRun(
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
+      ...sandboxSettings.warnings,
+      ...(sandboxWarning ? [sandboxWarning] : []),
       ...(trust.trusted ? mcp.warnings : untrustedClientServers(options.clientMcpServers)),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
@@ -256,6 +268,8 @@ export async function setUpRun(
       baseUrl: args.baseUrl,
       systemPrompt,
       tools,
+      // The session's one sandbox, or none at all (--no-sandbox): query() makes no other.
+      ...(sandbox ? { commandSandbox: sandbox } : { sandbox: false as const }),
       definitions: definitions as ReadonlyMap<string, AgentDefinition>,
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
