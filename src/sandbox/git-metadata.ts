@@ -6,8 +6,9 @@
 // config, hooks, info/, packed-refs, the user's HEAD or any other branch. Read from the
 // files git itself follows (`.git`, `commondir`, `HEAD`), each checked to stay in its place,
 // once per worktree: after that the command could have changed them.
-import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularTextSync } from '../core/regular-file.js';
 
 export interface GitGrants {
   /** Folders the command may write. */
@@ -142,8 +143,7 @@ function linkedWorktreeGrants(worktree: string): GitGrants {
 
 function readSmall(file: string): string | undefined {
   try {
-    if (!statSync(file).isFile()) return undefined;
-    return readFileSync(file, 'utf8').slice(0, 4096);
+    return readRegularTextSync(file, { maxBytes: 4096 });
   } catch {
     return undefined;
   }

@@ -1,10 +1,10 @@
 // The `sandbox` section of the settings: `{ "enabled": false }` to run commands unconfined,
 // `"network": "allow"`, `"passEnv": [...]`, `"writable": ["~/.npm"]`. Read from the user's settings and `--settings` only;
 // a project's `.warren/settings.json` cannot loosen the sandbox, and is told so.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { CONFIG_FILE_MAX_BYTES, readRegularText } from '../core/regular-file.js';
 import type { SandboxOptions } from './command-sandbox.js';
 
 const sandboxSchema = z.strictObject({
@@ -69,14 +69,15 @@ function inHome(dir: string, homeDir: string): string {
 async function sandboxSection(file: string): Promise<z.output<typeof sandboxSchema> | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularText(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch {
-    // A missing file adds nothing; an unreadable one is reported by the settings loader.
+    // A missing file adds nothing; an unreadable or hostile one (a FIFO) is reported by the
+    // settings loader.
     return undefined;
   }
   let value: unknown;
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, '') || '{}');
+    value = JSON.parse(text || '{}');
   } catch {
     return undefined; // the settings loader names the line and column
   }
