@@ -505,6 +505,19 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
     expect(run.stderr).toMatch(new RegExp(`${script}:5:\\d+: .*input`));
   });
 
+  it('a scripted model file that is a YAML bomb, naming the file (exit 2, not a crash)', async () => {
+    const script = join(project(), 'bomb.yaml');
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [prev, name] of ['ab', 'bc', 'cd', 'de', 'ef', 'fg', 'gh', 'hi']) {
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
+    }
+    await writeFile(script, `${levels.join('\n')}\nturns: *i\n`);
+    const run = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^warren: ${script}: its aliases expand to too much`));
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('a malformed .warren/settings.json, naming file:line', async () => {
     await mkdir(join(project(), '.warren'));
     await writeFile(

@@ -1,7 +1,9 @@
 // The most bytes one model response may carry. A runaway model or a hostile server could
 // otherwise stream hundreds of megabytes into memory (and a single huge line into one string);
 // the body is cut at the cap, the connection closed, and the call fails with ReplyTooLargeError.
+// Counting the bytes, it also tells the request's watchdog that the server is alive.
 import { hasErrorMark } from '../core/error-mark.js';
+import { bytesArrived } from './request-timeout.js';
 
 /** Far above any real reply: 64 MiB of SSE is some 300,000 tokens of streamed text. */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -34,6 +36,7 @@ export function cappedFetch(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           received += chunk.byteLength;
+          bytesArrived(init?.signal);
           // Erroring the pipe cancels the body too, which closes the connection.
           if (received > maxBytes) controller.error(new ReplyTooLargeError(maxBytes));
           else controller.enqueue(chunk);

@@ -322,7 +322,7 @@ export function parseScript(source: string, file: string): Script {
       `fix the ${language} syntax`,
     );
   }
-  const value: unknown = document.toJS();
+  const value = expand(document, file);
   const listed = Array.isArray(value);
   if (!listed && (typeof value !== 'object' || value === null)) {
     throw new ConfigError(
@@ -343,6 +343,23 @@ export function parseScript(source: string, file: string): Script {
     (unknownKey === undefined ? undefined : keyOffset(located.node, unknownKey)) ?? located.offset;
   const { problem, fix } = describeIssue(issue);
   throw new ConfigError(at(offset), located.path ? `${located.path}: ${problem}` : problem, fix);
+}
+
+/** Far more aliases than a script needs; past it, expansion could take all of memory. */
+const MAX_ALIASES = 100;
+
+/** The document as plain values, or a ConfigError for one whose aliases expand without end. */
+function expand(document: ReturnType<typeof parseDocument>, file: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (error) {
+    if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw error;
+    throw new ConfigError(
+      file,
+      `its aliases expand to too much (over ${MAX_ALIASES} uses of one anchor): a YAML bomb, or a script that leans on aliases`,
+      'write the turns out in full, with fewer * aliases',
+    );
+  }
 }
 
 const SCRIPT_EXTENSIONS = ['.yaml', '.yml', '.json'];
