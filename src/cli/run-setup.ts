@@ -33,6 +33,11 @@ import { parseRuleList } from '../permissions/permission-rule.js';
 import { loadSettings } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
 import { prepareSessionDir } from '../session/session-dir.js';
+import {
+  readSessionModel,
+  type SessionModel,
+  writeSessionModel,
+} from '../session/session-model.js';
 import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
 import { type OpenTasks, openSessionTasks, type SessionTasks } from '../tasks/session-tasks.js';
@@ -44,6 +49,7 @@ import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { remoteFor } from './remote-children.js';
+import { sessionModelOf, withSessionModel } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
@@ -103,11 +109,18 @@ export interface SetUpOptions {
 }
 
 export async function setUpRun(
-  args: RunArgs,
+  givenArgs: RunArgs,
   io: CliIo,
   options: SetUpOptions = {},
 ): Promise<RunSetup> {
-  const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
+  const cwd = existingDirectory(givenArgs.cwd ?? process.cwd(), '--cwd');
+  const sessionDir = resolve(givenArgs.sessionDir ?? defaultSessionDir());
+  const resume = givenArgs.continue ? await latestSession(sessionDir, cwd) : givenArgs.resume;
+  // A resumed session goes on with the model and server it ran with, unless told otherwise.
+  const args = withSessionModel(
+    givenArgs,
+    resume ? readSessionModel(sessionDir, resume) : undefined,
+  );
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
   // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
@@ -159,8 +172,6 @@ export async function setUpRun(
     sections: mainContext.sections.map((section) => section.text),
     date,
   });
-  const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
-  const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
     ? await resumeConversation({ sessionDir, sessionId: resume, systemPrompt, io })
     : undefined;
@@ -177,6 +188,48 @@ export async function setUpRun(
   const mcpServers = Object.fromEntries(
     mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
   );
+  const remember = rememberModel(
+    sessionDir,
+    sessionModelOf(args, fullModelSpec(mainDefinition?.model)),
+    io,
+  );
+  const queryOptionsOf = (run: QueryRun): QueryOptions => ({
+    model: models.model,
+    baseUrl: args.baseUrl,
+    systemPrompt,
+    tools,
+    definitions: definitions as ReadonlyMap<string, AgentDefinition>,
+    agent: mainDefinition?.name,
+    maxDepth: args.maxDepth,
+    maxParallel: args.maxParallel,
+    stallTimeoutMs: args.stallTimeoutMs,
+    sessionDate: date,
+    transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
+    messages: run.messages,
+    cwd,
+    maxTurns: args.maxTurns,
+    timeBudgetMs: args.timeBudgetMs,
+    tokenBudget: args.tokenBudget,
+    requestTimeoutMs: args.requestTimeoutMs,
+    signal: run.signal,
+    permissions,
+    agentId: run.agentId,
+    onEvent: run.onEvent,
+    tasks: run.tasks,
+    taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
+    ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
+    ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
+    settingsHooks,
+    sessionId: run.sessionId,
+    mcpServers,
+    trustProject: args.trustProject,
+    projectContext: context,
+    prices,
+    resolveModel: models.resolveChild,
+    ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
+    tracerProvider: tracing?.tracerProvider,
+    traceContent: tracingConfig?.logContent,
+  });
 
   return {
     cwd,
@@ -196,49 +249,36 @@ export async function setUpRun(
       ...mainContext.warnings,
     ],
     openTasks: (params) => openSessionTasks(sessionDir, params),
-    queryOptions: (run) => ({
-      model: models.model,
-      baseUrl: args.baseUrl,
-      systemPrompt,
-      tools,
-      definitions: definitions as ReadonlyMap<string, AgentDefinition>,
-      agent: mainDefinition?.name,
-      maxDepth: args.maxDepth,
-      maxParallel: args.maxParallel,
-      stallTimeoutMs: args.stallTimeoutMs,
-      sessionDate: date,
-      transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
-      messages: run.messages,
-      cwd,
-      maxTurns: args.maxTurns,
-      timeBudgetMs: args.timeBudgetMs,
-      tokenBudget: args.tokenBudget,
-      requestTimeoutMs: args.requestTimeoutMs,
-      signal: run.signal,
-      permissions,
-      agentId: run.agentId,
-      onEvent: run.onEvent,
-      tasks: run.tasks,
-      taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
-      ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
-      ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
-      settingsHooks,
-      sessionId: run.sessionId,
-      mcpServers,
-      trustProject: args.trustProject,
-      projectContext: context,
-      prices,
-      resolveModel: models.resolveChild,
-      ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
-      tracerProvider: tracing?.tracerProvider,
-      traceContent: tracingConfig?.logContent,
-    }),
+    queryOptions: (run) => {
+      remember(run.sessionId);
+      return queryOptionsOf(run);
+    },
     observe: (event) => models.recorder?.observe(event),
     close: async () => {
       models.recorder?.close();
       // Spans are sent before the process exits, or they are lost.
       await tracing?.shutdown();
     },
+  };
+}
+
+/** Records each session's model once, so `--resume` goes on with it; a failure only warns. */
+function rememberModel(
+  sessionDir: string,
+  model: SessionModel | undefined,
+  io: CliIo,
+): (sessionId: string) => void {
+  const done = new Set<string>();
+  return (sessionId) => {
+    if (!model || done.has(sessionId)) return;
+    done.add(sessionId);
+    try {
+      writeSessionModel(sessionDir, sessionId, model);
+    } catch (error) {
+      io.stderr(
+        `warren: warning: cannot record the session's model (--resume will need --model): ${(error as Error).message}\n`,
+      );
+    }
   };
 }
 

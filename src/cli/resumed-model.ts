@@ -1,0 +1,33 @@
+// Which model and server a resumed session (`--resume`, `--continue`) runs with: the ones it
+// ran with before, unless the command line names a model; and what a session records of them.
+import type { SessionModel } from '../session/session-model.js';
+import type { RunArgs } from './parsed-args.js';
+
+/**
+ * The args with the session's model and server filled in. `--model` wins, and then the session
+ * keeps its server only if the model is the same; `WARREN_MODEL` (ambient, not a decision about
+ * this session) does not win over what the session ran with, nor does `WARREN_BASE_URL`.
+ */
+export function withSessionModel(args: RunArgs, recorded: SessionModel | undefined): RunArgs {
+  if (!recorded) return args;
+  const toldOtherwise = args.model !== undefined && !args.modelFromEnv;
+  if (toldOtherwise && args.model !== recorded.model) return args;
+  return {
+    ...args,
+    model: recorded.model,
+    modelFromEnv: false,
+    baseUrl: args.baseUrl ?? recorded.baseUrl,
+  };
+}
+
+/** What a session records: the model spec it runs with and the server named for it. */
+export function sessionModelOf(
+  args: RunArgs,
+  definitionModel: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): SessionModel | undefined {
+  const model = args.model ?? definitionModel;
+  if (!model || args.replay) return undefined;
+  const baseUrl = args.baseUrl ?? (env.WARREN_BASE_URL || undefined);
+  return baseUrl === undefined ? { model } : { model, baseUrl };
+}
