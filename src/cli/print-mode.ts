@@ -1,9 +1,8 @@
 // `warren -p`: run one prompt of a session assembled by run-setup.ts, stream its events to the
 // transcript and the chosen output, and turn the result into an exit code.
-import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
-import { query } from '../query.js';
+import { newMainId, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
@@ -27,7 +26,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   }
   const setup = await setUpRun(args, io);
   const { sessionId } = setup;
-  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const mainAgentId = newMainId(setup.runIds);
   const transcript = new TranscriptWriter({
     sessionDir: setup.sessionDir,
     sessionId,

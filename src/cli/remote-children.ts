@@ -3,12 +3,23 @@
 // registered worker is one line at start.
 import type { RemotePort } from '../agents/remote-port.js';
 import type { RunArgs } from './parsed-args.js';
+import type { RunModels } from './run-models.js';
 
 export async function remoteFor(
   args: RunArgs,
   definitionModel: string | undefined,
+  models: Pick<RunModels, 'remoteExecutor' | 'replaysRemote'> = {},
 ): Promise<Omit<RemotePort, 'inboxKey'> | undefined> {
   const { restateUrl, restateAdminUrl } = args;
+  const modelSpec = args.model ?? definitionModel;
+  // A replay answers remote children from its cassette: no restate-server is asked.
+  if (args.replay) {
+    if (!models.replaysRemote || !models.remoteExecutor) return undefined;
+    const executor = models.remoteExecutor(() => {
+      throw new Error('a replay makes no remote executor');
+    });
+    return { executor, all: args.executor === 'restate', modelSpec };
+  }
   if (restateUrl === undefined || restateAdminUrl === undefined) return undefined;
   const [{ RestateExecutor }, { checkIngress }, { SUBAGENT_SERVICE }] = await Promise.all([
     import('../remote/restate-executor.js'),
@@ -16,9 +27,10 @@ export async function remoteFor(
     import('../remote/restate-services.js'),
   ]);
   await checkIngress({ ingressUrl: restateUrl, where: '--restate-url', service: SUBAGENT_SERVICE });
+  const live = () => new RestateExecutor({ ingressUrl: restateUrl, adminUrl: restateAdminUrl });
   return {
-    executor: new RestateExecutor({ ingressUrl: restateUrl, adminUrl: restateAdminUrl }),
+    executor: models.remoteExecutor ? models.remoteExecutor(live) : live(),
     all: args.executor === 'restate',
-    modelSpec: args.model ?? definitionModel,
+    modelSpec,
   };
 }

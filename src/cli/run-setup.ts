@@ -18,6 +18,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { PermissionMode } from '../core/permission-policy.js';
+import type { RunIds } from '../core/run-ids.js';
 import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
@@ -75,6 +76,8 @@ export interface RunSetup {
    * `query()` of the session shares it; `close` stops what still runs and closes the store.
    */
   openTasks(params: OpenTasks): SessionTasks;
+  /** Where agent and task ids come from: in a replay, the recording's. */
+  runIds?: RunIds;
   /** The options of one `query()` of this session. */
   queryOptions(run: QueryRun): QueryOptions;
   /** Every event of the session, after its transcript line is written (cassettes see it). */
@@ -151,7 +154,7 @@ export async function setUpRun(
     );
   }
   const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
-  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
+  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model), models);
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const permissions = createPermissionPolicy({
@@ -185,8 +188,11 @@ export async function setUpRun(
   });
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
+  // With --replay-tools the recorded results answer: no server is started.
   const mcpServers = Object.fromEntries(
-    mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+    models.replaysMcp
+      ? []
+      : mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
   );
   const remember = rememberModel(
     sessionDir,
@@ -195,6 +201,7 @@ export async function setUpRun(
   );
   const queryOptionsOf = (run: QueryRun): QueryOptions => ({
     model: models.model,
+    runIds: models.runIds,
     baseUrl: args.baseUrl,
     systemPrompt,
     tools,
@@ -248,7 +255,8 @@ export async function setUpRun(
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
-    openTasks: (params) => openSessionTasks(sessionDir, params),
+    openTasks: (params) => openSessionTasks(sessionDir, { runIds: models.runIds, ...params }),
+    runIds: models.runIds,
     queryOptions: (run) => {
       remember(run.sessionId);
       return queryOptionsOf(run);

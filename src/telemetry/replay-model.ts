@@ -8,6 +8,7 @@ import type {
   LanguageModelV4Content,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
+import type { RunIds } from '../core/run-ids.js';
 import { FatalToolError } from '../core/tool.js';
 import type { Cassette, ModelCallEntry, RecordedRequest } from './cassette.js';
 import { firstDifference } from './first-difference.js';
@@ -30,10 +31,14 @@ export class ReplayMismatchError extends FatalToolError {
   }
 }
 
-/** The state of one replay: which turn each agent is at. Models made from it share it. */
+/**
+ * The state of one replay: which turn each agent is at, which recorded task ids are taken.
+ * Models made from it share it.
+ */
 export class Replay {
   readonly cassette: Cassette;
   readonly #turns = new Map<string, number>();
+  readonly #tasksTaken = new Map<string, number>();
   /** The first mismatch, if any: what a CLI reports. */
   mismatch: ReplayMismatchError | undefined;
 
@@ -66,6 +71,23 @@ export class Replay {
         };
       },
       doStream: async (options) => ({ stream: streamOf(this.#answer(options)) }),
+    };
+  }
+
+  /**
+   * Ids as the recording had them: an agent at a recorded path gets its recorded id, a task the
+   * next recorded id of its key; anything the recording lacks (a cassette of an older warren,
+   * a run gone another way) gets a fresh one.
+   */
+  runIds(): RunIds {
+    const { agentIds, taskIds } = this.cassette;
+    return {
+      agentId: (path, fresh) => agentIds.get(path) ?? fresh(),
+      taskId: (key, fresh) => {
+        const taken = this.#tasksTaken.get(key) ?? 0;
+        this.#tasksTaken.set(key, taken + 1);
+        return taskIds.get(key)?.[taken] ?? fresh();
+      },
     };
   }
 
@@ -113,12 +135,18 @@ export function replayModel(cassette: Cassette, options: { model?: string } = {}
 }
 
 /**
- * The request as compared: the date in an agent's environment section changes every day and
- * says nothing about whether the run went the same way.
+ * The request as compared. What changes on every run and says nothing about whether the run
+ * went the same way is left out: the date in an agent's environment section, a task's duration
+ * in its notification, the session id in the paths of transcripts (a replay is a session of its
+ * own), and the commit a worktree's leftover changes were saved as (it has the time in it).
  */
 function comparable(request: RecordedRequest): RecordedRequest {
   return JSON.parse(
-    JSON.stringify(request).replace(/(- Date: )\d{4}-\d{2}-\d{2}/g, '$1<date>'),
+    JSON.stringify(request)
+      .replace(/(- Date: )\d{4}-\d{2}-\d{2}/g, '$1<date>')
+      .replace(/\bduration \d+(\.\d+)? s\b/g, 'duration <s>')
+      .replace(/(committed as )[0-9a-f]{7,40}\b/g, '$1<commit>')
+      .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-[0-9a-f]{8}\b/g, '<session>'),
   ) as RecordedRequest;
 }
 
