@@ -8,10 +8,10 @@ import type { RunModels } from './run-models.js';
 export async function remoteFor(
   args: RunArgs,
   definitionModel: string | undefined,
-  models: Pick<RunModels, 'remoteExecutor' | 'replaysRemote'> = {},
+  models: Pick<RunModels, 'remoteExecutor' | 'replaysRemote' | 'replayedModel'> = {},
 ): Promise<Omit<RemotePort, 'inboxKey'> | undefined> {
   const { restateUrl, restateAdminUrl } = args;
-  const modelSpec = args.model ?? definitionModel;
+  const modelSpec = args.model ?? definitionModel ?? models.replayedModel;
   // A replay answers remote children from its cassette: no restate-server is asked.
   if (args.replay) {
     if (!models.replaysRemote || !models.remoteExecutor) return undefined;

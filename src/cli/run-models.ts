@@ -22,6 +22,8 @@ export interface RunModels {
   remoteExecutor?: (live: () => RemoteExecutor) => RemoteExecutor;
   /** A replay whose recording had remote children: they are answered without --restate-url. */
   replaysRemote?: boolean;
+  /** A replay's main model as recorded (`provider:model`): what its remote children name. */
+  replayedModel?: string;
   /** `--replay-tools`: MCP tools answer from the cassette; no server is started. */
   replaysMcp?: boolean;
   /** How a child with a model of its own gets it. */
@@ -49,8 +51,9 @@ export async function modelsFor(
     return {
       model: replay.model(cassette.header.model ?? args.model),
       runIds: replay.runIds(),
-      remoteExecutor: () => replayedExecutor(cassette),
+      remoteExecutor: () => replayedExecutor(replay),
       replaysRemote: cassette.remoteResults.size > 0,
+      replayedModel: cassette.header.model,
       resolveChild: async (spec) => replay.model(spec),
       tools: (tools) =>
         args.replayTools

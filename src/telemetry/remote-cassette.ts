@@ -3,8 +3,8 @@
 // so a replayed run with remote children needs no restate-server.
 import type { RunResult } from '../core/events.js';
 import type { RemoteExecutor } from '../core/remote-executor.js';
-import type { Cassette, CassetteRecorder } from './cassette.js';
-import { ReplayMismatchError } from './replay-model.js';
+import type { CassetteRecorder } from './cassette.js';
+import { type Replay, ReplayMismatchError } from './replay-model.js';
 
 /** The executor, with every child's result recorded as it arrives. */
 export function recordingExecutor(
@@ -27,8 +27,12 @@ export function recordingExecutor(
   };
 }
 
-/** An executor whose children end at once with their recorded results. */
-export function replayedExecutor(cassette: Cassette): RemoteExecutor {
+/**
+ * An executor whose children end with their recorded results: at once, or for a background
+ * child when its notification is due (delivery-gate.ts).
+ */
+export function replayedExecutor(replay: Replay): RemoteExecutor {
+  const { cassette } = replay;
   const recorded = (agentId: string, path: string): RunResult => {
     const result = cassette.remoteResults.get(agentId);
     if (result) return result;
@@ -43,7 +47,11 @@ export function replayedExecutor(cassette: Cassette): RemoteExecutor {
     async submit(spec) {
       recorded(spec.agentId, spec.agentPath);
     },
-    result: async (agentId) => recorded(agentId, agentId),
+    async result(agentId, signal) {
+      const result = recorded(agentId, agentId);
+      await replay.gate.held(agentId, signal);
+      return result;
+    },
     progress: async () => undefined,
     cancel: async () => {},
     // A replayed child has ended before anyone could write to it.
