@@ -5,6 +5,7 @@ import type { AgentEvent, RunResult } from '../core/events.js';
 import { newMainId, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
+import { OpenFileFailures, openFileLimit } from './open-file-limit.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
 import type { PrintArgs } from './parsed-args.js';
 import { resultJson } from './result-json.js';
@@ -43,12 +44,14 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   // Every event of the tree, background agents' included, is shown the moment it happens (the
   // run's onEvent), once; events made outside any loop (warnings) come only through the stream.
   const shown = new WeakSet<AgentEvent>();
+  const fileFailures = new OpenFileFailures();
   const show = (event: AgentEvent) => {
     if (shown.has(event) || transcript.closed) return;
     shown.add(event);
     // The transcript line goes to disk before anyone is shown the event.
     transcript.write(event);
     tree.observe(event);
+    fileFailures.observe(event);
     setup.observe(event);
     output.event(event);
     if (event.type === 'run_start' && event.agentId === mainAgentId) {
@@ -88,7 +91,9 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   }
   if (!result) throw new Error('the run ended without a result');
   output.finish(resultJson({ result, sessionId, tree }));
-  return result.isError ? 1 : 0;
+  const descriptors = fileFailures.report(openFileLimit());
+  if (descriptors) io.stderr(`warren: ${descriptors}\n`);
+  return result.isError || fileFailures.agentsFailed ? 1 : 0;
 }
 
 function outputFor(

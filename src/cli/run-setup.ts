@@ -46,6 +46,7 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { openFileLimit, parallelWithin } from './open-file-limit.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
@@ -194,6 +195,9 @@ export async function setUpRun(
       ? []
       : mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
   );
+  // Agents past the open-file limit could not start: fewer at once, said once.
+  const parallel = parallelWithin(args.maxParallel, openFileLimit());
+  if (parallel.warning) io.stderr(`warren: warning: ${parallel.warning}\n`);
   const remember = rememberModel(
     sessionDir,
     sessionModelOf(args, fullModelSpec(mainDefinition?.model)),
@@ -208,7 +212,7 @@ export async function setUpRun(
     definitions: definitions as ReadonlyMap<string, AgentDefinition>,
     agent: mainDefinition?.name,
     maxDepth: args.maxDepth,
-    maxParallel: args.maxParallel,
+    maxParallel: parallel.maxParallel,
     stallTimeoutMs: args.stallTimeoutMs,
     sessionDate: date,
     transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
