@@ -38,7 +38,8 @@ function deafModel(hangs: 'call' | 'stream'): LanguageModelV4 {
   };
 }
 
-async function drain(model: LanguageModelV4) {
+/** The model's one turn, run to its end with no retry. */
+async function drain(model: LanguageModelV4, requestTimeoutMs = 100) {
   const turns = modelTurn({
     model,
     messages: [{ role: 'user', content: 'hi' }],
@@ -47,9 +48,11 @@ async function drain(model: LanguageModelV4) {
     stream: true,
     signal: new AbortController().signal,
     retry: { ...DEFAULT_RETRY, maxRetries: 0 },
-    requestTimeoutMs: 100,
+    requestTimeoutMs,
   });
-  for (let step = await turns.next(); !step.done; step = await turns.next());
+  let step = await turns.next();
+  while (!step.done) step = await turns.next();
+  return step.value;
 }
 
 describe('the request timeout', () => {
@@ -102,21 +105,10 @@ describe('the request timeout', () => {
         baseUrl: `http://127.0.0.1:${port}/v1`,
         env: {},
       });
-      const turns = modelTurn({
-        model,
-        messages: [{ role: 'user', content: 'hi' }],
-        tools: [],
-        toolChoice: 'auto',
-        stream: true,
-        signal: new AbortController().signal,
-        retry: { ...DEFAULT_RETRY, maxRetries: 0 },
-        // Each silence between stream parts is some 500 ms; between bytes, 60 ms.
-        requestTimeoutMs: 250,
-      });
-      let step = await turns.next();
-      while (!step.done) step = await turns.next();
-      expect(textOf(step.value.message)).toBe('still here');
-      expect(step.value.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });
+      // Each silence between stream parts is some 500 ms; between bytes, 60 ms.
+      const turn = await drain(model, 250);
+      expect(textOf(turn.message)).toBe('still here');
+      expect(turn.usage).toMatchObject({ inputTokens: 11, outputTokens: 3 });
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -2,19 +2,10 @@
 // notification is a turn of its own, as in print mode, not a rider on the person's next prompt.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { KEYS, renderUi, type UiFixture } from './ui-fixture.js';
+import { expect, it } from 'vitest';
+import { KEYS, type UiFixture, uiPerTest } from './ui-fixture.js';
 
-let ui: UiFixture | undefined;
-beforeEach(() => {
-  vi.stubEnv('COLUMNS', '100');
-  vi.stubEnv('LINES', '24');
-});
-afterEach(() => {
-  ui?.unmount();
-  ui = undefined;
-  vi.unstubAllEnvs();
-});
+const render = uiPerTest();
 
 const SCRIPT = `
 model: demo
@@ -45,7 +36,7 @@ function userMessages(ui: UiFixture): string[] {
 }
 
 it('wakes the idle main agent with a background notification, in a turn of its own', async () => {
-  ui = await renderUi(SCRIPT);
+  const ui = await render(SCRIPT);
   await ui.type('start', KEYS.enter);
   await ui.waitFor('Started the writer.');
   // Nobody types: the notification alone wakes the main agent.

@@ -1,19 +1,10 @@
 // `warren --resume <id>` in the terminal UI goes on with the model the session ran with: the
 // exit line's "Go on with: warren --resume <id>" works as printed, without --model.
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeTempDir } from '../../testing/temp-dir.js';
-import { KEYS, renderUi, type UiFixture } from './ui-fixture.js';
+import { KEYS, uiPerTest } from './ui-fixture.js';
 
-let ui: UiFixture | undefined;
-beforeEach(() => {
-  vi.stubEnv('COLUMNS', '100');
-  vi.stubEnv('LINES', '24');
-});
-afterEach(() => {
-  ui?.unmount();
-  ui = undefined;
-  vi.unstubAllEnvs();
-});
+const render = uiPerTest();
 
 const SCRIPT = `
 model: remembered
@@ -26,13 +17,13 @@ turns:
 
 it('resumes a session with the model it ran with, given no --model', async () => {
   const sessionDir = await makeTempDir('warren-ui-sessions-');
-  ui = await renderUi(SCRIPT, { args: { sessionDir } });
+  let ui = await render(SCRIPT, { args: { sessionDir } });
   await ui.type('hello', KEYS.enter);
   await ui.waitFor('First answer.');
   const sessionId = ui.session.sessionId;
-  ui.unmount();
+  // The first UI is unmounted as the second is rendered.
 
-  ui = await renderUi('turns: []\n', {
+  ui = await render('turns: []\n', {
     args: { sessionDir, resume: sessionId, model: undefined },
   });
   expect(ui.frame()).toMatch(/scripted:remembered · session …/);
