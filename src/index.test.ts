@@ -3,14 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type AgentEvent,
-  defineTool,
-  query,
-  type RunResult,
-  TaskManager,
-  TaskStore,
-} from './index.js';
+import { type AgentEvent, defineTool, query, type RunResult } from './index.js';
+import { TaskManager, TaskStore } from './tasks.js';
 import { makeTempDir } from './testing/temp-dir.js';
 import { scriptedModel } from './testing.js';
 

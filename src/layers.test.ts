@@ -26,9 +26,28 @@ const LAYERS_BELOW_ENTRY = [
 ];
 
 /**
+ * The files at the top of src/: the public entries (package.json "exports": index.ts is
+ * `warren`, tools.ts is `warren/tools`, …) and query()'s assembly, which only index.ts
+ * re-exports. Together they sit above every folder but the CLI.
+ */
+const ENTRY_FILES = [
+  'agents.ts',
+  'engine.ts',
+  'hooks.ts',
+  'index.ts',
+  'mcp.ts',
+  'permissions.ts',
+  'session.ts',
+  'tasks.ts',
+  'telemetry.ts',
+  'testing.ts',
+  'tools.ts',
+];
+const ASSEMBLY_FILES = ['main-agent.ts', 'query-options.ts', 'query.ts'];
+
+/**
  * What each folder of src/ may import besides itself. Folders not built yet are listed so the
- * rule holds from their first file. The files at the top of src/ (index.ts, query.ts,
- * testing.ts) are the entry points and sit above everything but the CLI.
+ * rule holds from their first file.
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   core: [],
@@ -141,6 +160,26 @@ describe('the layers of src/', () => {
   it('has every folder in the dependency rule', () => {
     const unknown = new Set(edges.map((edge) => folderOf(edge.from)).filter((f) => !MAY_IMPORT[f]));
     expect([...unknown]).toEqual([]);
+  });
+
+  it('has at its top only the public entries and the assembly of query()', () => {
+    const top = readdirSync(SRC).filter((name) => /^[^.]+\.tsx?$/.test(name));
+    expect(top.sort()).toEqual([...ENTRY_FILES, ...ASSEMBLY_FILES].sort());
+    const exported = Object.values(
+      JSON.parse(readFileSync(path.join(SRC, '..', 'package.json'), 'utf8')).exports as Record<
+        string,
+        { default: string }
+      >,
+    ).map((target) => path.basename(target.default).replace(/\.js$/, '.ts'));
+    expect(exported.sort()).toEqual(ENTRY_FILES);
+  });
+
+  it('builds no entry on another: each re-exports from the folders below it', () => {
+    const between = edges
+      .filter(({ from, to }) => ENTRY_FILES.includes(from) && folderOf(to) === '(entry)')
+      .filter(({ from, to }) => !(from === 'index.ts' && to === 'query.ts'))
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(between).toEqual([]);
   });
 
   it('imports only downward: no folder imports one above it', () => {

@@ -15,7 +15,8 @@ import { writeExplorationFiles } from './exploration-files.mjs';
 import { CACHE_SIBLING_DESCRIPTION, CACHE_SIBLING_PROMPT } from './workload.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { builtinTools, query, resolveModel } = await import(new URL('index.js', dist));
+const { query, resolveModel } = await import(new URL('index.js', dist));
+const { builtinTools } = await import(new URL('tools.js', dist));
 const { mainSystemPrompt } = await import(new URL('cli/system-prompt.js', dist));
 
 const spec = JSON.parse(process.argv[2] ?? '{}');

@@ -28,6 +28,7 @@ const { createPermissionPolicy } = await import(
   new URL('permissions/create-permission-policy.js', dist)
 );
 const { TranscriptWriter } = await import(new URL('session/transcript-writer.js', dist));
+const { EventFeed } = await import(new URL('session/event-feed.js', dist));
 // The session's background tasks, as run-setup.ts opens them (the job starts none).
 const { openSessionTasks } = await import(new URL('tasks/session-tasks.js', dist));
 const { AgentTree } = await import(new URL('telemetry/agent-tree.js', dist));
@@ -87,8 +88,10 @@ async function mock(method, route, body) {
 async function printRun(index) {
   const sessionDir = path.join(scratch, 'print');
   const sessionId = `print-${index}`;
-  const transcript = new TranscriptWriter({ sessionDir, sessionId, mainAgentId: 'main' });
-  const tree = new AgentTree({ transcriptOf: (id) => transcript.pathFor(id) });
+  const feed = new EventFeed({
+    transcript: new TranscriptWriter({ sessionDir, sessionId, mainAgentId: 'main' }),
+  });
+  const tree = new AgentTree({ transcriptOf: (id) => feed.transcript.pathFor(id) });
   const output = textOutput({
     sessionId,
     permissionMode: 'bypassPermissions',
@@ -96,17 +99,13 @@ async function printRun(index) {
     stderr: () => {},
     verbose: false,
   });
-  const shown = new WeakSet();
-  const show = (event) => {
-    if (shown.has(event)) return;
-    shown.add(event);
-    transcript.write(event);
+  feed.subscribe((event) => {
     tree.observe(event);
     output.event(event);
-  };
+  });
   const signal = new AbortController().signal;
   const { outcome: text, ...sample } = await timed(async () => {
-    const tasks = openSessionTasks(sessionDir, { sessionId, signal, onEvent: show });
+    const tasks = openSessionTasks(sessionDir, { sessionId, signal, onEvent: feed.record });
     let result;
     try {
       const run = query({
@@ -115,21 +114,18 @@ async function printRun(index) {
           agentId: 'main',
           signal,
           messages: [],
-          transcript,
+          transcript: feed.transcript,
           tasks: tasks.manager,
-          onEvent: show,
+          onEvent: feed.record,
         }),
       });
-      for await (const event of run) {
-        show(event);
-        if (event.type === 'result' && event.depth === 0) result = event.result;
-      }
+      result = (await feed.drain(run)).result;
     } finally {
       await tasks.close();
     }
     return result;
   });
-  transcript.close();
+  feed.close();
   return { text, ...sample };
 }
 

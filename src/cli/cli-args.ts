@@ -95,11 +95,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (positionals[0] === 'mcp' && !values.print) return mcpArgs(positionals, values);
   if (positionals[0] === 'trust' && !values.print) {
     if (positionals.length > 2) {
-      throw new ConfigError(
-        `trust ${positionals[2]}`,
-        'unexpected argument',
-        'warren trust [<file>]',
-      );
+      throw new ConfigError(`trust ${positionals[2]}`, 'unexpected argument', 'warren trust');
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }

@@ -77,7 +77,7 @@ describe('warren -p with MCP servers', () => {
     const script = await scriptCalling('mcp__e__echo', { message: 'hi' });
     const untrusted = await runScript(script);
     expect(untrusted.stderr).toBe(
-      'warren: warning: MCP servers of .mcp.json ("e") not started: it is not trusted (trust this version with `warren trust .mcp.json`, or run with --trust-project)\n',
+      `warren: untrusted project: .mcp.json mcpServers.e would start MCP server "e": \`${everything.command} ${everything.args!.join(' ')}\`; not applied: trust the project with \`warren trust\` (it lists everything first), or run with --trust-project\n`,
     );
 
     const once = await runScript(script, '--trust-project', '--output-format', 'json');
@@ -86,10 +86,13 @@ describe('warren -p with MCP servers', () => {
 
     const trust = await warren(['trust']);
     expect(trust.code).toBe(0);
-    expect(trust.stdout).toContain('Trusted .mcp.json');
-    expect(trust.stdout).toContain(`e: runs ${everything.command} ${everything.args!.join(' ')}`);
-    const record = JSON.parse(await readFile(join(home, '.warren', 'trusted.json'), 'utf8'));
-    expect(Object.keys(record.files)).toEqual([join(project, '.mcp.json')]);
+    expect(trust.stdout).toContain('Trusted 1 item(s)');
+    expect(trust.stdout).toContain(`command: ${everything.command}`);
+    expect(trust.stdout).toContain(`args: ${JSON.stringify(everything.args)}`);
+    const record = JSON.parse(
+      await readFile(join(home, '.warren', 'trusted-projects.json'), 'utf8'),
+    );
+    expect(Object.keys(record.projects)).toEqual([project]);
 
     const trusted = await runScript(script);
     expect(trusted.stderr).toBe('');
@@ -97,7 +100,9 @@ describe('warren -p with MCP servers', () => {
 
     await writeServers('.mcp.json', { e: everything, more: everything });
     const edited = await runScript(script);
-    expect(edited.stderr).toContain('it changed since it was trusted');
+    expect(edited.stderr).toContain(
+      'warren: project trust withdrawn: .mcp.json mcpServers.more is new since the project was trusted',
+    );
   });
 
   it('exits 2 for a broken config file, naming file:line:column and the fix', async () => {

@@ -105,7 +105,7 @@ export interface McpArgs {
 
 export interface TrustArgs {
   command: 'trust';
-  /** Default: the project's `.mcp.json`. */
+  /** A file of the project (the older form): its project is trusted, as without it. */
   file: string | undefined;
   cwd: string | undefined;
 }

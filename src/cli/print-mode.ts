@@ -1,8 +1,9 @@
 // `warren -p`: run one prompt of a session assembled by run-setup.ts, stream its events to the
 // transcript and the chosen output, and turn the result into an exit code.
 import { ConfigError } from '../core/config-error.js';
-import type { AgentEvent, RunResult } from '../core/events.js';
+import type { RunResult } from '../core/events.js';
 import { newMainId, query } from '../query.js';
+import { EventFeed } from '../session/event-feed.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
 import { OpenFileFailures, openFileLimit } from './open-file-limit.js';
@@ -28,40 +29,26 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const setup = await setUpRun(args, io);
   const { sessionId } = setup;
   const mainAgentId = newMainId(setup.runIds);
-  const transcript = new TranscriptWriter({
-    sessionDir: setup.sessionDir,
-    sessionId,
-    mainAgentId,
-  });
-  const tree = new AgentTree({ transcriptOf: (agentId) => transcript.pathFor(agentId) });
-  const output = outputFor(args, { sessionId, permissionMode: setup.permissionMode, io });
-  const controller = new AbortController();
-  const stopListening = io.onInterrupt(() => controller.abort());
-  let result: RunResult | undefined;
   // Untrusted project servers, tools definitions list that warren lacks, and problems with the
   // project's instructions and skills are reported once the run has said who the main agent is.
-  let pendingWarnings = setup.warnings;
-  // Every event of the tree, background agents' included, is shown the moment it happens (the
-  // run's onEvent), once; events made outside any loop (warnings) come only through the stream.
-  const shown = new WeakSet<AgentEvent>();
+  const feed = new EventFeed({
+    transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
+    warnings: setup.warnings,
+  });
+  const tree = new AgentTree({ transcriptOf: (agentId) => feed.transcript.pathFor(agentId) });
+  const output = outputFor(args, { sessionId, permissionMode: setup.permissionMode, io });
+  // Every event of the tree, background agents' included, is shown once, the moment it happens.
   const fileFailures = new OpenFileFailures();
-  const show = (event: AgentEvent) => {
-    if (shown.has(event) || transcript.closed) return;
-    shown.add(event);
-    // The transcript line goes to disk before anyone is shown the event.
-    transcript.write(event);
+  feed.subscribe((event) => {
     tree.observe(event);
     fileFailures.observe(event);
     setup.observe(event);
     output.event(event);
-    if (event.type === 'run_start' && event.agentId === mainAgentId) {
-      for (const message of pendingWarnings) {
-        show({ agentId: mainAgentId, parentId: null, depth: 0, type: 'warning', message });
-      }
-      pendingWarnings = [];
-    }
-  };
-  const tasks = setup.openTasks({ sessionId, signal: controller.signal, onEvent: show });
+  });
+  const controller = new AbortController();
+  const stopListening = io.onInterrupt(() => controller.abort());
+  const tasks = setup.openTasks({ sessionId, signal: controller.signal, onEvent: feed.record });
+  let result: RunResult;
   try {
     const run = query({
       prompt,
@@ -70,26 +57,22 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         agentId: mainAgentId,
         signal: controller.signal,
         messages: setup.history,
-        transcript,
+        transcript: feed.transcript,
         tasks: tasks.manager,
-        onEvent: show,
+        onEvent: feed.record,
         ...(args.resume
           ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
           : {}),
       }),
     });
-    for await (const event of run) {
-      show(event);
-      if (event.type === 'result' && event.agentId === mainAgentId) result = event;
-    }
+    result = await feed.drain(run);
   } finally {
     stopListening();
     // The main agent waits for its background work; what is left (it ended early) stops now.
     await tasks.close();
-    transcript.close();
+    feed.close();
     await setup.close();
   }
-  if (!result) throw new Error('the run ended without a result');
   output.finish(resultJson({ result, sessionId, tree }));
   const descriptors = fileFailures.report(openFileLimit());
   if (descriptors) io.stderr(`warren: ${descriptors}\n`);

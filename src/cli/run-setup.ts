@@ -22,7 +22,6 @@ import type { RunIds } from '../core/run-ids.js';
 import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
-import { mcpTrust } from '../mcp/trust-store.js';
 import { loadPriceTable } from '../model/price-file.js';
 import { modelName } from '../model/pricing.js';
 import {
@@ -31,7 +30,7 @@ import {
   type RulePermissionPolicy,
 } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
-import { loadSettings } from '../permissions/settings-file.js';
+import { readSettingsFiles } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
 import { prepareSessionDir } from '../session/session-dir.js';
 import {
@@ -55,6 +54,15 @@ import { sessionModelOf, withSessionModel } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
+import {
+  projectMcpTrust,
+  trustedDefinitions,
+  trustedSettings,
+} from './trust/apply-project-trust.js';
+import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import { pinnedHookCheck } from './trust/pinned-hook-files.js';
+import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
+import { decideRunTrust } from './trust/run-trust.js';
 
 export interface RunSetup {
   cwd: string;
@@ -110,6 +118,12 @@ export interface QueryRun {
 export interface SetUpOptions {
   /** How a person is asked about a call no rule decides; without it such calls are denied. */
   canUseTool?: CanUseTool;
+  /**
+   * Asks a person whether to trust the project's items, before any of them runs (the terminal
+   * UI); true records the trust. Without it (print mode), an untrusted project's items are left
+   * out with one stderr line each.
+   */
+  askProjectTrust?: (trust: ProjectTrust) => Promise<boolean>;
 }
 
 export async function setUpRun(
@@ -127,16 +141,32 @@ export async function setUpRun(
   );
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
-  // project definitions start servers only with --trust-project or a trust record.
-  const trust = mcpTrust({ trustProject: args.trustProject });
-  const [agents, settings, mcp, prices, context] = await Promise.all([
+  const [loaded, settingsFiles, projectMcpFile, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
+    readSettingsFiles({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
+    readProjectMcpFile(cwd),
     loadPriceTable(),
     ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
   ]);
+  // What the project's files would run or widen applies only once the project is trusted; the
+  // person's own files and flags (`--settings`, `--mcp-config`, `--agents-dir`) always apply.
+  const trust = await decideRunTrust(
+    collectTrustItems({
+      projectDir: cwd,
+      settingsFiles,
+      definitions: loaded.definitions.values(),
+      mcpFile: projectMcpFile,
+    }),
+    { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
+  );
+  const settings = trustedSettings(trust, settingsFiles);
+  const hookCommandCheck = pinnedHookCheck(trust);
+  const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
+  const mcp = await loadMcpConfig({
+    cwd,
+    configFiles: args.mcpConfigs,
+    trust: projectMcpTrust(trust),
+  });
   const { definitions, entries } = agents;
   reportUnusableDefinitions(entries, io);
   const settingsHooks = settings.hooks.map((section) => {
@@ -231,9 +261,11 @@ export async function setUpRun(
     ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
     ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
     settingsHooks,
+    hookCommandCheck,
     sessionId: run.sessionId,
     mcpServers,
-    trustProject: args.trustProject,
+    // Decided above: what reaches the run from an untrusted project has nothing left to trust.
+    trustProject: trust.trusted,
     projectContext: context,
     prices,
     resolveModel: models.resolveChild,
@@ -252,10 +284,10 @@ export async function setUpRun(
     sessionDir,
     sessionId,
     history: resumed?.history ?? [],
-    // Untrusted project servers, tools definitions list that warren lacks (once per tool, not
-    // per file), and problems with the project's instructions and skills.
+    // Tools definitions list that warren lacks (once per tool, not per file), and problems with
+    // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
-      ...mcp.warnings,
+      ...(trust.trusted ? mcp.warnings : []),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],

@@ -47,9 +47,11 @@ export interface InheritedOptions {
    */
   stream?: boolean;
   /**
-   * Called with every event of this agent and of every agent below it (background ones
-   * included) the moment it happens, before anyone is handed it: where transcripts are
-   * written, so a tool result is on disk before the next model request. Must not throw.
+   * Called with every event a loop makes, of this agent and of every agent below it
+   * (background ones included), the moment it happens, before anyone is handed it: where
+   * transcripts are written, so a tool result is on disk before the next model request. Must
+   * not throw. Events made outside any loop come only in the stream: a host that wants each
+   * event once reads both through an EventFeed (session/event-feed.ts).
    */
   onEvent?: (event: AgentEvent) => void;
   /** What models cost, for `costUsd` and cost budgets. Default: the built-in table. */

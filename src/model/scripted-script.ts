@@ -1,11 +1,11 @@
 // The scripted model's script: what a turn may say, and reading a script file so that every
 // mistake in it is reported as file:line:column with the field and the fix.
 
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { isRefusedFile, readRegularText } from '../core/regular-file.js';
 
 /** One tool call the scripted model makes. */
 export interface ScriptToolCall {
@@ -363,6 +363,8 @@ function expand(document: ReturnType<typeof parseDocument>, file: string): unkno
 }
 
 const SCRIPT_EXTENSIONS = ['.yaml', '.yml', '.json'];
+/** 64 MiB: a script of scripted turns is far smaller; a bigger file is not one. */
+const SCRIPT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Reads a script file with its optional model name. */
 export async function readScript(path: string): Promise<Script> {
@@ -375,8 +377,9 @@ export async function readScript(path: string): Promise<Script> {
   }
   let source: string;
   try {
-    source = await readFile(path, 'utf8');
+    source = await readRegularText(path, { maxBytes: SCRIPT_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(path, error.problem, error.fix);
     throw new ConfigError(
       path,
       `cannot read the script: ${(error as Error).message}`,

@@ -49,6 +49,11 @@ export interface RemoteChildRun {
   remote?: RemotePort;
   /** Where the model's key and endpoint are read: the worker's environment. */
   env?: Record<string, string | undefined>;
+  /**
+   * Where openai-compatible models send requests: the worker's own `--base-url` (else its
+   * WARREN_BASE_URL). Never the spec's: a spec must not choose where the worker's key goes.
+   */
+  modelBaseUrl?: string;
   onEvent?: (event: AgentEvent) => void;
 }
 
@@ -136,7 +141,7 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
     );
   }
   const model = await resolveModel(spec.model.spec, {
-    baseUrl: spec.model.baseUrl,
+    baseUrl: run.modelBaseUrl,
     env: run.env,
     source: `the child's model (${spec.model.spec})`,
   });
@@ -152,7 +157,7 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
   const parent: ParentView = {
     run: {
       agentPath: parentPath,
-      inherited: { ...spec.calls, baseUrl: spec.model.baseUrl, onEvent: run.onEvent },
+      inherited: { ...spec.calls, baseUrl: run.modelBaseUrl, onEvent: run.onEvent },
       cancelSignal: run.signal,
       model,
       tools: parentTools,

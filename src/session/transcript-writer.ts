@@ -13,7 +13,15 @@ import type {
   RunResult,
 } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { redactingReplacer, secretValuesFromEnv } from '../core/secret-redaction.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
+
+// Moved to core (the task store and the Restate journal redact alike); exported here as before.
+export {
+  type RedactSecretsOptions,
+  redactSecrets,
+  secretValuesFromEnv,
+} from '../core/secret-redaction.js';
 
 /** Bumped when a record changes shape; readers skip records newer than they know. */
 export const TRANSCRIPT_VERSION = 1;
@@ -88,10 +96,7 @@ export class TranscriptWriter {
     if (this.#closed) throw new Error('TranscriptWriter.write after close');
     const record = toRecord(event, new Date().toISOString());
     if (!record) return;
-    const secrets = this.#secrets;
-    const line = JSON.stringify(record, (_key, value: unknown) =>
-      typeof value === 'string' ? redactSecrets(value, { secrets }) : value,
-    );
+    const line = JSON.stringify(record, redactingReplacer(this.#secrets));
     const fd = this.#fileOf(event.agentId);
     writeFully(fd, Buffer.from(`${line}\n`));
     // A tool result is on disk, not just in the OS, before the next model request can be sent.
@@ -222,40 +227,4 @@ function endWithNewline(fd: number): void {
 function writeFully(fd: number, bytes: Buffer): void {
   let written = 0;
   while (written < bytes.length) written += writeSync(fd, bytes, written);
-}
-
-const REDACTED = '[REDACTED]';
-
-/** OpenAI (`sk-…`, `sk-proj-…`) and Anthropic (`sk-ant-…`) keys; `\b` spares words like `task-…`. */
-const PROVIDER_KEY = /\bsk-[A-Za-z0-9_-]{16,}/g;
-/** A bearer credential; 16+ characters so prose such as "Bearer authentication" stays. */
-const BEARER_TOKEN = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{16,}/gi;
-const SECRET_VARIABLE = /_(?:KEY|TOKEN|SECRET|PASSWORD)$/i;
-/** Shorter values ("1", "true") would blank out ordinary words everywhere. */
-const MIN_SECRET_LENGTH = 8;
-
-/** Current values of variables whose names say they hold a secret (`*_API_KEY`, `*_TOKEN`, …). */
-export function secretValuesFromEnv(env: NodeJS.ProcessEnv): string[] {
-  const values: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= MIN_SECRET_LENGTH && SECRET_VARIABLE.test(name)) {
-      values.push(value);
-    }
-  }
-  // Longest first, so a secret that contains another is replaced whole.
-  return values.sort((a, b) => b.length - a.length);
-}
-
-export interface RedactSecretsOptions {
-  /** Exact values to redact wherever they appear, e.g. from `secretValuesFromEnv`. */
-  secrets?: readonly string[];
-}
-
-/** Replaces API keys, bearer tokens and the given secret values with `[REDACTED]`. */
-export function redactSecrets(text: string, options: RedactSecretsOptions = {}): string {
-  let redacted = text;
-  for (const secret of options.secrets ?? []) redacted = redacted.replaceAll(secret, REDACTED);
-  return redacted
-    .replace(PROVIDER_KEY, REDACTED)
-    .replace(BEARER_TOKEN, (_match, bearer: string) => `${bearer} ${REDACTED}`);
 }

@@ -6,7 +6,7 @@ import { announcingWorktree, finishChildWorktree } from '../agents/child-worktre
 import { driveChild } from '../agents/drive-child.js';
 import { withNote } from '../agents/hand-off.js';
 import { withPartial } from '../agents/run-subagent.js';
-import type { AgentRef } from '../core/events.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { TaskControl, TaskOutcome } from '../core/tasks.js';
 import {
   AgentTaskExecutor,
@@ -34,7 +34,12 @@ export class LocalAgentExecutor extends AgentTaskExecutor<BackgroundChild> {
     if (!workspace) return outcome;
     // Its servers have stopped: the worktree is finished, and the note ends what the owner reads.
     const about = { description: child.options.description ?? '' };
-    const { note } = await finishChildWorktree(workspace, refOf(child), about, control.emit);
+    // Made outside the child's loop, and often after its owner's stream has ended: recorded too.
+    const sink = (event: AgentEvent) => {
+      child.options.onEvent?.(event);
+      control.emit(event);
+    };
+    const { note } = await finishChildWorktree(workspace, refOf(child), about, sink);
     const result = withNote(outcome.result, note);
     return { ...outcome, result: typeof result === 'string' ? result : result.output };
   }

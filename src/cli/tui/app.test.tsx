@@ -92,6 +92,23 @@ describe('the terminal UI', () => {
     expect(ui.session.sessionId).toBe(first);
   });
 
+  it("says the setup's warnings once, at the first prompt, even after a /clear before it", async () => {
+    const mcp = { mcpServers: { e: { command: 'warren-no-such-server' } } };
+    ui = await renderUi(HELLO, { files: { '.mcp.json': JSON.stringify(mcp) } });
+    await ui.type('/clear', KEYS.enter);
+    await ui.waitFor('New session');
+    await ui.type('hello', KEYS.enter);
+    await ui.waitFor('Hi!');
+    await ui.type('again', KEYS.enter);
+    await ui.waitFor('Again here.');
+    const warnings = ui.session.view.entries.filter(
+      (entry) => entry.kind === 'notice' && entry.tone === 'warning',
+    );
+    expect(warnings).toEqual([
+      expect.objectContaining({ text: expect.stringContaining('it is not trusted') }),
+    ]);
+  });
+
   it('asks twice for Ctrl+C before it exits', async () => {
     ui = await renderUi(HELLO);
     await ui.type(KEYS.ctrlC);

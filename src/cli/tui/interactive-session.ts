@@ -6,6 +6,7 @@ import type { AgentEvent, RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { FINAL_TASK_STATUSES, type TaskRecord } from '../../core/tasks.js';
 import { type Query, query } from '../../query.js';
+import { EventFeed } from '../../session/event-feed.js';
 import { newSessionId } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { SessionTasks } from '../../tasks/session-tasks.js';
@@ -34,12 +35,11 @@ interface Conversation {
   sessionId: string;
   /** The same main agent for every prompt, so the notifications of its tasks reach it. */
   mainAgentId: string;
-  transcript: TranscriptWriter;
+  /** Its events, each written to its transcript and then shown once. */
+  feed: EventFeed;
   tasks: SessionTasks;
   /** Stops the session's background tasks. */
   controller: AbortController;
-  /** Events shown already: each comes once from `onEvent`, and again through the stream. */
-  shown: WeakSet<AgentEvent>;
   /** The next prompt restarts the tasks a stopped process left running (a resumed session). */
   resumeTasks: boolean;
 }
@@ -60,7 +60,6 @@ export class InteractiveSession {
   #tree: AgentTree;
   #turn: Turn | undefined;
   #turnStartedAt: number | undefined;
-  #pendingWarnings: string[];
   #closed = false;
   #whenIdle: Array<() => void> = [];
   readonly #onChange: () => void;
@@ -81,10 +80,9 @@ export class InteractiveSession {
       onChange: () => this.#onChange(),
     });
     const resumed = setup.history.length > 0;
-    this.#conversation = this.#open(setup.sessionId, resumed);
-    this.#history = setup.history;
     this.#tree = new AgentTree();
-    this.#pendingWarnings = [...setup.warnings];
+    this.#conversation = this.#open(setup.sessionId, resumed, setup.warnings);
+    this.#history = setup.history;
     this.sent.push(...userPrompts(setup.history));
     if (resumed) this.#showResumed(setup.history);
   }
@@ -119,7 +117,7 @@ export class InteractiveSession {
 
   /** The transcript file of one of the session's agents. */
   transcriptOf(agentId: string): string {
-    return this.#conversation.transcript.pathFor(agentId);
+    return this.#conversation.feed.transcript.pathFor(agentId);
   }
 
   /** Stops a background task and what it started; its notification says how it ended. */
@@ -229,40 +227,41 @@ export class InteractiveSession {
     await this.setup.close();
   }
 
-  #open(sessionId: string, resumeTasks: boolean): Conversation {
+  /** @param warnings said once the conversation's main agent first starts */
+  #open(sessionId: string, resumeTasks: boolean, warnings: readonly string[]): Conversation {
     const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
     const controller = new AbortController();
-    const conversation: Conversation = {
-      sessionId,
-      mainAgentId,
+    const feed = new EventFeed({
       transcript: new TranscriptWriter({
         sessionDir: this.setup.sessionDir,
         sessionId,
         mainAgentId,
       }),
+      warnings,
+    });
+    feed.subscribe((event) => this.#show(event));
+    return {
+      sessionId,
+      mainAgentId,
+      feed,
       controller,
-      shown: new WeakSet(),
       resumeTasks,
-      tasks: this.setup.openTasks({
-        sessionId,
-        signal: controller.signal,
-        onEvent: (event) => this.#show(event, conversation),
-      }),
+      tasks: this.setup.openTasks({ sessionId, signal: controller.signal, onEvent: feed.record }),
     };
-    return conversation;
   }
 
   /** The session's tasks stop, its transcript is flushed, and another takes its place. */
   async #replace(sessionId: string, resumeTasks: boolean): Promise<void> {
     const old = this.#conversation;
-    this.#conversation = this.#open(sessionId, resumeTasks);
+    // The setup's warnings, if no prompt has run yet, are said in the next conversation.
+    this.#conversation = this.#open(sessionId, resumeTasks, old.feed.unsaidWarnings());
     old.controller.abort();
     await this.#end(old);
   }
 
   async #end(conversation: Conversation): Promise<void> {
     await conversation.tasks.close();
-    conversation.transcript.close();
+    conversation.feed.close();
   }
 
   #start(prompt: string, from: 'user' | 'background' = 'user'): void {
@@ -286,7 +285,7 @@ export class InteractiveSession {
 
   async #run(prompt: string, turn: Turn): Promise<void> {
     const conversation = this.#conversation;
-    const { mainAgentId: agentId, transcript } = conversation;
+    const { mainAgentId: agentId, feed } = conversation;
     const resumeTasks = conversation.resumeTasks;
     conversation.resumeTasks = false;
     let result: RunResult | undefined;
@@ -298,9 +297,9 @@ export class InteractiveSession {
           agentId,
           signal: turn.controller.signal,
           messages: this.#history,
-          transcript,
+          transcript: feed.transcript,
           tasks: conversation.tasks.manager,
-          onEvent: (event) => this.#show(event, conversation),
+          onEvent: feed.record,
           // The session keeps its background tasks across prompts: the turn ends when the
           // model stops, and what they report later wakes the main agent (#wake).
           waitForBackground: false,
@@ -308,10 +307,7 @@ export class InteractiveSession {
         }),
       });
       turn.run = run;
-      for await (const event of run) {
-        this.#show(event, conversation);
-        if (event.type === 'result' && event.agentId === agentId) result = event;
-      }
+      result = await feed.drain(run);
     } catch (error) {
       // Bad options (a broken definition) reject the first event: a line, never a stack.
       const message = error instanceof Error ? error.message : String(error);
@@ -327,29 +323,14 @@ export class InteractiveSession {
     return wakeWith(tasks.manager, mainAgentId, (text) => this.#start(text, 'background'));
   }
 
-  #show(event: AgentEvent, conversation: Conversation): void {
-    const { shown, transcript, mainAgentId } = conversation;
-    if (shown.has(event) || transcript.closed) return;
-    shown.add(event);
-    // The transcript line goes to disk before anyone is shown the event.
-    transcript.write(event);
+  /** An event of the conversation, once its transcript line is on disk (the feed's order). */
+  #show(event: AgentEvent): void {
     this.#tree.observe(event);
     this.setup.observe(event);
     this.view.observe(event, this.#now());
     // Ended while no turn ran: the idle main agent is woken with it.
-    if (event.type === 'task_notification' && event.agentId === mainAgentId) {
+    if (event.type === 'task_notification' && event.agentId === this.#conversation.mainAgentId) {
       queueMicrotask(() => this.#wake());
-    }
-    if (event.type === 'run_start' && event.agentId === mainAgentId) {
-      for (const message of this.#pendingWarnings.splice(0)) {
-        const warning = {
-          agentId: mainAgentId,
-          parentId: null,
-          depth: 0,
-          type: 'warning' as const,
-        };
-        this.#show({ ...warning, message }, conversation);
-      }
     }
     this.#onChange();
   }

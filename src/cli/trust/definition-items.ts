@@ -1,0 +1,83 @@
+// What a project's agent definitions would run or widen: their `hooks:` (a definition that
+// replaces a built-in such as `explore` included), their inline `mcpServers`, and a
+// `permissionMode` above `default` (which a main agent run with `--agent` would start in).
+import { relative } from 'node:path';
+import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
+import { hookItems, isRecord } from './hook-items.js';
+import { mcpServerItem } from './mcp-server-item.js';
+import { widens } from './settings-items.js';
+import type { TrustItem } from './trust-item.js';
+
+/** Whether a definition came from the project's files, so trust decides what it may do. */
+export function isProjectDefinition(definition: AgentDefinition): boolean {
+  return definition.source.kind === 'project';
+}
+
+export function definitionItems(definition: AgentDefinition, projectDir: string): TrustItem[] {
+  if (!isProjectDefinition(definition)) return [];
+  const file = relative(projectDir, definition.source.path ?? definition.name);
+  const agent = `agent "${definition.name}"`;
+  const items: TrustItem[] = [];
+  if (definition.hooks) {
+    items.push(
+      ...hookItems({ file, value: definition.hooks, during: ` while ${agent} runs` }, projectDir),
+    );
+  }
+  (definition.mcpServers ?? []).forEach((entry, index) => {
+    const server = inlineServer(entry);
+    if (!server) return;
+    items.push(
+      mcpServerItem({
+        file,
+        field: `mcpServers[${index}]`,
+        name: server.name,
+        config: server.config,
+        projectDir,
+        owner: ` for ${agent}`,
+      }),
+    );
+  });
+  if (definition.permissionMode && widens(definition.permissionMode)) {
+    items.push({
+      kind: 'permission-mode',
+      file,
+      field: 'permissionMode',
+      action: `run ${agent} in permission mode ${definition.permissionMode}`,
+      fields: { permissionMode: definition.permissionMode },
+      files: {},
+    });
+  }
+  return items;
+}
+
+/** The definition as an untrusted project may have it: no hooks, inline servers or wider mode. */
+export function withoutTrustItems(definition: AgentDefinition): AgentDefinition {
+  const names = definition.mcpServers?.filter((entry) => inlineServer(entry) === undefined);
+  const wider = definition.permissionMode !== undefined && widens(definition.permissionMode);
+  const nothing = !definition.hooks && names?.length === definition.mcpServers?.length && !wider;
+  if (!isProjectDefinition(definition) || nothing) return definition;
+  const { hooks: _hooks, ...rest } = definition;
+  return {
+    ...rest,
+    ...(names && { mcpServers: names }),
+    permissionMode: wider ? undefined : definition.permissionMode,
+  };
+}
+
+/**
+ * An entry that starts a server of its own, in the forms agent-mcp-servers.ts reads: `- name:
+ * {command, …}` or `- name: x` with `command`/`url` beside it. A bare name shares the session's.
+ */
+function inlineServer(
+  entry: string | Record<string, unknown>,
+): { name: string; config: unknown } | undefined {
+  if (typeof entry === 'string') return undefined;
+  if (typeof entry.name === 'string') {
+    const { name, ...config } = entry;
+    return Object.keys(config).length === 0 ? undefined : { name, config };
+  }
+  const keys = Object.keys(entry);
+  if (keys.length !== 1) return undefined;
+  const config = entry[keys[0]!];
+  return isRecord(config) ? { name: keys[0]!, config } : undefined;
+}
