@@ -149,6 +149,7 @@ function start(
   return tracedRun(run, options.tracerProvider, {
     logContent: options.traceContent,
     sessionId: options.sessionId,
+    baseUrl: options.baseUrl,
   });
 }
 

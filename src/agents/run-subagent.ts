@@ -208,7 +208,7 @@ async function runChild(
       }
     }
     const signal = child.isDetached ? (runtime.background?.signal ?? child.signal) : ctx.signal;
-    const handed = await handOff(ended, runtime, signal);
+    const handed = await handOff(ended, runtime, signal, { frame: !child.isDetached });
     const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
     for (const message of handed.warnings) {
       const warning = { ...ref, type: 'warning' as const, message };

@@ -13,9 +13,10 @@ Usage:
                                     agent worktrees kept for review (isolation: worktree): list
                                     them, show one's diff, merge its branch into the current
                                     one, remove one, or prune those with nothing unmerged
-  warren usage <session-id> [--session-dir <dir>] [--json]
+  warren usage [<session-id>] [--session-dir <dir>] [--json]
                                     tokens, cost and time of every agent of a session, as a tree
-  warren report <session-id> [--session-dir <dir>] [--html <file>]
+                                    (default: the newest session of this folder)
+  warren report [<session-id>] [--session-dir <dir>] [--html <file>]
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
@@ -62,6 +63,8 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --system-prompt <text>            the main agent's system prompt instead of warren's
+  --append-system-prompt <text>     text added after the main agent's system prompt
   --settings <file>                 a settings file (permissions, hooks) read after
                                     ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)

@@ -38,6 +38,10 @@ export interface RunArgs extends ExecutorArgs {
   replay: string | undefined;
   /** With `replay`: tools answer with their recorded results instead of running. */
   replayTools: boolean;
+  /** `--system-prompt`: the main agent's system prompt instead of warren's. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: text after the main agent's system prompt. */
+  appendSystemPrompt?: string;
 }
 
 export interface PrintArgs extends RunArgs {
@@ -56,8 +60,10 @@ export interface InteractiveArgs extends RunArgs {
 /** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
 export interface SessionArgs {
   command: 'usage' | 'report';
-  sessionId: string;
+  /** Undefined: the newest session of `cwd` (the folder the command runs in). */
+  sessionId: string | undefined;
   sessionDir: string | undefined;
+  cwd: string | undefined;
   json: boolean;
   /** `report`: where the HTML goes. */
   html: string | undefined;

@@ -1,7 +1,8 @@
 // Which model and server a resumed session (`--resume`, `--continue`) runs with: the ones it
 // ran with before, unless the command line names a model; and what a session records of them.
-import type { SessionModel } from '../session/session-model.js';
+import { type SessionModel, writeSessionModel } from '../session/session-model.js';
 import type { RunArgs } from './parsed-args.js';
+import type { CliIo } from './print-mode.js';
 
 /**
  * The args with the session's model and server filled in. `--model` wins, and then the session
@@ -30,4 +31,24 @@ export function sessionModelOf(
   if (!model || args.replay) return undefined;
   const baseUrl = args.baseUrl ?? (env.WARREN_BASE_URL || undefined);
   return baseUrl === undefined ? { model } : { model, baseUrl };
+}
+
+/** Records each session's model once, so `--resume` goes on with it; a failure only warns. */
+export function rememberModel(
+  sessionDir: string,
+  model: SessionModel | undefined,
+  io: CliIo,
+): (sessionId: string) => void {
+  const done = new Set<string>();
+  return (sessionId) => {
+    if (!model || done.has(sessionId)) return;
+    done.add(sessionId);
+    try {
+      writeSessionModel(sessionDir, sessionId, model);
+    } catch (error) {
+      io.stderr(
+        `warren: warning: cannot record the session's model (--resume will need --model): ${(error as Error).message}\n`,
+      );
+    }
+  };
 }

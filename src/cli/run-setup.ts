@@ -33,11 +33,7 @@ import { parseRuleList } from '../permissions/permission-rule.js';
 import { readSettingsFiles } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
 import { prepareSessionDir } from '../session/session-dir.js';
-import {
-  readSessionModel,
-  type SessionModel,
-  writeSessionModel,
-} from '../session/session-model.js';
+import { readSessionModel } from '../session/session-model.js';
 import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
 import { type OpenTasks, openSessionTasks, type SessionTasks } from '../tasks/session-tasks.js';
@@ -45,12 +41,13 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { projectFolders } from '../tools/project-folders.js';
 import { openFileLimit, parallelWithin } from './open-file-limit.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { remoteFor } from './remote-children.js';
-import { sessionModelOf, withSessionModel } from './resumed-model.js';
+import { rememberModel, sessionModelOf, withSessionModel } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
@@ -59,7 +56,7 @@ import {
   trustedDefinitions,
   trustedSettings,
 } from './trust/apply-project-trust.js';
-import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
 import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
 import { decideRunTrust } from './trust/run-trust.js';
@@ -93,6 +90,11 @@ export interface RunSetup {
   observe(event: AgentEvent): void;
   /** Flushes the cassette and the spans; call once, when the session ends. */
   close(): Promise<void>;
+  /**
+   * After a failed run: the setup mistake when the main model's server never answered (a
+   * refused connection to `--base-url`), which print mode reports as bad configuration.
+   */
+  unreachable(): ConfigError | undefined;
 }
 
 export interface QueryRun {
@@ -141,10 +143,10 @@ export async function setUpRun(
   );
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  const [loaded, settingsFiles, projectMcpFile, prices, context] = await Promise.all([
+  const [loaded, settingsFiles, projectMcpFiles, prices, context] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     readSettingsFiles({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    readProjectMcpFile(cwd),
+    readProjectMcpFiles(cwd),
     loadPriceTable(),
     ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
   ]);
@@ -155,7 +157,7 @@ export async function setUpRun(
       projectDir: cwd,
       settingsFiles,
       definitions: loaded.definitions.values(),
-      mcpFile: projectMcpFile,
+      mcpFiles: projectMcpFiles,
     }),
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
@@ -164,6 +166,7 @@ export async function setUpRun(
   const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
   const mcp = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
     trust: projectMcpTrust(trust),
   });
@@ -200,12 +203,16 @@ export async function setUpRun(
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
   // One date for every system prompt of the session: a changing prompt defeats the cache.
   const date = sessionDate();
-  const systemPrompt = mainSystemPrompt({
-    cwd,
-    subagents: args.maxDepth > 0,
-    sections: mainContext.sections.map((section) => section.text),
-    date,
-  });
+  const systemPrompt = withAppended(
+    args.systemPrompt ??
+      mainSystemPrompt({
+        cwd,
+        subagents: args.maxDepth > 0,
+        sections: mainContext.sections.map((section) => section.text),
+        date,
+      }),
+    args.appendSystemPrompt,
+  );
   const resumed = resume
     ? await resumeConversation({ sessionDir, sessionId: resume, systemPrompt, io })
     : undefined;
@@ -298,31 +305,12 @@ export async function setUpRun(
       return queryOptionsOf(run);
     },
     observe: (event) => models.recorder?.observe(event),
+    unreachable: models.unreachable,
     close: async () => {
       models.recorder?.close();
       // Spans are sent before the process exits, or they are lost.
       await tracing?.shutdown();
     },
-  };
-}
-
-/** Records each session's model once, so `--resume` goes on with it; a failure only warns. */
-function rememberModel(
-  sessionDir: string,
-  model: SessionModel | undefined,
-  io: CliIo,
-): (sessionId: string) => void {
-  const done = new Set<string>();
-  return (sessionId) => {
-    if (!model || done.has(sessionId)) return;
-    done.add(sessionId);
-    try {
-      writeSessionModel(sessionDir, sessionId, model);
-    } catch (error) {
-      io.stderr(
-        `warren: warning: cannot record the session's model (--resume will need --model): ${(error as Error).message}\n`,
-      );
-    }
   };
 }
 
@@ -387,4 +375,9 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** `--append-system-prompt`'s text after the prompt, a blank line between. */
+function withAppended(prompt: string, appended: string | undefined): string {
+  return appended?.trim() ? `${prompt}\n\n${appended.trim()}` : prompt;
 }

@@ -1,9 +1,19 @@
 // Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
 // sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
-// shown to the user survives a crash or a kill, and a tool result is fsynced as its call ends,
-// so a resume never runs a finished call again; secrets are redacted on the way. An agent's file
-// is closed when its result is written, so a run holds open only the files of running agents.
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+// shown to the user survives a crash or a kill; an agent's tool results are on disk (one sync
+// for all of a turn's) before its next model request, so a resume never runs a finished call
+// again; secrets are redacted on the way. An agent's file is closed when its result is written,
+// so a run holds open only the files of running agents.
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   AgentEvent,
@@ -76,6 +86,8 @@ export class TranscriptWriter {
   readonly mainAgentId: string;
   readonly #secrets: string[];
   readonly #files = new Map<string, number>();
+  /** Agents whose file has tool results the OS holds but the disk may not yet. */
+  readonly #unsynced = new Set<string>();
   #closed = false;
 
   constructor(options: TranscriptWriterOptions) {
@@ -94,13 +106,16 @@ export class TranscriptWriter {
   /** Appends the event's record to its agent's file; events not worth keeping are ignored. */
   write(event: AgentEvent): void {
     if (this.#closed) throw new Error('TranscriptWriter.write after close');
+    // The agent is about to send its next model request: what its tools returned goes to disk
+    // first, all of the turn's results (and the message gathering them) in one sync.
+    if (event.type === 'turn_start') this.#sync(event.agentId);
     const record = toRecord(event, new Date().toISOString());
     if (!record) return;
     const line = JSON.stringify(record, redactingReplacer(this.#secrets));
     const fd = this.#fileOf(event.agentId);
     writeFully(fd, Buffer.from(`${line}\n`));
-    // A tool result is on disk, not just in the OS, before the next model request can be sent.
-    if (record.type === 'tool_end') fsyncSync(fd);
+    // Synced before the agent's next model request (its `turn_start`), not one sync per call.
+    if (record.type === 'tool_end') this.#unsynced.add(event.agentId);
     // Its last record: a tree of thousands of agents must not hold a descriptor for each. An
     // agent continued later (a message to a finished agent) gets its file opened again.
     if (record.type === 'result') this.#closeFile(event.agentId);
@@ -127,7 +142,16 @@ export class TranscriptWriter {
     if (fd === undefined) return;
     this.#files.delete(agentId);
     if (agentId === this.mainAgentId) fsyncSync(fd);
+    else if (this.#unsynced.has(agentId)) fdatasyncSync(fd);
+    this.#unsynced.delete(agentId);
     closeSync(fd);
+  }
+
+  #sync(agentId: string): void {
+    if (!this.#unsynced.delete(agentId)) return;
+    const fd = this.#files.get(agentId);
+    // The data, and the size that makes it readable: no timestamps, so no second disk write.
+    if (fd !== undefined) fdatasyncSync(fd);
   }
 
   #fileOf(agentId: string): number {
