@@ -22,7 +22,7 @@
 // children drawn by the terminal UI: the agents' throughput against print mode's, and the UI's
 // CPU), remote (children on a real restate-server and a `warren restate serve` worker: spawn
 // latency, the cost of one journaled step, 1,000 children at once; each beside the same child
-// in-process). Profiled timings are slower: never mix them with real runs.
+// in-process), sandbox (what bubblewrap adds to one Bash call). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -264,6 +264,11 @@ const SCRIPT_JOBS = {
     file: 'worktree-cycle.mjs',
     detail: (samples) =>
       `create+remove ${median(samples.map((sample) => sample.cycleMs))?.toFixed(0)} ms; git worktree add alone ${median(samples.map((sample) => sample.gitAddMs))?.toFixed(0)} ms`,
+  },
+  sandbox: {
+    file: 'sandbox-call.mjs',
+    detail: ([sample]) =>
+      `a Bash call ${sample?.sandboxedMs?.toFixed(1)} ms in the sandbox, ${sample?.plainMs?.toFixed(1)} ms without: +${sample?.addedMs?.toFixed(1)} ms`,
   },
   tui: {
     file: 'tui-render.mjs',

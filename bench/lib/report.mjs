@@ -89,6 +89,14 @@ export function summariseCell(scenario, samples) {
       localPerSecond: medianOf((s) => s.localPerSecond),
     };
   }
+  if (scenario.job === 'sandbox') {
+    return {
+      samples: samples.length,
+      sandboxedMs: medianOf((s) => s.sandboxedMs),
+      plainMs: medianOf((s) => s.plainMs),
+      addedMs: medianOf((s) => s.addedMs),
+    };
+  }
   if (scenario.job === 'worktree') {
     return {
       samples: samples.length,
@@ -457,6 +465,25 @@ function rows(sc) {
       label: 'worktree: git worktree add + remove ms',
       pick: 'gitAddRemoveMs',
       format: fixed(0),
+    },
+    {
+      cell: 'sandbox.json',
+      label: 'sandbox: added per Bash call ms',
+      pick: 'addedMs',
+      format: fixed(1),
+      target: { atMost: 15, shown: '15 ms' },
+    },
+    {
+      cell: 'sandbox.json',
+      label: 'sandbox: Bash call (true) in the sandbox ms',
+      pick: 'sandboxedMs',
+      format: fixed(1),
+    },
+    {
+      cell: 'sandbox.json',
+      label: 'sandbox: Bash call (true) unconfined ms',
+      pick: 'plainMs',
+      format: fixed(1),
     },
     {
       cell: 'remote.json',

@@ -6,6 +6,7 @@
 // and from its definition the project's instructions, its skills and its memory.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { AcpCommand } from '../acp/acp-child.js';
 import type { Inbox } from '../core/inbox.js';
 import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
@@ -61,7 +62,12 @@ export function newAgentId(): string {
   return `agent_${randomUUID().slice(0, 8)}`;
 }
 
-export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
+export type SubagentOptions = AgentLoopOptions & {
+  agentId: string;
+  model: LanguageModelV4;
+  /** A `kind: acp` definition's command: the child is that external ACP agent, not a loop. */
+  acp?: AcpCommand;
+};
 
 /** What a child is derived from: the calling tool's context, or the main agent on a resume. */
 export type ParentView = Pick<
@@ -156,6 +162,14 @@ export async function createSubagentContext(
     modelSettings: modelSettingsOf(definition, request.effort),
     background,
     inbox: childInbox(runtime, ref),
+    ...(definition.kind === 'acp' &&
+      definition.command && {
+        acp: {
+          command: definition.command,
+          args: definition.args ?? [],
+          env: definition.env ?? {},
+        },
+      }),
   };
   return { options, prompt, warnings };
 }

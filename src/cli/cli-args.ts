@@ -5,6 +5,7 @@ import { ConfigError } from '../core/config-error.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import { canonicalFlags, didYouMeanCommand, didYouMeanFlag } from './flag-spelling.js';
 import {
+  type AcpArgs,
   type CliArgs,
   type InteractiveArgs,
   type McpArgs,
@@ -37,6 +38,7 @@ export const OPTIONS = {
   'agents-dir': { type: 'string', multiple: true },
   'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
+  'no-sandbox': { type: 'boolean' },
   agent: { type: 'string' },
   'system-prompt': { type: 'string' },
   'append-system-prompt': { type: 'string' },
@@ -102,6 +104,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
+  if (positionals[0] === 'acp' && !values.print) return acpArgs(positionals, values);
   if (positionals[0] === 'restate' && !values.print)
     return restateArgs(positionals.slice(1), values);
   if (positionals[0] === 'worktrees' && !values.print) {
@@ -144,6 +147,24 @@ function interactiveArgs(values: ParsedValues): InteractiveArgs {
     }
   }
   return { command: 'interactive', ...runArgs(values) };
+}
+
+function acpArgs(positionals: readonly string[], values: ParsedValues): AcpArgs {
+  if (positionals.length > 1) {
+    throw new ConfigError(`acp ${positionals[1]}`, 'unexpected argument', 'warren acp [flags]');
+  }
+  for (const flag of ['resume', 'continue', 'output-format', 'verbose'] as const) {
+    if (values[flag] !== undefined) {
+      throw new ConfigError(
+        `--${flag}`,
+        'does not apply to warren acp',
+        flag === 'resume' || flag === 'continue'
+          ? 'the editor loads a session (session/load); leave the flag out'
+          : 'leave it out: the editor shows the session',
+      );
+    }
+  }
+  return { command: 'acp', ...runArgs(values) };
 }
 
 function runArgs(values: ParsedValues): RunArgs {
@@ -190,6 +211,7 @@ function runArgs(values: ParsedValues): RunArgs {
     agentsDirs: values['agents-dir'] ?? [],
     mcpConfigs: values['mcp-config'] ?? [],
     trustProject: values['trust-project'] === true,
+    noSandbox: values['no-sandbox'] === true,
     agent: values.agent,
     ...(values['system-prompt'] !== undefined && { systemPrompt: values['system-prompt'] }),
     ...(values['append-system-prompt'] !== undefined && {

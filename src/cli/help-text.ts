@@ -20,6 +20,8 @@ Usage:
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
+  warren acp [flags]                warren as an ACP agent on stdin and stdout, for Zed and other
+                                    ACP editors (docs/acp.md); takes the run flags below
   warren restate serve --port <p> [--host <addr>]
                                     a worker: runs remote children (Restate services over HTTP/2);
                                     serves only requests signed with its remote key:
@@ -70,6 +72,9 @@ Flags:
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   trust the project for this run: its hooks, MCP servers and
                                     widening permission settings apply without a trust record
+  --no-sandbox                      run Bash commands unconfined: no bubblewrap sandbox, the full
+                                    environment (also "sandbox": {"enabled": false} in
+                                    ~/.warren/settings.json; a project's settings cannot)
   --executor local|restate          restate: every sub-agent runs on a worker (default local: only
                                     those with isolation "remote")
   --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)

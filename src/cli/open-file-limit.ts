@@ -50,6 +50,16 @@ export function parallelWithin(
   };
 }
 
+/** `maxParallel` within the open-file limit, saying on stderr when it had to be lowered. */
+export function maxParallelWithin(
+  maxParallel: number,
+  io: { stderr: (text: string) => void },
+): number {
+  const parallel = parallelWithin(maxParallel, openFileLimit());
+  if (parallel.warning) io.stderr(`warren: warning: ${parallel.warning}\n`);
+  return parallel.maxParallel;
+}
+
 const TOO_MANY_FILES = /\b(EMFILE|ENFILE)\b|too many open files/i;
 
 /**

@@ -24,6 +24,8 @@ export interface RunArgs extends ExecutorArgs {
   /** `--mcp-config` files, in the order given. */
   mcpConfigs: string[];
   trustProject: boolean;
+  /** `--no-sandbox`: commands run unconfined, with warren's whole environment. */
+  noSandbox?: boolean;
   agent: string | undefined;
   /** A settings file read after the user's and the project's (permissions and hooks). */
   settings: string | undefined;
@@ -58,6 +60,11 @@ export interface InteractiveArgs extends RunArgs {
 }
 
 /** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
+/** `warren acp`: warren as an ACP agent on stdin and stdout, for an editor to run. */
+export interface AcpArgs extends RunArgs {
+  command: 'acp';
+}
+
 export interface SessionArgs {
   command: 'usage' | 'report';
   /** Undefined: the newest session of `cwd` (the folder the command runs in). */
@@ -118,6 +125,7 @@ export interface TrustArgs {
 
 export type CliArgs =
   | PrintArgs
+  | AcpArgs
   | AgentsArgs
   | TasksArgs
   | WorktreesArgs

@@ -1,6 +1,12 @@
 // Which model and server a resumed session (`--resume`, `--continue`) runs with: the ones it
 // ran with before, unless the command line names a model; and what a session records of them.
-import { type SessionModel, writeSessionModel } from '../session/session-model.js';
+import { resolve } from 'node:path';
+import {
+  readSessionModel,
+  type SessionModel,
+  writeSessionModel,
+} from '../session/session-model.js';
+import { defaultSessionDir } from '../session/session-paths.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 
@@ -51,4 +57,24 @@ export function rememberModel(
       );
     }
   };
+}
+
+/**
+ * The session folder, the session to go on with (`--resume`, `--continue`), and the args with
+ * its model and server filled in.
+ */
+export async function sessionToRun(
+  given: RunArgs,
+  cwd: string,
+): Promise<{ args: RunArgs; sessionDir: string; resume: string | undefined }> {
+  const sessionDir = resolve(given.sessionDir ?? defaultSessionDir());
+  const resume = given.continue ? await latestSession(sessionDir, cwd) : given.resume;
+  const recorded = resume ? readSessionModel(sessionDir, resume) : undefined;
+  return { args: withSessionModel(given, recorded), sessionDir, resume };
+}
+
+/** `--continue`: the latest session of this directory (session/latest-session.ts). */
+async function latestSession(sessionDir: string, cwd: string): Promise<string> {
+  const { findLatestSession } = await import('../session/latest-session.js');
+  return findLatestSession({ sessionDir, cwd });
 }

@@ -32,9 +32,10 @@ import {
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { readSettingsFiles } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
+import { runSandbox } from '../sandbox/run-sandbox.js';
+import { loadSandboxSettings } from '../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../session/session-dir.js';
-import { readSessionModel } from '../session/session-model.js';
-import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
+import { newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
 import { type OpenTasks, openSessionTasks, type SessionTasks } from '../tasks/session-tasks.js';
 import type { TaskManager } from '../tasks/task-manager.js';
@@ -42,12 +43,12 @@ import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { projectFolders } from '../tools/project-folders.js';
-import { openFileLimit, parallelWithin } from './open-file-limit.js';
+import { maxParallelWithin } from './open-file-limit.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { remoteFor } from './remote-children.js';
-import { rememberModel, sessionModelOf, withSessionModel } from './resumed-model.js';
+import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
@@ -56,6 +57,12 @@ import {
   trustedDefinitions,
   trustedSettings,
 } from './trust/apply-project-trust.js';
+import {
+  type ClientMcpServers,
+  checkedClientServers,
+  clientServerItems,
+  untrustedClientServers,
+} from './trust/client-server-items.js';
 import { readProjectMcpFiles } from './trust/mcp-file-items.js';
 import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
@@ -126,6 +133,11 @@ export interface SetUpOptions {
    * out with one stderr line each.
    */
   askProjectTrust?: (trust: ProjectTrust) => Promise<boolean>;
+  /**
+   * MCP servers a client hands the session (`warren acp`): trust items of the project like its
+   * `.mcp.json` servers, started only once the project is trusted, checked as a file's are.
+   */
+  clientMcpServers?: ClientMcpServers;
 }
 
 export async function setUpRun(
@@ -134,22 +146,20 @@ export async function setUpRun(
   options: SetUpOptions = {},
 ): Promise<RunSetup> {
   const cwd = existingDirectory(givenArgs.cwd ?? process.cwd(), '--cwd');
-  const sessionDir = resolve(givenArgs.sessionDir ?? defaultSessionDir());
-  const resume = givenArgs.continue ? await latestSession(sessionDir, cwd) : givenArgs.resume;
   // A resumed session goes on with the model and server it ran with, unless told otherwise.
-  const args = withSessionModel(
-    givenArgs,
-    resume ? readSessionModel(sessionDir, resume) : undefined,
-  );
+  const { args, sessionDir, resume } = await sessionToRun(givenArgs, cwd);
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  const [loaded, settingsFiles, projectMcpFiles, prices, context] = await Promise.all([
-    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    readSettingsFiles({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    readProjectMcpFiles(cwd),
-    loadPriceTable(),
-    ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
-  ]);
+  const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
+  const [loaded, settingsFiles, sandboxSettings, projectMcpFiles, prices, context] =
+    await Promise.all([
+      loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+      readSettingsFiles(sources),
+      loadSandboxSettings({ ...sources, noSandbox: args.noSandbox }),
+      readProjectMcpFiles(cwd),
+      loadPriceTable(),
+      ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
+    ]);
   // What the project's files would run or widen applies only once the project is trusted; the
   // person's own files and flags (`--settings`, `--mcp-config`, `--agents-dir`) always apply.
   const trust = await decideRunTrust(
@@ -158,7 +168,7 @@ export async function setUpRun(
       settingsFiles,
       definitions: loaded.definitions.values(),
       mcpFiles: projectMcpFiles,
-    }),
+    }).concat(clientServerItems(options.clientMcpServers, cwd)),
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
   const settings = trustedSettings(trust, settingsFiles);
@@ -191,7 +201,12 @@ export async function setUpRun(
   const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model), models);
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
+  const { sandbox, warning: sandboxWarning } = runSandbox(
+    { ...sandboxSettings.options, enabled: sandboxSettings.enabled },
+    (line) => io.stderr(`warren: warning: ${terminalSafe(line)}\n`),
+  );
   const permissions = createPermissionPolicy({
+    sandbox,
     mode: permissionMode,
     allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
@@ -227,59 +242,21 @@ export async function setUpRun(
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
   // With --replay-tools the recorded results answer: no server is started.
-  const mcpServers = Object.fromEntries(
-    models.replaysMcp
-      ? []
-      : mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
-  );
+  const mcpServers = models.replaysMcp
+    ? {}
+    : {
+        ...Object.fromEntries(
+          mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+        ),
+        ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
+      };
   // Agents past the open-file limit could not start: fewer at once, said once.
-  const parallel = parallelWithin(args.maxParallel, openFileLimit());
-  if (parallel.warning) io.stderr(`warren: warning: ${parallel.warning}\n`);
+  const maxParallel = maxParallelWithin(args.maxParallel, io);
   const remember = rememberModel(
     sessionDir,
     sessionModelOf(args, fullModelSpec(mainDefinition?.model)),
     io,
   );
-  const queryOptionsOf = (run: QueryRun): QueryOptions => ({
-    model: models.model,
-    runIds: models.runIds,
-    baseUrl: args.baseUrl,
-    systemPrompt,
-    tools,
-    definitions: definitions as ReadonlyMap<string, AgentDefinition>,
-    agent: mainDefinition?.name,
-    maxDepth: args.maxDepth,
-    maxParallel: parallel.maxParallel,
-    stallTimeoutMs: args.stallTimeoutMs,
-    sessionDate: date,
-    transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
-    messages: run.messages,
-    cwd,
-    maxTurns: args.maxTurns,
-    timeBudgetMs: args.timeBudgetMs,
-    tokenBudget: args.tokenBudget,
-    requestTimeoutMs: args.requestTimeoutMs,
-    signal: run.signal,
-    permissions,
-    agentId: run.agentId,
-    onEvent: run.onEvent,
-    tasks: run.tasks,
-    taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
-    ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
-    ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
-    settingsHooks,
-    hookCommandCheck,
-    sessionId: run.sessionId,
-    mcpServers,
-    // Decided above: what reaches the run from an untrusted project has nothing left to trust.
-    trustProject: trust.trusted,
-    projectContext: context,
-    prices,
-    resolveModel: models.resolveChild,
-    ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
-    tracerProvider: tracing?.tracerProvider,
-    traceContent: tracingConfig?.logContent,
-  });
 
   return {
     cwd,
@@ -294,16 +271,59 @@ export async function setUpRun(
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
-      ...(trust.trusted ? mcp.warnings : []),
+      ...sandboxSettings.warnings,
+      ...(sandboxWarning ? [sandboxWarning] : []),
+      ...(trust.trusted ? mcp.warnings : untrustedClientServers(options.clientMcpServers)),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
-    openTasks: (params) => openSessionTasks(sessionDir, { runIds: models.runIds, ...params }),
-    runIds: models.runIds,
-    queryOptions: (run) => {
-      remember(run.sessionId);
-      return queryOptionsOf(run);
+    openTasks: (params) => {
+      remember(params.sessionId);
+      return openSessionTasks(sessionDir, { runIds: models.runIds, ...params });
     },
+    runIds: models.runIds,
+    queryOptions: (run) => ({
+      model: models.model,
+      runIds: models.runIds,
+      baseUrl: args.baseUrl,
+      systemPrompt,
+      tools,
+      // The session's one sandbox, or none at all (--no-sandbox): query() makes no other.
+      ...(sandbox ? { commandSandbox: sandbox } : { sandbox: false as const }),
+      definitions: definitions as ReadonlyMap<string, AgentDefinition>,
+      agent: mainDefinition?.name,
+      maxDepth: args.maxDepth,
+      maxParallel,
+      stallTimeoutMs: args.stallTimeoutMs,
+      sessionDate: date,
+      transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
+      messages: run.messages,
+      cwd,
+      maxTurns: args.maxTurns,
+      timeBudgetMs: args.timeBudgetMs,
+      tokenBudget: args.tokenBudget,
+      requestTimeoutMs: args.requestTimeoutMs,
+      signal: run.signal,
+      permissions,
+      agentId: run.agentId,
+      onEvent: run.onEvent,
+      tasks: run.tasks,
+      taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
+      ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
+      ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
+      settingsHooks,
+      hookCommandCheck,
+      sessionId: run.sessionId,
+      mcpServers,
+      // Decided above: what reaches the run from an untrusted project has nothing left to trust.
+      trustProject: trust.trusted,
+      projectContext: context,
+      prices,
+      resolveModel: models.resolveChild,
+      ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
+      tracerProvider: tracing?.tracerProvider,
+      traceContent: tracingConfig?.logContent,
+    }),
     observe: (event) => models.recorder?.observe(event),
     unreachable: models.unreachable,
     close: async () => {
@@ -312,12 +332,6 @@ export async function setUpRun(
       await tracing?.shutdown();
     },
   };
-}
-
-/** `--continue`: the latest session of this directory (session/latest-session.ts). */
-async function latestSession(sessionDir: string, cwd: string): Promise<string> {
-  const { findLatestSession } = await import('../session/latest-session.js');
-  return findLatestSession({ sessionDir, cwd });
 }
 
 /**

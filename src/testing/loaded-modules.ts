@@ -14,6 +14,7 @@ export interface LoadedModules {
 /** Heavy dependencies warren must load only for a run that uses them. */
 export const LOADED_ON_USE = [
   '@modelcontextprotocol/sdk',
+  '@agentclientprotocol/sdk',
   'yaml',
   'html-to-text',
   '@opentelemetry/',

@@ -137,6 +137,12 @@ export const agentFieldSchemas = {
   effort: z.enum(EFFORTS).describe(`one of ${EFFORTS.join(', ')}`),
   temperature: z.number().min(0).max(2).describe('a number from 0 to 2'),
   cacheTtl: z.enum(CACHE_TTLS).describe('`5m` or `1h`'),
+  kind: z
+    .enum(['local', 'acp'])
+    .describe('`local` (warren runs the agent) or `acp` (an external ACP agent)'),
+  command: z.string().trim().min(1).describe('the program that starts the ACP agent'),
+  args: z.array(z.string()).describe('a list of strings'),
+  env: z.record(z.string(), z.string()).describe('a map of variable name to string'),
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -176,6 +182,10 @@ export const agentDefinitionInputSchema = z.looseObject({
   effort: agentFieldSchemas.effort.optional(),
   temperature: agentFieldSchemas.temperature.optional(),
   cacheTtl: agentFieldSchemas.cacheTtl.optional(),
+  kind: agentFieldSchemas.kind.optional(),
+  command: agentFieldSchemas.command.optional(),
+  args: agentFieldSchemas.args.optional(),
+  env: agentFieldSchemas.env.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
 
@@ -253,6 +263,15 @@ export const agentDefinitionSchema = z.object({
   temperature: z.number().optional(),
   /** Prompt-cache lifetime of its requests (Claude Code's `experimental.cacheTtl`). */
   cacheTtl: z.enum(CACHE_TTLS).optional(),
+  /**
+   * `acp`: the agent is an external ACP agent (`command`, `args`, `env`) that warren runs as a
+   * child and speaks to as its client (docs/acp.md); its prompt is not used. Default `local`.
+   */
+  kind: z.enum(['local', 'acp']).optional(),
+  /** `kind: acp`: the program to start, its arguments, and the variables it gets (`${VAR}` expanded). */
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
   /** Fields warren does not know (opencode's `mode`, `top_p`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { HOOK_EVENTS } from '../../core/hook-runner.js';
 import { checkHookSettings, formatHookPath } from '../../hooks/hook-settings.js';
 import { normalizeModel } from '../../model/model-alias.js';
+import { acpFieldsOf, acpFieldWarnings, requiredBody, withoutAcpUnused } from './acp-fields.js';
 import {
   type AgentDefinition,
   type AgentFieldName,
@@ -78,8 +79,10 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   const name = state.resolveName(values.name);
   const hooks = values.hooks === undefined ? undefined : state.hooks(values.hooks, name);
   state.require('description', 'add `description: <when the parent should use this agent>`');
-  state.require('prompt', 'add the system prompt');
-  if (values.description === undefined || values.prompt === undefined || state.errors.length > 0) {
+  state.require(...requiredBody(values));
+  for (const { field, message } of acpFieldWarnings(values)) state.warn(field, message);
+  const noPrompt = values.prompt === undefined && values.kind !== 'acp';
+  if (values.description === undefined || noPrompt || state.errors.length > 0) {
     return { name, error: state.error(), warnings: state.warnings, notes: state.notes };
   }
 
@@ -91,8 +94,8 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   for (const { field, message } of tools.warnings) state.warn(field, `\`${field}\`: ${message}`);
   for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
   const description = state.limitSize('description', values.description);
-  const prompt = state.limitSize('prompt', values.prompt);
-  if (prompt.trim() === '') {
+  const prompt = state.limitSize('prompt', values.prompt ?? '');
+  if (prompt.trim() === '' && values.kind !== 'acp') {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
   const permission =
@@ -131,9 +134,11 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     effort: values.effort,
     temperature: values.temperature,
     cacheTtl: values.cacheTtl,
+    ...acpFieldsOf(values),
     extra: state.extra,
     source: options.source,
   });
+  withoutAcpUnused(definition);
   const unknown = tools.unknownTools.length > 0 ? { unknownTools: tools.unknownTools } : {};
   return { name, definition, warnings: state.warnings, notes: state.notes, ...unknown };
 }

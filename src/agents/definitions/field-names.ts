@@ -22,7 +22,6 @@ const FIELD_ALIASES: Readonly<Record<string, AgentFieldName>> = {
  * Gemini file, gemini-fields.ts maps `timeout_mins` and checks `kind`).
  */
 const FOREIGN_FIELDS: ReadonlySet<string> = new Set([
-  'kind',
   'timeout_mins',
   'initialPrompt',
   // Claude Code's newest fields; `experimental.cacheTtl` is read, the rest kept.
