@@ -14,6 +14,7 @@ export type {
   RemoteProgress,
 } from './core/remote-executor.js';
 export type { RunContext } from './core/run-context.js';
+export type { RunIds } from './core/run-ids.js';
 export { directSteps, type LoopStep, type StepRunner } from './core/step-runner.js';
 export type { TaskControl, TaskExecutor } from './core/tasks.js';
 export { type AgentLoopOptions, type AgentLoopParams, agentLoop } from './loop/agent-loop.js';

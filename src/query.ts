@@ -12,6 +12,7 @@ import { SpawnTools } from './agents/spawn-tools.js';
 import { SubagentRuntime } from './agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from './core/events.js';
 import type { HookRunner } from './core/hook-runner.js';
+import { FRESH_IDS, type RunIds } from './core/run-ids.js';
 import { Interrupter } from './loop/stop-signals.js';
 import { mainLoop, plainMainOptions, type RunSide, runWithSetup } from './main-agent.js';
 import { mcpTimeoutsFromEnv } from './mcp/mcp-servers.js';
@@ -54,13 +55,14 @@ export function query<const Options extends QueryOptions>(params: {
 export function query({ prompt, options: given }: QueryParams): Query {
   const interrupter = new Interrupter();
   const foreground = new ForegroundChildren();
-  const options = { ...given, agentId: given.agentId ?? `main_${randomUUID().slice(0, 8)}` };
+  const options = { ...given, agentId: given.agentId ?? newMainId(given.runIds) };
   const manager =
     options.tasks ??
     new TaskManager({
       signal: options.signal,
       onEvent: options.onEvent,
       resultMaxChars: options.resultMaxChars,
+      runIds: options.runIds,
     });
   let run: AsyncGenerator<AgentEvent, RunResult>;
   try {
@@ -85,7 +87,7 @@ function start(
 ): AsyncGenerator<AgentEvent, RunResult> {
   const definitions = options.definitions ?? resolveAgentDefinitions(options.agents ?? {});
   const mcp = mcpSettings(options);
-  const agentId = options.agentId ?? `main_${randomUUID().slice(0, 8)}`;
+  const agentId = options.agentId ?? newMainId(options.runIds);
   const session = sessionHooksOf(options, agentId, definitions.values());
   const runtime = new SubagentRuntime({
     ...options,
@@ -169,4 +171,9 @@ function mcpSettings(options: QueryOptions): AgentMcpSettings {
 // biome-ignore lint/correctness/useYield: it only rejects, on the first next(), like the loop would.
 async function* rejecting(error: unknown): AsyncGenerator<never, never> {
   throw error;
+}
+
+/** The main agent's id: a replay's is the recorded one. */
+export function newMainId(runIds: RunIds = FRESH_IDS): string {
+  return runIds.agentId('main', () => `main_${randomUUID().slice(0, 8)}`);
 }

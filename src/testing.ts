@@ -18,17 +18,21 @@ export {
   type ScriptUsage,
 } from './model/scripted-script.js';
 export {
+  type AgentIdEntry,
   Cassette,
   type CassetteEntry,
   type CassetteHeader,
   CassetteRecorder,
   type ModelCallEntry,
+  type RemoteResultEntry,
+  type TaskIdEntry,
   type ToolResultEntry,
 } from './telemetry/cassette.js';
 export { cassetteToScript, formatScript } from './telemetry/cassette-to-script.js';
 export { recordModel } from './telemetry/record-model.js';
+export { recordingExecutor, replayedExecutor } from './telemetry/remote-cassette.js';
 export { Replay, ReplayMismatchError, replayModel } from './telemetry/replay-model.js';
-export { replayTools } from './telemetry/replay-tools.js';
+export { replayedMcpTools, replayTools } from './telemetry/replay-tools.js';
 export {
   type MockLlmServer,
   type MockLlmServerOptions,

@@ -159,14 +159,28 @@ export function remoteRunStart(spec: RemoteChildSpec, parentToolCallId?: string)
 }
 
 /**
- * Its worktree's reports (made and finished on its worker), its conversation and its result, so
- * its sidechain transcript and the agent tree have them.
+ * Its worktree's reports (made and finished on its worker), its conversation, what it spent and
+ * its result, so its sidechain transcript and the agent tree have them.
  */
 export function reportRemoteEnding(result: RunResult, sink: (event: AgentEvent) => void): void {
   const ref = { agentId: result.agentId, parentId: result.parentId, depth: result.depth };
   for (const report of result.worktree?.reports ?? [])
     sink({ ...ref, type: 'worktree', ...report });
   for (const message of result.messages) sink({ ...ref, type: 'message_end', message });
+  // Its model calls ran on the worker, whose events stay there (and a crashed worker's are
+  // gone): one usage event for the whole run, so the agent tree, the transcript and the
+  // session's totals count what it spent.
+  if (result.numTurns > 0) {
+    sink({
+      ...ref,
+      type: 'usage',
+      turn: result.numTurns,
+      usage: result.usage,
+      costUsd: result.costUsd,
+      durationMs: result.durationMs,
+      finishReason: 'other',
+    });
+  }
   sink({ ...result, type: 'result' });
 }
 

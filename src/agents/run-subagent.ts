@@ -24,7 +24,6 @@ import { launchedOutput } from './launched-output.js';
 import { runRemoteSubagent } from './remote-child.js';
 import {
   createSubagentContext,
-  newAgentId,
   type Spawner,
   type SubagentOptions,
   type SubagentRequest,
@@ -64,7 +63,7 @@ export async function runSubagent(
   }
   if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    const agentId = newAgentId();
+    const agentId = runtime.childId(ctx, request.definition.name);
     await runtime.slots.acquire(agentId, ctx.signal);
     const child = new DetachableChild(ctx.emit, ctx.run.cancelSignal);
     const forget = runtime.foreground.add({
@@ -245,7 +244,7 @@ async function startInBackground(
       'run_in_background is not available in this run (it has no task manager). Call Agent without it to run the agent and wait for its result.',
     );
   }
-  const agentId = newAgentId();
+  const agentId = runtime.childId(ctx, request.definition.name);
   const opened = await openWorkspace(request, ctx, agentId);
   if (!opened.ok) return toolError(opened.message);
   const { workspace } = opened;

@@ -2,6 +2,8 @@
 // and how wide the tree may grow, and what children share (resolved models, prompts, the
 // project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
+import type { SpawnToolContext } from '../core/tool.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
@@ -19,6 +21,7 @@ import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
 import type { RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
+import { childPath, newAgentId } from './subagent-context.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -65,6 +68,8 @@ export interface SubagentSettings {
   cwd?: string;
   /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
   remote?: RemotePort;
+  /** Where agent and task ids come from; a replay gives the recorded ones. Default: fresh. */
+  runIds?: RunIds;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -99,6 +104,7 @@ export class SubagentRuntime {
   readonly sessionHooks: SessionHooks | undefined;
   readonly handoffCheck: HandoffCheck | undefined;
   readonly context: ProjectContext;
+  readonly runIds: RunIds;
   /** Resolved model specs, so a thousand children share one provider client. */
   readonly models = new Map<string, Promise<LanguageModelV4>>();
   readonly #setups = new Map<string, Promise<AgentSetup>>();
@@ -117,6 +123,7 @@ export class SubagentRuntime {
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
     this.remote = settings.remote;
+    this.runIds = settings.runIds ?? FRESH_IDS;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }
@@ -151,6 +158,12 @@ export class SubagentRuntime {
       }));
     this.#setups.set(key, setup);
     return setup;
+  }
+
+  /** The id of the child an Agent (or delegate) call starts: the recorded one in a replay. */
+  childId(ctx: Pick<SpawnToolContext, 'run' | 'toolCallId'>, type: string): string {
+    const path = childPath(ctx.run.agentPath, ctx.run.messages, ctx.toolCallId, type);
+    return this.runIds.agentId(path, newAgentId);
   }
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */

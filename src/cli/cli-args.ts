@@ -186,6 +186,7 @@ function runArgs(values: ParsedValues): RunArgs {
   }
   return {
     model: values.model ?? process.env.WARREN_MODEL,
+    modelFromEnv: values.model === undefined && process.env.WARREN_MODEL !== undefined,
     // WARREN_BASE_URL is read where the address is used, so messages name the variable.
     baseUrl: values['base-url'],
     maxTurns: positiveInteger('--max-turns', values['max-turns']),

@@ -38,7 +38,7 @@ function warren(args: string[], env: Record<string, string> = {}) {
 
 const live = () => ['--model', 'openai-compatible:test-model', '--base-url', `${server.url}/v1`];
 
-/** What must come out the same: the answer and the tree, without ids, times and paths of files. */
+/** What must come out the same: the answer and the tree with its ids, without times and paths. */
 function sameness(stdout: string) {
   const result = JSON.parse(stdout);
   return {
@@ -46,6 +46,7 @@ function sameness(stdout: string) {
     subtype: result.subtype,
     usage: result.usage,
     agents: result.agents.map((agent: Record<string, unknown>) => ({
+      agent_id: agent.agent_id,
       agent_type: agent.agent_type,
       description: agent.description,
       depth: agent.depth,
@@ -81,7 +82,7 @@ describe('--record and --replay', () => {
     const lines = jsonLines(await readFile(cassette, 'utf8'));
     expect(lines[0]).toMatchObject({
       type: 'cassette',
-      version: 1,
+      version: 2,
       model: 'openai-compatible:test-model',
     });
     expect(

@@ -66,6 +66,11 @@ async function crashAndResume(
   const ended = lines.filter((line) => line.type === 'agent_end' && line.depth === 1);
   expect(ended).toHaveLength(1);
   expect(ended[0]).toMatchObject({ status: 'completed', result: `child ${marker} survived` });
+  // What the child spent on its worker is counted in the parent's tree, crash or not.
+  const [main, child] = lines.at(-1).agents;
+  expect(child.usage.input_tokens).toBeGreaterThan(0);
+  expect(child.usage).toEqual(ended[0].usage);
+  expect(main.subtree_usage.input_tokens).toBe(main.usage.input_tokens + child.usage.input_tokens);
   // The Bash call ran once; the first model call was made once.
   expect(world.read(file)).toBe('step\n');
   const calls = world.requestsOf(`CHILD-${marker}`);

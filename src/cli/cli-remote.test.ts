@@ -104,6 +104,47 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     );
   }, 240_000);
 
+  it('replays a run with remote children, in the foreground and the background, without a worker or restate-server', async () => {
+    const { world } = suite;
+    suite.script = (turn) => {
+      if (turn.prompt.includes('CHILD-REC-FG')) return { text: 'fg child done' };
+      if (turn.prompt.includes('CHILD-REC-BG')) return { delayMs: 300, text: 'bg child done' };
+      if (turn.turn === 0) {
+        return agentCall({ description: 'fg', prompt: 'CHILD-REC-FG go', isolation: 'remote' });
+      }
+      if (turn.turn === 1) return remoteInBackground('bg', 'CHILD-REC-BG go');
+      if (turn.last.includes('<task-notification>')) return { text: 'PARENT-REC finished' };
+      return { text: 'waiting for it' };
+    };
+    const cassette = join(world.project, 'remote.cassette.jsonl');
+    const recorded = await world.run(['-p', 'PARENT-REC go', ...world.flags('--record', cassette)]);
+    expect(recorded.code).toBe(0);
+    const childCalls = world.requestsOf('CHILD-REC').length;
+    const idsOf = (stdout: string) =>
+      jsonLines(stdout)
+        .at(-1)
+        .agents.map((agent: Record<string, unknown>) => [agent.agent_id, agent.task_id]);
+    // No model, no --restate-url: the cassette answers the parent and its remote children.
+    const replayed = await runWarren(
+      [
+        '-p',
+        'PARENT-REC go',
+        '--replay',
+        cassette,
+        '--session-dir',
+        join(world.project, '.replays'),
+        '--output-format',
+        'stream-json',
+      ],
+      { env: world.env(), cwd: world.project },
+    );
+    expect(replayed.stderr).toBe('');
+    expect(replayed.code).toBe(0);
+    expect(jsonLines(replayed.stdout).at(-1)).toMatchObject({ result: 'PARENT-REC finished' });
+    expect(idsOf(replayed.stdout)).toEqual(idsOf(recorded.stdout));
+    expect(world.requestsOf('CHILD-REC')).toHaveLength(childCalls);
+  }, 240_000);
+
   it('runs a definition with isolation: remote in the background and notifies its parent', async () => {
     const { world } = suite;
     const agents = await agentsDir('agents', 'far-helper', 'remote');

@@ -10,6 +10,7 @@ import {
   type ReceivedSpan,
   startOtlpReceiver,
 } from '../testing/otlp-receiver.js';
+import { startSilentServer } from '../testing/silent-server.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 /** Two children at once; the first starts one of its own (depth 2). */
@@ -221,6 +222,24 @@ registerHooks({
       /^warren: warning: traces could not be sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: .+\n$/,
     );
     expect(run.stderr).not.toContain('very-secret-value');
+  });
+
+  it('adds at most a second at exit when the collector never answers, and warns once', async () => {
+    const silent = await startSilentServer();
+    try {
+      const started = Date.now();
+      const run = await warren({ OTEL_EXPORTER_OTLP_ENDPOINT: silent.url });
+      const seconds = (Date.now() - started) / 1000;
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('both done\n');
+      expect(run.stderr).toBe(
+        `warren: warning: traces could not be sent to ${silent.url}/v1/traces: no answer within 1 s at exit; the run's spans were dropped\n`,
+      );
+      // The exporter's own timeout is 10 s: without the bound at exit the run takes that long.
+      expect(seconds).toBeLessThan(6);
+    } finally {
+      await silent.close();
+    }
   });
 
   it('refuses a protocol it cannot speak, naming the variable and the fix (exit 2)', async () => {

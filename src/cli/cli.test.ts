@@ -352,6 +352,60 @@ describe('warren -p', () => {
       expect(resumedRequest).toContain('Noted: the code word is heron.');
     });
 
+    it('goes on with the model and server a session ran with: --resume and --continue need no --model', async () => {
+      cli.server.enqueue({ text: 'Noted: heron.' });
+      const first = await warren([
+        '-p',
+        'The code word is heron.',
+        ...against('--output-format', 'json'),
+      ]);
+      const { session_id: sessionId } = JSON.parse(first.stdout);
+      const sessionFlags = ['--session-dir', sessions(), '--cwd', project()];
+
+      cli.server.enqueue({ text: 'It was heron.' });
+      const resumed = await warren(['-p', 'The word?', '--resume', sessionId, ...sessionFlags]);
+      expect(resumed.stderr).toBe('');
+      expect(resumed.stdout).toBe('It was heron.\n');
+      expect(chatRequests()[1]?.body).toMatchObject({ model: 'test-model' });
+
+      // WARREN_MODEL is ambient: the session keeps its own model over it.
+      cli.server.enqueue({ text: 'Still heron.' });
+      const continued = await warren(['-p', 'Again?', '--continue', ...sessionFlags], {
+        env: { WARREN_MODEL: 'openai:gpt-4.1' },
+      });
+      expect(continued.stdout).toBe('Still heron.\n');
+
+      // What the session keeps on disk: the model and the server, never a key.
+      const kept = await readFile(join(sessions(), sessionId, 'model.json'), 'utf8');
+      expect(JSON.parse(kept)).toEqual({
+        model: 'openai-compatible:test-model',
+        baseUrl: `${cli.server.url}/v1`,
+      });
+    });
+
+    it('takes the --model a resumed session is told to use, without the old server', async () => {
+      cli.server.enqueue({ text: 'first' });
+      const first = await warren(['-p', 'one', ...against('--output-format', 'json')]);
+      const { session_id: sessionId } = JSON.parse(first.stdout);
+      const other = await warren(
+        [
+          '-p',
+          'two',
+          '--resume',
+          sessionId,
+          '--model',
+          'openai-compatible:other',
+          '--session-dir',
+          sessions(),
+        ],
+        { env: { OPENAI_COMPATIBLE_BASE_URL: '' } },
+      );
+      expect(other.code).toBe(2);
+      expect(other.stderr).toMatch(
+        /^warren: --model openai-compatible:other: needs the address of the server/,
+      );
+    });
+
     it('has every line it reported on disk when the process is killed', async () => {
       cli.server.enqueue(
         { text: 'Looking around.', toolCalls: [{ name: 'Glob', input: { pattern: '*' } }] },
@@ -503,6 +557,19 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
     const run = await warren(['-p', 'x', '--model', `scripted:${script}`]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`${script}:5:\\d+: .*input`));
+  });
+
+  it('a scripted model file that is a YAML bomb, naming the file (exit 2, not a crash)', async () => {
+    const script = join(project(), 'bomb.yaml');
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [prev, name] of ['ab', 'bc', 'cd', 'de', 'ef', 'fg', 'gh', 'hi']) {
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
+    }
+    await writeFile(script, `${levels.join('\n')}\nturns: *i\n`);
+    const run = await warren(['-p', 'x', '--model', `scripted:${script}`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^warren: ${script}: its aliases expand to too much`));
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('a malformed .warren/settings.json, naming file:line', async () => {

@@ -7,6 +7,8 @@ export type OutputFormat = 'text' | 'json' | 'stream-json';
 /** The flags that assemble a run: shared by `-p` and the interactive UI. */
 export interface RunArgs extends ExecutorArgs {
   model: string | undefined;
+  /** The model came from `WARREN_MODEL`, not `--model`: a resumed session keeps its own. */
+  modelFromEnv?: boolean;
   baseUrl: string | undefined;
   maxTurns: number | undefined;
   maxDepth: number;

@@ -1,12 +1,12 @@
 // `warren -p`: run one prompt of a session assembled by run-setup.ts, stream its events to the
 // transcript and the chosen output, and turn the result into an exit code.
-import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../core/config-error.js';
 import type { RunResult } from '../core/events.js';
-import { query } from '../query.js';
+import { newMainId, query } from '../query.js';
 import { EventFeed } from '../session/event-feed.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
+import { OpenFileFailures, openFileLimit } from './open-file-limit.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
 import type { PrintArgs } from './parsed-args.js';
 import { resultJson } from './result-json.js';
@@ -30,7 +30,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   }
   const setup = await setUpRun(args, io);
   const { sessionId } = setup;
-  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const mainAgentId = newMainId(setup.runIds);
   // Untrusted project servers, tools definitions list that warren lacks, and problems with the
   // project's instructions and skills are reported once the run has said who the main agent is.
   const feed = new EventFeed({
@@ -40,8 +40,10 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const tree = new AgentTree({ transcriptOf: (agentId) => feed.transcript.pathFor(agentId) });
   const output = outputFor(args, { sessionId, permissionMode: setup.permissionMode, io });
   // Every event of the tree, background agents' included, is shown once, the moment it happens.
+  const fileFailures = new OpenFileFailures();
   feed.subscribe((event) => {
     tree.observe(event);
+    fileFailures.observe(event);
     setup.observe(event);
     output.event(event);
   });
@@ -77,7 +79,9 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   const unreachable = result.isError ? setup.unreachable() : undefined;
   if (unreachable) throw unreachable;
   output.finish(resultJson({ result, sessionId, tree }));
-  return result.isError ? 1 : 0;
+  const descriptors = fileFailures.report(openFileLimit());
+  if (descriptors) io.stderr(`warren: ${descriptors}\n`);
+  return result.isError || fileFailures.agentsFailed ? 1 : 0;
 }
 
 function outputFor(

@@ -5,12 +5,23 @@ import type { RemotePort } from '../agents/remote-port.js';
 import { ConfigError } from '../core/config-error.js';
 import { takeRemoteKeys } from '../remote/remote-key.js';
 import type { RunArgs } from './parsed-args.js';
+import type { RunModels } from './run-models.js';
 
 export async function remoteFor(
   args: RunArgs,
   definitionModel: string | undefined,
+  models: Pick<RunModels, 'remoteExecutor' | 'replaysRemote' | 'replayedModel'> = {},
 ): Promise<Omit<RemotePort, 'inboxKey'> | undefined> {
   const { restateUrl, restateAdminUrl } = args;
+  const modelSpec = args.model ?? definitionModel ?? models.replayedModel;
+  // A replay answers remote children from its cassette: no restate-server is asked.
+  if (args.replay) {
+    if (!models.replaysRemote || !models.remoteExecutor) return undefined;
+    const executor = models.remoteExecutor(() => {
+      throw new Error('a replay makes no remote executor');
+    });
+    return { executor, all: args.executor === 'restate', modelSpec };
+  }
   if (restateUrl === undefined || restateAdminUrl === undefined) return undefined;
   const keys = takeRemoteKeys(args.remoteKeyFile);
   if (!keys) {
@@ -26,13 +37,11 @@ export async function remoteFor(
     import('../remote/restate-services.js'),
   ]);
   await checkIngress({ ingressUrl: restateUrl, where: '--restate-url', service: SUBAGENT_SERVICE });
+  const live = () =>
+    new RestateExecutor({ ingressUrl: restateUrl, adminUrl: restateAdminUrl, auth: { keys } });
   return {
-    executor: new RestateExecutor({
-      ingressUrl: restateUrl,
-      adminUrl: restateAdminUrl,
-      auth: { keys },
-    }),
+    executor: models.remoteExecutor ? models.remoteExecutor(live) : live(),
     all: args.executor === 'restate',
-    modelSpec: args.model ?? definitionModel,
+    modelSpec,
   };
 }

@@ -2,6 +2,8 @@
 // real, recorded to a cassette (`--record`), or answered from one (`--replay`).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ConfigError } from '../core/config-error.js';
+import type { RemoteExecutor } from '../core/remote-executor.js';
+import type { RunIds } from '../core/run-ids.js';
 import type { Tool } from '../core/tool.js';
 import { FirstContact } from '../model/first-contact.js';
 import { isModelAlias } from '../model/model-alias.js';
@@ -13,6 +15,19 @@ import type { RunArgs } from './parsed-args.js';
 
 export interface RunModels {
   model: LanguageModelV4;
+  /** Where agent and task ids come from: in a replay, the recording's. */
+  runIds?: RunIds;
+  /**
+   * The executor remote children run on: the live one recorded (`--record`), or in a replay
+   * one answering from the cassette (`live` is then never made).
+   */
+  remoteExecutor?: (live: () => RemoteExecutor) => RemoteExecutor;
+  /** A replay whose recording had remote children: they are answered without --restate-url. */
+  replaysRemote?: boolean;
+  /** A replay's main model as recorded (`provider:model`): what its remote children name. */
+  replayedModel?: string;
+  /** `--replay-tools`: MCP tools answer from the cassette; no server is started. */
+  replaysMcp?: boolean;
   /** How a child with a model of its own gets it. */
   resolveChild: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   /** The run's tools: the given ones, or with `--replay-tools` their recorded results. */
@@ -28,18 +43,27 @@ export async function modelsFor(
   definitionModel: string | undefined,
 ): Promise<RunModels> {
   if (args.replay) {
-    const [{ Cassette }, { Replay }, { replayTools }] = await Promise.all([
+    const [{ Cassette }, { Replay }, replaying, { replayedExecutor }] = await Promise.all([
       import('../telemetry/cassette.js'),
       import('../telemetry/replay-model.js'),
       import('../telemetry/replay-tools.js'),
+      import('../telemetry/remote-cassette.js'),
     ]);
     const cassette = Cassette.read(args.replay, `--replay ${args.replay}`);
     const replay = new Replay(cassette);
     // Named as recorded, so prices, names and provider-specific prompts come out the same.
     return {
       model: replay.model(cassette.header.model ?? args.model),
+      runIds: replay.runIds(),
+      remoteExecutor: () => replayedExecutor(replay),
+      replaysRemote: cassette.remoteResults.size > 0,
+      replayedModel: cassette.header.model,
       resolveChild: async (spec) => replay.model(spec),
-      tools: (tools) => (args.replayTools ? replayTools(tools, cassette) : tools),
+      tools: (tools) =>
+        args.replayTools
+          ? [...replaying.replayTools(tools, cassette), ...replaying.replayedMcpTools(cassette)]
+          : tools,
+      replaysMcp: args.replayTools,
       unreachable: () => undefined,
     };
   }
@@ -58,9 +82,10 @@ export async function modelsFor(
   if (!args.record) {
     return { model, resolveChild: resolveModel, tools: (tools) => tools, unreachable };
   }
-  const [{ CassetteRecorder }, { recordModel }] = await Promise.all([
+  const [{ CassetteRecorder }, { recordModel }, { recordingExecutor }] = await Promise.all([
     import('../telemetry/cassette.js'),
     import('../telemetry/record-model.js'),
+    import('../telemetry/remote-cassette.js'),
   ]);
   let recorder: CassetteRecorder;
   try {
@@ -76,6 +101,7 @@ export async function modelsFor(
     model: recordModel(model, recorder),
     resolveChild: async (spec, options) => recordModel(await resolveModel(spec, options), recorder),
     tools: (tools) => tools,
+    remoteExecutor: (live) => recordingExecutor(live(), recorder),
     recorder,
     unreachable,
   };

@@ -18,6 +18,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { PermissionMode } from '../core/permission-policy.js';
+import type { RunIds } from '../core/run-ids.js';
 import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
@@ -34,7 +35,7 @@ import type { QueryOptions } from '../query.js';
 import { runSandbox } from '../sandbox/run-sandbox.js';
 import { loadSandboxSettings } from '../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../session/session-dir.js';
-import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
+import { newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
 import { type OpenTasks, openSessionTasks, type SessionTasks } from '../tasks/session-tasks.js';
 import type { TaskManager } from '../tasks/task-manager.js';
@@ -42,10 +43,12 @@ import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { projectFolders } from '../tools/project-folders.js';
+import { maxParallelWithin } from './open-file-limit.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { remoteFor } from './remote-children.js';
+import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
@@ -86,6 +89,8 @@ export interface RunSetup {
    * `query()` of the session shares it; `close` stops what still runs and closes the store.
    */
   openTasks(params: OpenTasks): SessionTasks;
+  /** Where agent and task ids come from: in a replay, the recording's. */
+  runIds?: RunIds;
   /** The options of one `query()` of this session. */
   queryOptions(run: QueryRun): QueryOptions;
   /** Every event of the session, after its transcript line is written (cassettes see it). */
@@ -136,11 +141,13 @@ export interface SetUpOptions {
 }
 
 export async function setUpRun(
-  args: RunArgs,
+  givenArgs: RunArgs,
   io: CliIo,
   options: SetUpOptions = {},
 ): Promise<RunSetup> {
-  const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
+  const cwd = existingDirectory(givenArgs.cwd ?? process.cwd(), '--cwd');
+  // A resumed session goes on with the model and server it ran with, unless told otherwise.
+  const { args, sessionDir, resume } = await sessionToRun(givenArgs, cwd);
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
   const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
@@ -191,7 +198,7 @@ export async function setUpRun(
     );
   }
   const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
-  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
+  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model), models);
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const { sandbox, warning: sandboxWarning } = runSandbox(
@@ -221,8 +228,6 @@ export async function setUpRun(
       }),
     args.appendSystemPrompt,
   );
-  const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
-  const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
     ? await resumeConversation({ sessionDir, sessionId: resume, systemPrompt, io })
     : undefined;
@@ -236,12 +241,22 @@ export async function setUpRun(
   });
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
-  const mcpServers = {
-    ...Object.fromEntries(
-      mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
-    ),
-    ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
-  };
+  // With --replay-tools the recorded results answer: no server is started.
+  const mcpServers = models.replaysMcp
+    ? {}
+    : {
+        ...Object.fromEntries(
+          mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+        ),
+        ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
+      };
+  // Agents past the open-file limit could not start: fewer at once, said once.
+  const maxParallel = maxParallelWithin(args.maxParallel, io);
+  const remember = rememberModel(
+    sessionDir,
+    sessionModelOf(args, fullModelSpec(mainDefinition?.model)),
+    io,
+  );
 
   return {
     cwd,
@@ -262,9 +277,14 @@ export async function setUpRun(
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
-    openTasks: (params) => openSessionTasks(sessionDir, params),
+    openTasks: (params) => {
+      remember(params.sessionId);
+      return openSessionTasks(sessionDir, { runIds: models.runIds, ...params });
+    },
+    runIds: models.runIds,
     queryOptions: (run) => ({
       model: models.model,
+      runIds: models.runIds,
       baseUrl: args.baseUrl,
       systemPrompt,
       tools,
@@ -273,7 +293,7 @@ export async function setUpRun(
       definitions: definitions as ReadonlyMap<string, AgentDefinition>,
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
-      maxParallel: args.maxParallel,
+      maxParallel,
       stallTimeoutMs: args.stallTimeoutMs,
       sessionDate: date,
       transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
@@ -312,12 +332,6 @@ export async function setUpRun(
       await tracing?.shutdown();
     },
   };
-}
-
-/** `--continue`: the latest session of this directory (session/latest-session.ts). */
-async function latestSession(sessionDir: string, cwd: string): Promise<string> {
-  const { findLatestSession } = await import('../session/latest-session.js');
-  return findLatestSession({ sessionDir, cwd });
 }
 
 /**

@@ -1,4 +1,5 @@
 // The loop with the real AI SDK providers, over real HTTP and SSE, against the loopback server.
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../core/events.js';
 import { resolveModel } from '../model/resolve-model.js';
@@ -129,6 +130,42 @@ describe.each(PROVIDERS)('agentLoop() over $spec', (provider) => {
     setTimeout(() => controller.abort(), 50);
     const { result } = await runAgainst(provider, { signal: controller.signal });
     expect(result.status).toBe('cancelled');
+  });
+
+  it('names the model and the server when the stream is cut mid-reply on every attempt', async () => {
+    for (let i = 0; i < 3; i++) server.enqueue({ text: 'one two three four', cutAfterChunks: 2 });
+    const { result } = await runAgainst(provider, { retry: { maxRetries: 2, initialDelayMs: 1 } });
+    expect(result.status).toBe('failed');
+    expect(result.error).toContain(
+      `--model ${provider.spec}: the reply from ${server.url}/v1 broke off: the stream was cut (`,
+    );
+    expect(result.error).toMatch(
+      /\(the connection dropped mid-reply, also when retried; try again\)$/,
+    );
+  });
+
+  it('names the model and the server when the connection is cut before the reply on every attempt', async () => {
+    const cutter = createNetServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => cutter.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(cutter.address() as AddressInfo).port}/v1`;
+      const env = { ...provider.env, OPENAI_BASE_URL: base, ANTHROPIC_BASE_URL: base };
+      const model = await resolveModel(provider.spec, { baseUrl: base, env });
+      const { result } = await runToEnd(
+        agentLoop({
+          prompt: 'hello?',
+          options: { model, retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 5 } },
+        }),
+      );
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(
+        new RegExp(
+          `^--model ${provider.spec}: the connection to ${base.replaceAll('.', '\\.')} was cut before the reply began: other side closed \\(the stream was cut, also when retried; `,
+        ),
+      );
+    } finally {
+      await new Promise((resolve) => cutter.close(resolve));
+    }
   });
 });
 

@@ -153,6 +153,17 @@ describe('an MCP connection', () => {
     expect(await readFile(memoryFile, 'utf8')).toContain('warren');
   });
 
+  it('hands the model a file read through server-filesystem once, not twice', async () => {
+    const dir = await makeTempDir('warren-mcp-fs-once-');
+    const file = 'const answer = "forty-two";\n'.repeat(2_000);
+    await writeFile(join(dir, 'big.ts'), file);
+    const fs = await connect(filesystemServer(dir));
+    const output = outputText(
+      await call(toolNamed(fs, 'mcp__srv__read_text_file'), { path: join(dir, 'big.ts') }),
+    );
+    expect(output).toBe(file);
+  });
+
   it('says why a server did not start: a missing command, an early exit, no answer in time', async () => {
     expect(await startFailure({ command: 'warren-no-such-server' })).toBe(
       'the command "warren-no-such-server" was not found',
@@ -167,7 +178,64 @@ describe('an MCP connection', () => {
       { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
       500,
     );
-    expect(silent).toBe('it did not answer within 500 ms (MCP_TIMEOUT sets the limit)');
+    expect(silent).toMatch(/^it did not answer within 500 ms \(MCP_TIMEOUT sets the limit\); /);
+  });
+
+  it('passes the certificate and proxy variables to a stdio server, never the provider keys', async () => {
+    const dir = await makeTempDir('warren-mcp-env-');
+    const seen = join(dir, 'env.json');
+    const network = {
+      NODE_EXTRA_CA_CERTS: join(dir, 'corporate-ca.pem'),
+      SSL_CERT_FILE: join(dir, 'bundle.pem'),
+      SSL_CERT_DIR: dir,
+      HTTPS_PROXY: 'http://proxy-user:proxy-pass@127.0.0.1:3128',
+      http_proxy: 'http://127.0.0.1:3128',
+      NO_PROXY: 'localhost,127.0.0.1',
+      no_proxy: 'localhost',
+    };
+    const keys = {
+      ANTHROPIC_API_KEY: 'sk-ant-hidden-value-1234',
+      OPENAI_API_KEY: 'sk-hidden-5678',
+    };
+    const saved = { ...process.env };
+    Object.assign(process.env, network, keys);
+    try {
+      const silent = await startFailure(
+        {
+          command: process.execPath,
+          args: [
+            '-e',
+            `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(process.env)); setInterval(() => {}, 1000)`,
+            '--',
+            '--token',
+            'tok-abcdef-123',
+          ],
+          env: { SERVER_SECRET: 's3cr3t-value' },
+        },
+        1_500,
+      );
+      const env = JSON.parse(await readFile(seen, 'utf8')) as Record<string, string>;
+      expect(env).toMatchObject({ ...network, SERVER_SECRET: 's3cr3t-value' });
+      expect(env.ANTHROPIC_API_KEY).toBeUndefined();
+      expect(env.OPENAI_API_KEY).toBeUndefined();
+
+      // The error says what the silent server was given, and no secret.
+      expect(silent).toContain('it did not answer within 1500 ms (MCP_TIMEOUT sets the limit)');
+      expect(silent).toContain(`it was started as ${process.execPath} -e`);
+      expect(silent).toContain('--token …');
+      expect(silent).toContain(`in ${process.cwd()}`);
+      expect(silent).toMatch(
+        /with the variables .*HTTPS_PROXY.*NODE_EXTRA_CA_CERTS.*SERVER_SECRET/,
+      );
+      for (const value of ['proxy-pass', 's3cr3t-value', 'tok-abcdef', 'sk-ant-hidden']) {
+        expect(silent).not.toContain(value);
+      }
+    } finally {
+      for (const name of Object.keys({ ...network, ...keys })) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
   });
 
   it('stops a server that did not answer in time, and whatever it started', async () => {

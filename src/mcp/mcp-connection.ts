@@ -1,5 +1,7 @@
 // One MCP server as warren holds it: an SDK client over its transport, started with a deadline,
 // its tool list read once, restarted once after a crash and then given up on, closed for good.
+
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
@@ -14,6 +16,7 @@ import {
 import { McpServerGone } from './mcp-server-gone.js';
 import { openTransport } from './open-transport.js';
 import type { McpServerSpec } from './server-config.js';
+import { describeLaunch, serverEnvironment } from './server-environment.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
 
 export type McpServerStatus = 'starting' | 'connected' | 'crashed' | 'failed' | 'closed';
@@ -242,7 +245,8 @@ export class McpConnection {
     if (signal?.aborted) return 'the run was cancelled while it started';
     const message = error instanceof Error ? error.message : String(error);
     if (/timed? ?out|TimeoutError|aborted/i.test(message) || isTimeout(error)) {
-      return `it did not answer within ${this.#startTimeoutMs} ms (MCP_TIMEOUT sets the limit)`;
+      const limit = `it did not answer within ${this.#startTimeoutMs} ms (MCP_TIMEOUT sets the limit)`;
+      return `${limit}${this.#launchLine()}`;
     }
     if (
       (error as NodeJS.ErrnoException).code === 'ENOENT' &&
@@ -255,6 +259,20 @@ export class McpConnection {
         ? `the process ${this.#transport.describeExit()}`
         : message;
     return exit;
+  }
+
+  /** How a stdio server was started, so a silent server's error says what it was given. */
+  #launchLine(): string {
+    const { config } = this.spec;
+    if (config.transport !== 'stdio') return '';
+    const line = describeLaunch({
+      command: config.command,
+      args: config.args,
+      cwd: resolve(this.#cwd, config.cwd ?? '.'),
+      env: serverEnvironment(config.env),
+      own: config.env,
+    });
+    return `; ${line}`;
   }
 
   async #stop(): Promise<void> {

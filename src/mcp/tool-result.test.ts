@@ -45,6 +45,25 @@ describe('an MCP tool result', () => {
     ).toBe(JSON.stringify(structured));
   });
 
+  it('sends a file once when the text and the structured content both carry it', () => {
+    const file = 'line one\nline "two"\n'.repeat(3);
+    expect(
+      toolOutputOf({
+        content: [{ type: 'text', text: file }],
+        structuredContent: { content: file },
+      }),
+    ).toBe(file);
+  });
+
+  it('adds structured content the text does not carry', () => {
+    expect(
+      toolOutputOf({
+        content: [{ type: 'text', text: 'Done.' }],
+        structuredContent: { id: 'job-7', ok: true },
+      }),
+    ).toBe('Done.\n{"id":"job-7","ok":true}');
+  });
+
   it('is an error result when the server flags it', () => {
     expect(
       toolOutputOf({ content: [{ type: 'text', text: 'no such file' }], isError: true }),

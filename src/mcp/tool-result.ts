@@ -1,5 +1,6 @@
 // What the model reads from an MCP tool result: text as it is, other content described in a line
-// (warren's tool results are text), structured content as JSON, `isError` as an error result.
+// (warren's tool results are text), structured content as JSON unless the text already carries it,
+// `isError` as an error result.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolOutput } from '../core/tool.js';
 
@@ -12,12 +13,31 @@ export function toolOutputOf(result: CallToolResult): ToolOutput {
   const parts = (result.content ?? []).map(describeBlock);
   const structured = result.structuredContent;
   if (structured !== undefined) {
-    const json = JSON.stringify(structured);
-    // Servers are asked to repeat structured content as text; the model needs it only once.
-    if (!parts.some((part) => part.trim() === json)) parts.push(json);
+    // Servers are asked to repeat structured content as text; the model needs it only once. The
+    // text form is often not the JSON (server-filesystem sends the file as text and again as
+    // `{content: <file>}`), so the text carries it when every value in it appears in the text.
+    const text = (result.content ?? [])
+      .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+      .join('\n');
+    if (!carries(text, structured)) parts.push(JSON.stringify(structured));
   }
   const output = truncate(parts.join('\n') || '(no output)');
   return result.isError === true ? { output, isError: true } : output;
+}
+
+/** Whether `text` already says what `structured` holds: as JSON, or every scalar value in it. */
+function carries(text: string, structured: unknown): boolean {
+  if (text.trim() === '') return false;
+  if (text.trim() === JSON.stringify(structured)) return true;
+  const values = scalarsOf(structured);
+  return values.every((value) => text.includes(value));
+}
+
+function scalarsOf(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value.flatMap(scalarsOf);
+  if (typeof value === 'object') return Object.values(value).flatMap(scalarsOf);
+  return [String(value)];
 }
 
 function describeBlock(block: ContentBlock): string {

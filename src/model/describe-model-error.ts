@@ -93,12 +93,27 @@ function diagnose(error: unknown, options: DescribeModelErrorOptions): Diagnosis
 
   if (error.statusCode === undefined) {
     const failure = connectionFailure(error);
-    if (failure === undefined) return undefined;
+    if (failure === undefined) {
+      // The connection opened, then closed before the reply began (a proxy cutting it).
+      return {
+        where,
+        what: `the connection to ${server} was cut before the reply began: ${deepestMessage(error)}`,
+        fix: 'the stream was cut, also when retried; check for a proxy or load balancer between warren and the server, then try again',
+      };
+    }
     return {
       // The setting to fix, when one set the address.
       where: endpoint && !endpoint.isDefault ? endpoint.where : where,
       what: `${server} is unreachable: ${failure.message}`,
       fix: failure.hint,
+    };
+  }
+  if (error.statusCode >= 200 && error.statusCode < 300) {
+    // A 200 whose body broke off: the SDK says "Failed to process successful response".
+    return {
+      where,
+      what: `the reply from ${server} broke off: the stream was cut (${deepestMessage(error)})`,
+      fix: 'the connection dropped mid-reply, also when retried; try again',
     };
   }
   return {
@@ -210,6 +225,13 @@ function originOf(error: unknown): string | undefined {
   } catch {
     return error.url || undefined;
   }
+}
+
+/** What the innermost cause says: `other side closed` rather than `Cannot connect to API`. */
+function deepestMessage(error: Error): string {
+  let deepest = error;
+  for (let depth = 0; depth < 5 && deepest.cause instanceof Error; depth++) deepest = deepest.cause;
+  return oneLine(deepest.message);
 }
 
 function oneLine(text: string): string {

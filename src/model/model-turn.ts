@@ -76,10 +76,9 @@ export async function* modelTurn(
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const watchdog = new RequestWatchdog(request.requestTimeoutMs);
-    const attemptOptions = {
-      ...callOptions,
-      abortSignal: AbortSignal.any([request.signal, watchdog.signal]),
-    };
+    const abortSignal = AbortSignal.any([request.signal, watchdog.signal]);
+    watchdog.listenOn(abortSignal);
+    const attemptOptions = { ...callOptions, abortSignal };
     try {
       yield { type: 'message_start' };
       if (request.stream) {

@@ -1,6 +1,8 @@
-// A model request that stops answering: no response within the request timeout, or no next
-// piece of a streamed reply within it. A watchdog per attempt turns that into a
-// RequestTimeoutError (retried like a dropped connection) instead of a wait of many minutes.
+// A model request that stops answering: no response within the request timeout, or no byte of
+// a streamed reply within it. A watchdog per attempt turns that into a RequestTimeoutError
+// (retried like a dropped connection) instead of a wait of many minutes. Any byte is life: SSE
+// keep-alive comments, empty deltas and a late usage chunk make no stream part, yet say the
+// server is still at work.
 import { hasErrorMark } from '../core/error-mark.js';
 
 /** How long a model request may go without an answer or a next chunk. */
@@ -28,6 +30,14 @@ export class RequestTimeoutError extends Error {
   static isInstance(error: unknown): error is RequestTimeoutError {
     return hasErrorMark(error, 'isRequestTimeout');
   }
+}
+
+/** The watchdog of each attempt, by the abort signal its request's fetch is given. */
+const listeners = new WeakMap<AbortSignal, RequestWatchdog>();
+
+/** Bytes of a response arrived for the request with this signal: its watchdog waits on. */
+export function bytesArrived(signal: AbortSignal | null | undefined): void {
+  if (signal) listeners.get(signal)?.heard();
 }
 
 /**
@@ -79,6 +89,16 @@ export class RequestWatchdog {
 
   disarm(): void {
     this.#due = Infinity;
+  }
+
+  /** Bytes of the reply arrived (`bytesArrived`): an armed wait starts again. */
+  heard(): void {
+    if (Number.isFinite(this.#due)) this.#due = Date.now() + this.timeoutMs;
+  }
+
+  /** Counts the bytes of the request sent with `signal` (the provider hands it to fetch). */
+  listenOn(signal: AbortSignal): void {
+    listeners.set(signal, this);
   }
 
   /** Runs `callback` when the watchdog fires, e.g. to cancel a stream reader a read waits on. */

@@ -1,7 +1,9 @@
 // The most bytes one model response may carry. A runaway model or a hostile server could
 // otherwise stream hundreds of megabytes into memory (and a single huge line into one string);
 // the body is cut at the cap, the connection closed, and the call fails with ReplyTooLargeError.
+// Counting the bytes, it also tells the request's watchdog that the server is alive.
 import { hasErrorMark } from '../core/error-mark.js';
+import { bytesArrived } from './request-timeout.js';
 
 /** Far above any real reply: 64 MiB of SSE is some 300,000 tokens of streamed text. */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -29,11 +31,14 @@ export function cappedFetch(
   return async (input, init) => {
     const response = await fetchImpl(input, init);
     if (!response.body || withinDeclaredLength(response, maxBytes)) return response;
-    return new Response(capped(response.body, maxBytes), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return new Response(
+      capped(response.body, maxBytes, () => bytesArrived(init?.signal)),
+      {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      },
+    );
   };
 }
 
@@ -55,7 +60,11 @@ function withinDeclaredLength(response: Response, maxBytes: number): boolean {
  * connection) past `maxBytes`. A pull source rather than `pipeThrough`: one read per chunk,
  * without a pipe's writable side, on every streamed reply.
  */
-function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+function capped(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onBytes: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let received = 0;
   return new ReadableStream<Uint8Array>(
@@ -67,6 +76,7 @@ function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStr
           return;
         }
         received += value.byteLength;
+        onBytes();
         if (received <= maxBytes) {
           controller.enqueue(value);
           return;

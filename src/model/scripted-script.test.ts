@@ -136,6 +136,20 @@ describe('loadScript', () => {
     expect(error.problem).toBe('a script is a list of turns, or a map with a turns list');
   });
 
+  it('refuses a YAML bomb, naming the file, instead of expanding it', async () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const error = await loadError('bomb.yaml', `${levels.join('\n')}\nturns: *i\n`);
+
+    expect(error.message).toMatch(
+      /bomb\.yaml: its aliases expand to too much \(over 100 uses of one anchor\): a YAML bomb.*\(write the turns out in full, with fewer \* aliases\)$/,
+    );
+  });
+
   it('refuses a script file that is neither YAML nor JSON', async () => {
     await expect(loadScript(join(dir(), 'script.txt'))).rejects.toThrow(
       /script\.txt: a script file must be YAML or JSON/,

@@ -6,6 +6,7 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 import { isRefusedFile, readRegularText } from '../core/regular-file.js';
+import { expandAliases } from './yaml-aliases.js';
 
 /** One tool call the scripted model makes. */
 export interface ScriptToolCall {
@@ -332,7 +333,7 @@ export function parseScript(source: string, file: string): Script {
       `fix the ${language} syntax`,
     );
   }
-  const value: unknown = document.toJS();
+  const value = expandAliases(document, file);
   const listed = Array.isArray(value);
   if (!listed && (typeof value !== 'object' || value === null)) {
     throw new ConfigError(

@@ -1,6 +1,7 @@
 // A session's background tasks: the task store in its session folder and the manager over it,
 // opened together and closed together (print mode and the terminal UI share them).
 import type { AgentEvent } from '../core/events.js';
+import type { RunIds } from '../core/run-ids.js';
 import { taskStorePath } from '../session/session-paths.js';
 import { TaskManager } from './task-manager.js';
 import { TaskStore } from './task-store.js';
@@ -11,6 +12,8 @@ export interface OpenTasks {
   signal: AbortSignal;
   /** Where the manager's own events (`task_*`) go. */
   onEvent: (event: AgentEvent) => void;
+  /** Where task ids come from (a replay's are the recorded ones). */
+  runIds?: RunIds;
 }
 
 export interface SessionTasks {
@@ -21,10 +24,10 @@ export interface SessionTasks {
 
 export function openSessionTasks(
   sessionDir: string,
-  { sessionId, signal, onEvent }: OpenTasks,
+  { sessionId, signal, onEvent, runIds }: OpenTasks,
 ): SessionTasks {
   const store = TaskStore.open(taskStorePath(sessionDir, sessionId));
-  const manager = new TaskManager({ store, signal, onEvent });
+  const manager = new TaskManager({ store, signal, onEvent, runIds });
   return {
     manager,
     close: async () => {

@@ -4,6 +4,7 @@
 import type { Lend } from '../agents/background-port.js';
 import { AgentStop } from '../core/agent-stop.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
+import type { RunIds } from '../core/run-ids.js';
 import { settleWithin } from '../core/settle-within.js';
 import type {
   TaskControl,
@@ -38,6 +39,8 @@ export interface TaskManagerOptions {
   resultMaxChars?: number;
   /** Progress is written (and reported) at most this often per task. Default 1000. */
   progressIntervalMs?: number;
+  /** Where task ids come from; a replay gives the recorded ones. Default: fresh. */
+  runIds?: RunIds;
 }
 
 export interface WaitOptions {
@@ -71,6 +74,7 @@ export class TaskManager {
   /** Pending or running tasks per owner: what an owner's loop waits for. */
   readonly #running = new Map<string, number>();
   readonly #inboxes = new AgentInboxes();
+  readonly #runIds: RunIds | undefined;
 
   constructor(options: TaskManagerOptions = {}) {
     this.store = options.store ?? TaskStore.open(':memory:');
@@ -81,6 +85,7 @@ export class TaskManager {
     this.#onEvent = options.onEvent ?? (() => {});
     this.#resultMaxChars = options.resultMaxChars ?? 5000;
     this.#progressIntervalMs = options.progressIntervalMs ?? 1000;
+    this.#runIds = options.runIds;
     for (const record of this.store.list()) this.#records.set(record.taskId, record);
   }
 
@@ -89,7 +94,7 @@ export class TaskManager {
    * reported after. Returns the record as it stands then (running if it got its slot at once).
    */
   start<Spec>(executor: TaskExecutor<Spec>, spec: Spec, meta: TaskMeta): TaskRecord {
-    const record = newTaskRecord(meta);
+    const record = newTaskRecord(meta, this.#runIds);
     this.store.insert(record);
     this.#records.set(record.taskId, record);
     return this.#run(record, executor, spec);
@@ -126,8 +131,7 @@ export class TaskManager {
   /** What a running task has produced so far (its ending once it has ended). */
   output(taskId: string): string {
     const live = this.#live.get(taskId);
-    if (live) return live.executor.output(taskId);
-    return this.#records.get(taskId)?.result ?? '';
+    return live ? live.executor.output(taskId) : (this.#records.get(taskId)?.result ?? '');
   }
 
   /** Resolves when the task has ended, or as it stands when the timeout or signal comes first. */
@@ -135,8 +139,7 @@ export class TaskManager {
     const live = this.#live.get(taskId);
     const record = this.#records.get(taskId);
     if (!record) throw new Error(`no task ${taskId}`);
-    if (!live) return copyRecord(record);
-    await settleWithin(live.ended, options);
+    if (live) await settleWithin(live.ended, options);
     return copyRecord(record);
   }
 
@@ -293,9 +296,7 @@ export class TaskManager {
           this.#writeProgress(live);
         }
       },
-      emit: (event) => {
-        this.#inboxes.passEvent(event);
-      },
+      emit: (event) => this.#inboxes.passEvent(event),
     };
   }
 

@@ -2,6 +2,7 @@
 // it hands out, an executor's failure as an outcome, and what task events say of a record.
 import { randomUUID } from 'node:crypto';
 import type { TaskEnding, TaskEventFields } from '../core/events.js';
+import { FRESH_IDS, type RunIds, taskKey } from '../core/run-ids.js';
 import {
   FINAL_TASK_STATUSES,
   type TaskMeta,
@@ -10,10 +11,15 @@ import {
 } from '../core/tasks.js';
 import { truncateForOwner } from './task-notification.js';
 
-/** The pending record of a task about to start, under a new id. */
-export function newTaskRecord(meta: TaskMeta): TaskRecord {
+function newTaskId(): string {
+  return `task_${randomUUID().slice(0, 8)}`;
+}
+
+/** The pending record of a task about to start, under a new id (in a replay, the recorded one). */
+export function newTaskRecord(meta: TaskMeta, runIds: RunIds = FRESH_IDS): TaskRecord {
+  const ownerId = meta.owner.agentId;
   return {
-    taskId: `task_${randomUUID().slice(0, 8)}`,
+    taskId: runIds.taskId(taskKey({ ...meta, ownerId }), newTaskId),
     kind: meta.kind,
     agentId: meta.agentId ?? null,
     owner: meta.owner,

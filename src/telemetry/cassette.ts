@@ -1,6 +1,7 @@
-// A cassette: every model call of a run's whole tree (request and response) and every tool
-// result, as JSONL, keyed by the agent's path in the tree and its turn rather than by when it
-// happened, so a run with parallel children replays the same way whatever their timing.
+// A cassette: every model call of a run's whole tree (request and response), every tool result,
+// the ids its agents and tasks got and its remote children's results, as JSONL, keyed by the
+// agent's path in the tree and its turn rather than by when it happened, so a run with parallel
+// children replays the same way whatever their timing.
 import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import type {
   LanguageModelV4CallOptions,
@@ -10,11 +11,12 @@ import type {
 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import { isRefusedFile, readRegularFileSync } from '../core/regular-file.js';
+import { taskKey } from '../core/run-ids.js';
 
 /** Bumped when an entry changes shape; a reader refuses cassettes newer than it knows. */
-const CASSETTE_VERSION = 1;
+const CASSETTE_VERSION = 2;
 /** 512 MiB: a recorded run's requests and answers; more cannot be replayed from memory anyway. */
 const CASSETTE_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -65,7 +67,33 @@ export interface ToolResultEntry {
   isError: boolean;
 }
 
-export type CassetteEntry = ModelCallEntry | ToolResultEntry;
+/** The id the agent at `path` got: a replay gives it the same one. */
+export interface AgentIdEntry {
+  type: 'agent';
+  path: string;
+  agentId: string;
+}
+
+/** The id a task got, by `taskKey` (run-ids.ts); tasks of one key in the order they started. */
+export interface TaskIdEntry {
+  type: 'task';
+  key: string;
+  taskId: string;
+}
+
+/** A remote child's result as its executor gave it: a replay gives it back without a worker. */
+export interface RemoteResultEntry {
+  type: 'remote';
+  agentId: string;
+  result: RunResult;
+}
+
+export type CassetteEntry =
+  | ModelCallEntry
+  | ToolResultEntry
+  | AgentIdEntry
+  | TaskIdEntry
+  | RemoteResultEntry;
 
 const entrySchema = z.discriminatedUnion('type', [
   z.looseObject({
@@ -88,6 +116,13 @@ const entrySchema = z.discriminatedUnion('type', [
     output: z.string(),
     isError: z.boolean(),
   }),
+  z.looseObject({ type: z.literal('agent'), path: z.string().min(1), agentId: z.string().min(1) }),
+  z.looseObject({ type: z.literal('task'), key: z.string().min(1), taskId: z.string().min(1) }),
+  z.looseObject({
+    type: z.literal('remote'),
+    agentId: z.string().min(1),
+    result: z.looseObject({ agentId: z.string(), status: z.string() }),
+  }),
 ]);
 
 const headerSchema = z.looseObject({
@@ -103,13 +138,20 @@ export class Cassette {
   readonly entries: readonly CassetteEntry[];
   readonly #calls = new Map<string, ModelCallEntry>();
   readonly #tools = new Map<string, ToolResultEntry>();
+  readonly agentIds = new Map<string, string>();
+  readonly taskIds = new Map<string, string[]>();
+  readonly remoteResults = new Map<string, RunResult>();
 
   constructor(header: CassetteHeader, entries: readonly CassetteEntry[]) {
     this.header = header;
     this.entries = entries;
     for (const entry of entries) {
       if (entry.type === 'model') this.#calls.set(callKey(entry.path, entry.turn), entry);
-      else this.#tools.set(callKey(entry.path, entry.toolCallId), entry);
+      else if (entry.type === 'tool') this.#tools.set(callKey(entry.path, entry.toolCallId), entry);
+      else if (entry.type === 'agent') this.agentIds.set(entry.path, entry.agentId);
+      else if (entry.type === 'task') {
+        this.taskIds.set(entry.key, [...(this.taskIds.get(entry.key) ?? []), entry.taskId]);
+      } else this.remoteResults.set(entry.agentId, entry.result);
     }
   }
 
@@ -232,10 +274,28 @@ export class CassetteRecorder {
     this.#add({ type: 'model', ...entry, turn });
   }
 
-  /** Reads the run's events for tool results; feed it every event, in stream order. */
+  /** A remote child's result, as its executor gave it. */
+  recordRemoteResult(result: RunResult): void {
+    this.#add({ type: 'remote', agentId: result.agentId, result });
+  }
+
+  /** Reads the run's events for ids and tool results; feed it every event, in stream order. */
   observe(event: AgentEvent): void {
     if (event.type === 'run_start') {
+      // A continued agent starts again under its id: recorded once.
+      if (!this.#paths.has(event.agentId)) {
+        this.#add({ type: 'agent', path: event.path, agentId: event.agentId });
+      }
       this.#paths.set(event.agentId, event.path);
+    } else if (event.type === 'task_started') {
+      const { kind, taskAgentId, description } = event;
+      const key = taskKey({
+        kind,
+        agentId: taskAgentId ?? undefined,
+        description,
+        ownerId: event.agentId,
+      });
+      this.#add({ type: 'task', key, taskId: event.taskId });
     } else if (event.type === 'tool_end') {
       const path = this.#paths.get(event.agentId);
       if (path === undefined) return;
@@ -273,16 +333,29 @@ export class CassetteRecorder {
 }
 
 /**
- * Model calls by path then turn, each agent's tool results after its calls by call id: an
- * order that does not depend on which parallel call finished first.
+ * The agents' ids by path, then model calls by path then turn, each agent's tool results after
+ * its calls by call id, then task ids by key and remote results by agent id: an order that does
+ * not depend on which parallel call finished first. Tasks of one key keep their start order.
  */
 function sortedEntries(entries: readonly CassetteEntry[]): CassetteEntry[] {
-  const order = (entry: CassetteEntry): [number, number, string] =>
-    entry.type === 'model' ? [0, entry.turn, ''] : [1, 0, entry.toolCallId];
+  const order = (entry: CassetteEntry): [number, string, number, string] => {
+    switch (entry.type) {
+      case 'agent':
+        return [0, entry.path, 0, ''];
+      case 'model':
+        return [1, entry.path, entry.turn, ''];
+      case 'tool':
+        return [1, entry.path, Number.MAX_SAFE_INTEGER, entry.toolCallId];
+      case 'task':
+        return [2, entry.key, 0, ''];
+      case 'remote':
+        return [3, entry.agentId, 0, ''];
+    }
+  };
   return [...entries].sort((a, b) => {
-    const [rankA, turnA, idA] = order(a);
-    const [rankB, turnB, idB] = order(b);
-    return compare(a.path, b.path) || rankA - rankB || turnA - turnB || compare(idA, idB);
+    const [groupA, keyA, turnA, idA] = order(a);
+    const [groupB, keyB, turnB, idB] = order(b);
+    return groupA - groupB || compare(keyA, keyB) || turnA - turnB || compare(idA, idB);
   });
 }
 

@@ -31,8 +31,19 @@ export function firstDifference(
     }
     return undefined;
   }
+  if (typeof recorded === 'string' && typeof actual === 'string') {
+    // Long texts often share a long start: show both from a little before they part.
+    let at = 0;
+    while (at < recorded.length && recorded[at] === actual[at]) at++;
+    const from = Math.max(0, at - CONTEXT_BEFORE);
+    const cut = (text: string) => (from === 0 ? show(text) : `…${show(text.slice(from)).slice(1)}`);
+    return { path, recorded: cut(recorded), actual: cut(actual) };
+  }
   return { path, recorded: show(recorded), actual: show(actual) };
 }
+
+/** Characters shown before the first one in which two texts differ. */
+const CONTEXT_BEFORE = 30;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -9,7 +9,14 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { settleWithin } from '../core/settle-within.js';
 import type { OtlpConfig } from './otlp-config.js';
+
+/**
+ * How long the exit waits for the last spans. The exporter's own timeout (10 s by default, and
+ * retries) would hold every run that long when the collector drops packets; tracing must not.
+ */
+export const EXIT_EXPORT_LIMIT_MS = 1_000;
 
 export interface OtlpTracing {
   tracerProvider: ApiTracerProvider;
@@ -31,9 +38,13 @@ export async function startOtlpTracing(options: StartOtlpTracingOptions): Promis
     config.protocol === 'http/json'
       ? await import('@opentelemetry/exporter-trace-otlp-http')
       : await import('@opentelemetry/exporter-trace-otlp-proto');
-  const exporter = warnOnFailure(new OTLPTraceExporter(), (error) =>
-    options.warn(`traces could not be sent to ${config.endpoint}: ${error}`),
-  );
+  // One warning per run, whether an export failed or the exit gave up on one.
+  let warned = false;
+  const warnOnce = (reason: string) => {
+    if (!warned) options.warn(`traces could not be sent to ${config.endpoint}: ${reason}`);
+    warned = true;
+  };
+  const exporter = warnOnFailure(new OTLPTraceExporter(), warnOnce);
   // OTEL_RESOURCE_ATTRIBUTES first; the service name and version are warren's to set.
   const resource = resourceFromAttributes(envDetector.detect().attributes ?? {}).merge(
     resourceFromAttributes({
@@ -47,19 +58,25 @@ export async function startOtlpTracing(options: StartOtlpTracingOptions): Promis
   });
   return {
     tracerProvider,
-    shutdown: () => tracerProvider.shutdown().catch(() => {}),
+    async shutdown() {
+      let settled = false;
+      const done = tracerProvider.shutdown().then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await settleWithin(done, { timeoutMs: EXIT_EXPORT_LIMIT_MS });
+      if (!settled) warnOnce("no answer within 1 s at exit; the run's spans were dropped");
+    },
   };
 }
 
-/** The exporter, telling `warn` about the first failed export only: one line, not a flood. */
+/** The exporter, telling `warn` (which says it once) about failed exports. */
 function warnOnFailure(exporter: SpanExporter, warn: (error: string) => void): SpanExporter {
-  let warned = false;
   return {
     export(spans: ReadableSpan[], done) {
       exporter.export(spans, (result) => {
         if (result.error !== undefined || result.code !== 0) {
-          if (!warned) warn(result.error?.message.split('\n', 1)[0] ?? 'export failed');
-          warned = true;
+          warn(result.error?.message.split('\n', 1)[0] ?? 'export failed');
         }
         done(result);
       });

@@ -8,8 +8,10 @@ import type {
   LanguageModelV4Content,
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
+import type { RunIds } from '../core/run-ids.js';
 import { FatalToolError } from '../core/tool.js';
 import type { Cassette, ModelCallEntry, RecordedRequest } from './cassette.js';
+import { DeliveryGate } from './delivery-gate.js';
 import { firstDifference } from './first-difference.js';
 import { callerPath, recordedRequest } from './record-model.js';
 
@@ -30,15 +32,22 @@ export class ReplayMismatchError extends FatalToolError {
   }
 }
 
-/** The state of one replay: which turn each agent is at. Models made from it share it. */
+/**
+ * The state of one replay: which turn each agent is at, which recorded task ids are taken.
+ * Models made from it share it.
+ */
 export class Replay {
   readonly cassette: Cassette;
   readonly #turns = new Map<string, number>();
+  readonly #tasksTaken = new Map<string, number>();
+  /** When replayed background agents may end. */
+  readonly gate: DeliveryGate;
   /** The first mismatch, if any: what a CLI reports. */
   mismatch: ReplayMismatchError | undefined;
 
   constructor(cassette: Cassette) {
     this.cassette = cassette;
+    this.gate = new DeliveryGate(cassette);
   }
 
   /**
@@ -56,7 +65,7 @@ export class Replay {
       modelId,
       supportedUrls: {},
       doGenerate: async (options) => {
-        const { response } = this.#answer(options);
+        const { response } = await this.#answer(options);
         const content: LanguageModelV4Content[] = response.content.map((part) => ({ ...part }));
         return {
           content,
@@ -65,16 +74,37 @@ export class Replay {
           warnings: [],
         };
       },
-      doStream: async (options) => ({ stream: streamOf(this.#answer(options)) }),
+      doStream: async (options) => ({ stream: streamOf(await this.#answer(options)) }),
     };
   }
 
-  /** The recorded call for this request; throws a ReplayMismatchError when there is none. */
-  #answer(options: LanguageModelV4CallOptions): ModelCallEntry {
+  /**
+   * Ids as the recording had them: an agent at a recorded path gets its recorded id, a task the
+   * next recorded id of its key; anything the recording lacks (a cassette of an older warren,
+   * a run gone another way) gets a fresh one.
+   */
+  runIds(): RunIds {
+    const { agentIds, taskIds } = this.cassette;
+    return {
+      agentId: (path, fresh) => agentIds.get(path) ?? fresh(),
+      taskId: (key, fresh) => {
+        const taken = this.#tasksTaken.get(key) ?? 0;
+        this.#tasksTaken.set(key, taken + 1);
+        return taskIds.get(key)?.[taken] ?? fresh();
+      },
+    };
+  }
+
+  /**
+   * The recorded call for this request; throws a ReplayMismatchError when there is none. A
+   * background agent's last answer waits until its notification is due (delivery-gate.ts).
+   */
+  async #answer(options: LanguageModelV4CallOptions): Promise<ModelCallEntry> {
     options.abortSignal?.throwIfAborted();
     const path = callerPath(options);
     const turn = (this.#turns.get(path) ?? 0) + 1;
     this.#turns.set(path, turn);
+    this.gate.asked(path, turn);
     const entry = this.cassette.modelCall(path, turn);
     if (!entry) {
       const recorded = this.cassette.turnsOf(path);
@@ -97,6 +127,10 @@ export class Replay {
         `the request differs from the recording at ${difference.path || 'the top'}: recorded ${difference.recorded}, now ${difference.actual}`,
       );
     }
+    const agentId = this.cassette.agentIds.get(path);
+    if (agentId && turn === this.cassette.turnsOf(path)) {
+      await this.gate.held(agentId, options.abortSignal);
+    }
     return entry;
   }
 
@@ -113,12 +147,24 @@ export function replayModel(cassette: Cassette, options: { model?: string } = {}
 }
 
 /**
- * The request as compared: the date in an agent's environment section changes every day and
- * says nothing about whether the run went the same way.
+ * The request as compared. What changes on every run and says nothing about whether the run
+ * went the same way is left out: the date in an agent's environment section, a task's duration
+ * in its notification, where a session's transcripts are (a replay is a session of its own, its
+ * folder maybe another), and the commit a worktree's leftover changes were saved as (it has the
+ * time in it).
  */
 function comparable(request: RecordedRequest): RecordedRequest {
   return JSON.parse(
-    JSON.stringify(request).replace(/(- Date: )\d{4}-\d{2}-\d{2}/g, '$1<date>'),
+    JSON.stringify(request)
+      .replace(/(- Date: )\d{4}-\d{2}-\d{2}/g, '$1<date>')
+      .replace(/\bduration \d+(\.\d+)? s\b/g, 'duration <s>')
+      .replace(/(committed as )[0-9a-f]{7,40}\b/g, '$1<commit>')
+      // A session's files, wherever its folder is (a replay may keep its sessions elsewhere).
+      .replace(
+        /[^\s"'<>()]*\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-[0-9a-f]{8}\b/g,
+        '<session>',
+      )
+      .replace(/\b\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-[0-9a-f]{8}\b/g, '<session>'),
   ) as RecordedRequest;
 }
 

@@ -1,20 +1,11 @@
 // The whole UI in-process (ink-testing-library) over a real session and a scripted model: what
 // the screen shows for a conversation, the commands, and the keys. The same flows in a real
 // terminal are in tui-terminal.test.ts.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KEYS, renderUi, type UiFixture } from './ui-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { KEYS, type UiFixture, uiPerTest } from './ui-fixture.js';
 
-let ui: UiFixture | undefined;
-beforeEach(() => {
-  // The fake terminal has 100 columns and no rows of its own: Ink asks the environment.
-  vi.stubEnv('COLUMNS', '100');
-  vi.stubEnv('LINES', '24');
-});
-afterEach(() => {
-  ui?.unmount();
-  ui = undefined;
-  vi.unstubAllEnvs();
-});
+const renderUi = uiPerTest();
+let ui: UiFixture;
 
 const HELLO = `
 model: demo

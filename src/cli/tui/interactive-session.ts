@@ -13,6 +13,7 @@ import type { SessionTasks } from '../../tasks/session-tasks.js';
 import { AgentTree } from '../../telemetry/agent-tree.js';
 import { type RunSetup, resumeConversation } from '../run-setup.js';
 import { formatUsageTable } from '../usage-table.js';
+import { BACKGROUND_TURN, wakeWith } from './notification-turn.js';
 import { PermissionQueue } from './permission-queue.js';
 import { historyEntries, recordedSession } from './resumed-history.js';
 import { SessionView } from './session-view.js';
@@ -265,8 +266,8 @@ export class InteractiveSession {
     conversation.feed.close();
   }
 
-  #start(prompt: string): void {
-    this.view.add({ kind: 'user', text: prompt });
+  #start(prompt: string, from: 'user' | 'background' = 'user'): void {
+    this.view.add(from === 'user' ? { kind: 'user', text: prompt } : BACKGROUND_TURN);
     const controller = new AbortController();
     this.#turnStartedAt = this.#now();
     const turn: Turn = { controller, run: undefined, done: Promise.resolve() };
@@ -275,6 +276,8 @@ export class InteractiveSession {
       this.#turn = undefined;
       this.#turnStartedAt = undefined;
       this.#onChange();
+      // What reported while the turn ran, and the turn did not read, goes first, on its own.
+      if (this.#wake()) return;
       const next = this.queued.shift();
       if (next !== undefined && !this.#closed) return this.#start(next);
       for (const resolve of this.#whenIdle.splice(0)) resolve();
@@ -300,7 +303,7 @@ export class InteractiveSession {
           tasks: conversation.tasks.manager,
           onEvent: feed.record,
           // The session keeps its background tasks across prompts: the turn ends when the
-          // model stops, and what they report reaches the main agent with a later prompt.
+          // model stops, and what they report later wakes the main agent (#wake).
           waitForBackground: false,
           ...(resumeTasks ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
         }),
@@ -315,11 +318,22 @@ export class InteractiveSession {
     if (result && conversation === this.#conversation) this.#history = result.messages;
   }
 
+  /** A turn of its own for what reported to the main agent while no turn ran; true if one started. */
+  #wake(): boolean {
+    if (this.#turn || this.#closed) return false;
+    const { tasks, mainAgentId } = this.#conversation;
+    return wakeWith(tasks.manager, mainAgentId, (text) => this.#start(text, 'background'));
+  }
+
   /** An event of the conversation, once its transcript line is on disk (the feed's order). */
   #show(event: AgentEvent): void {
     this.#tree.observe(event);
     this.setup.observe(event);
     this.view.observe(event, this.#now());
+    // Ended while no turn ran: the idle main agent is woken with it.
+    if (event.type === 'task_notification' && event.agentId === this.#conversation.mainAgentId) {
+      queueMicrotask(() => this.#wake());
+    }
     this.#onChange();
   }
 

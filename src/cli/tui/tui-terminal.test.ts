@@ -209,7 +209,7 @@ describe('the terminal UI', () => {
         expect(await stillAlive(started, 10_000)).toEqual([]);
       });
 
-      it('ends the turn on Esc while a background child runs on, and shows its end when it comes', async () => {
+      it('ends the turn on Esc while a background child runs on; its end wakes the idle main agent', async () => {
         const { terminal, project } = await start(
           `
   - match: { agent: "/^main$/", prompt: watch }
@@ -245,12 +245,14 @@ describe('the terminal UI', () => {
           /✓ general-purpose {2}watch the logs — done in [^·\n]+ · background · ctrl\+o result/,
         );
         expect(ended).not.toContain('Background\n');
+        // Nobody types: the idle main agent is woken, and reads the notification in a turn of
+        // its own.
+        const woken = await terminal.waitFor('Back again; the watcher says the logs are quiet.');
+        expect(woken).toContain('Background work reported: the agent reads it.');
+        expect(woken).not.toContain('❯ again');
         await terminal.press('C-o');
         const result = await terminal.waitFor('Result · general-purpose  watch the logs');
         expect(result).toContain('The logs are quiet.');
-        // The conversation goes on, and the main agent reads the notification with it.
-        await terminal.submit('again');
-        await terminal.waitFor('Back again; the watcher says the logs are quiet.');
       });
 
       it('sends the running child to the background on Ctrl+B: the turn goes on without it', async () => {

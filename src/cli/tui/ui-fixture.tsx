@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { render } from 'ink-testing-library';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { makeTempDir } from '../../testing/temp-dir.js';
 import type { InteractiveArgs } from '../parsed-args.js';
 import { setUpRun } from '../run-setup.js';
@@ -127,5 +127,28 @@ export async function renderUi(
       ui.unmount();
       void session.close();
     },
+  };
+}
+
+/**
+ * For every test of the calling file: a 100×24 terminal, and the UI the test rendered with the
+ * returned function unmounted after it.
+ */
+export function uiPerTest(): typeof renderUi {
+  let ui: UiFixture | undefined;
+  beforeEach(() => {
+    // The fake terminal has 100 columns and no rows of its own: Ink asks the environment.
+    vi.stubEnv('COLUMNS', '100');
+    vi.stubEnv('LINES', '24');
+  });
+  afterEach(() => {
+    ui?.unmount();
+    ui = undefined;
+    vi.unstubAllEnvs();
+  });
+  return async (script, options) => {
+    ui?.unmount();
+    ui = await renderUi(script, options);
+    return ui;
   };
 }
