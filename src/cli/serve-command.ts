@@ -1,6 +1,7 @@
 // `warren mcp serve` and `warren a2a serve`: the chosen definitions published over a protocol
 // until the process is stopped. HTTP needs a bearer token unless the user says otherwise.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
 import type { ServeAuth } from '../serve/bearer-auth.js';
 import { packageVersion } from './package-version.js';
@@ -9,9 +10,6 @@ import type { CliIo } from './print-mode.js';
 import { openServeHost } from './serve-host.js';
 
 export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<number> {
-  if (args.protocol === 'a2a') {
-    throw new ConfigError('a2a serve', 'is not built yet', 'use warren mcp serve');
-  }
   const auth = args.http ? serveAuth(args, io) : undefined;
   const host = await openServeHost(args, io);
   if (host.definitions.length === 0) {
@@ -29,7 +27,19 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<numbe
     });
   });
   try {
-    if (args.http) {
+    if (args.protocol === 'a2a') {
+      const { serveA2a } = await import('../serve/a2a-http.js');
+      const server = await serveA2a(host, {
+        host: args.host,
+        port: args.port,
+        auth: auth!,
+        version: packageVersion(),
+        taskDir: join(host.sessionDir, 'a2a-tasks'),
+      });
+      io.stderr(`warren: A2A agent card at ${server.url}/.well-known/agent-card.json\n`);
+      await stopped;
+      await server.close();
+    } else if (args.http) {
       const { serveMcpHttp, MCP_PATH } = await import('../serve/mcp-http.js');
       const server = await serveMcpHttp(host, {
         host: args.host,

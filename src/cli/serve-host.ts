@@ -20,6 +20,7 @@ export async function openServeHost(args: ServeArgs, io: CliIo): Promise<AgentHo
   const definitions = servedDefinitions(setup, args.served);
   return {
     definitions,
+    sessionDir: setup.sessionDir,
     run: (run) => runServed(setup, run),
     close: () => setup.close(),
   };

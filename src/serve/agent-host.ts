@@ -22,6 +22,8 @@ export interface ServedRun {
 export interface AgentHost {
   /** The definitions served, in the order they were chosen. */
   readonly definitions: readonly AgentDefinition[];
+  /** The folder of the host's sessions: a server keeps what must outlive it beside them. */
+  readonly sessionDir: string;
   /** Runs one agent to the end (its background children included) in a session of its own. */
   run(run: ServedRun): Promise<RunResult & { sessionId: string }>;
   /** Stops what still runs and flushes spans; call once. */
