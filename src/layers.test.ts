@@ -22,6 +22,7 @@ const LAYERS_BELOW_ENTRY = [
   'agents',
   'tasks',
   'remote',
+  'a2a',
   'serve',
   'testing',
 ];
@@ -64,7 +65,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp'],
   tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
   remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
-  serve: ['core', 'permissions', 'agents', 'session'],
+  a2a: ['core', 'agents'],
+  serve: ['core', 'permissions', 'agents', 'session', 'a2a'],
   testing: ['core', 'model', 'tools'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],

@@ -21,7 +21,7 @@ import { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, driveChild } from './drive-child.js';
 import { handOff, withNote } from './hand-off.js';
 import { launchedOutput } from './launched-output.js';
-import { runRemoteSubagent } from './remote-child.js';
+import { runRemoteAgent, runRemoteSubagent } from './remote-child.js';
 import {
   createSubagentContext,
   newAgentId,
@@ -57,6 +57,7 @@ export async function runSubagent(
       `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
     );
   }
+  if (request.definition.remote) return runRemoteAgent(spawner, request, ctx);
   if (request.remote || runtime.remote?.all) return runRemoteSubagent(spawner, request, ctx);
   if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {

@@ -17,7 +17,7 @@ import { ForegroundChildren } from './foreground-children.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
-import type { RemotePort } from './remote-port.js';
+import type { RemoteAgentPorts, RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 
 export interface SubagentSettings {
@@ -65,6 +65,8 @@ export interface SubagentSettings {
   cwd?: string;
   /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
   remote?: RemotePort;
+  /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
+  remoteAgents?: RemoteAgentPorts;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -93,6 +95,7 @@ export class SubagentRuntime {
   foreground = new ForegroundChildren();
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
   remote: RemotePort | undefined;
+  readonly remoteAgents: RemoteAgentPorts | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -117,6 +120,7 @@ export class SubagentRuntime {
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
     this.remote = settings.remote;
+    this.remoteAgents = settings.remoteAgents;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }

@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { remoteAgentPorts } from '../a2a/remote-agent-ports.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
 import { checkAgentName } from '../agents/definitions/agent-name.js';
@@ -203,6 +204,8 @@ export async function setUpRun(
       : `the session folder ${sessionDir}`,
   });
   const tools = models.tools(builtinTools());
+  // `kind: remote` definitions reach their A2A agents through one client each for the session.
+  const remoteAgents = remoteAgentPorts(process.env);
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
   const mcpServers = Object.fromEntries(
     mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
@@ -262,6 +265,7 @@ export async function setUpRun(
       prices,
       resolveModel: models.resolveChild,
       ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
+      remoteAgents,
       tracerProvider: tracing?.tracerProvider,
       traceContent: tracingConfig?.logContent,
     }),

@@ -71,22 +71,25 @@ async function runServed(setup: RunSetup, run: ServedRun) {
         canUseTool: run.canUseTool,
       })
     : root;
+  const options = setup.queryOptions({
+    sessionId,
+    agentId: mainAgentId,
+    signal: run.signal,
+    messages: [],
+    transcript: feed.transcript,
+    tasks: tasks.manager,
+    onEvent: feed.record,
+  });
   try {
     const result = await feed.drain(
       query({
         prompt: run.prompt,
         options: {
-          ...setup.queryOptions({
-            sessionId,
-            agentId: mainAgentId,
-            signal: run.signal,
-            messages: [],
-            transcript: feed.transcript,
-            tasks: tasks.manager,
-            onEvent: feed.record,
-          }),
+          ...options,
           agent: run.agent,
           permissions,
+          timeBudgetMs: smaller(options.timeBudgetMs, run.budget?.timeBudgetMs),
+          tokenBudget: smaller(options.tokenBudget, run.budget?.tokenBudget),
         },
       }),
     );
@@ -95,4 +98,9 @@ async function runServed(setup: RunSetup, run: ServedRun) {
     await tasks.close();
     feed.close();
   }
+}
+
+function smaller(own: number | undefined, passed: number | undefined): number | undefined {
+  if (own === undefined) return passed;
+  return passed === undefined ? own : Math.min(own, passed);
 }

@@ -9,9 +9,10 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
+import { dataPart, partsText, statusUpdate, textPart } from '../a2a/a2a-parts.js';
+import { readPassedBudget } from '../a2a/remote-run-report.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { RunResult } from '../core/events.js';
-import { dataPart, partsText, statusUpdate, textPart } from './a2a-parts.js';
 import type { AgentHost } from './agent-host.js';
 import { ProgressLines } from './event-progress.js';
 import { RUN_META_KEY } from './mcp-agent-server.js';
@@ -66,6 +67,7 @@ export class ServedAgentExecutor implements AgentExecutor {
         agent: chosen.name,
         prompt,
         signal: controller.signal,
+        budget: budgetOf(message.metadata),
         onEvent: (event) => {
           const line = lines.line(event);
           if (line)
@@ -120,6 +122,17 @@ export class ServedAgentExecutor implements AgentExecutor {
     const found = definitions.find((definition) => definition.name === skill);
     return found ?? `No skill "${String(skill)}" here; skills: ${names}.`;
   }
+}
+
+/** The caller's budget as this run's limits; a deadline already past leaves a millisecond. */
+function budgetOf(metadata: Record<string, unknown> | undefined) {
+  const passed = readPassedBudget(metadata);
+  return {
+    ...(passed.deadline === undefined
+      ? {}
+      : { timeBudgetMs: Math.max(1, passed.deadline - Date.now()) }),
+    ...(passed.tokens === undefined ? {} : { tokenBudget: Math.max(1, passed.tokens) }),
+  };
 }
 
 function finalState(result: RunResult): TaskState {

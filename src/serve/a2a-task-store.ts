@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { ListTasksRequest, ListTasksResponse } from '@a2a-js/sdk';
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { InMemoryTaskStore, ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import { agentMessage } from '../a2a/a2a-parts.js';
 import { writePrivateJson } from '../core/private-json-file.js';
-import { agentMessage } from './a2a-parts.js';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const ENDED: ReadonlySet<TaskState> = new Set([

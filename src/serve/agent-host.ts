@@ -17,6 +17,11 @@ export interface ServedRun {
    * server's permission mode (docs/mcp-serve.md).
    */
   canUseTool?: CanUseTool;
+  /**
+   * What the caller's own budget has left, when it passed that on: the run gets the smaller of
+   * this and the server's own limit.
+   */
+  budget?: { timeBudgetMs?: number; tokenBudget?: number };
 }
 
 export interface AgentHost {

@@ -9,14 +9,15 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { RUN_REPORT_KEY } from '../a2a/remote-run-report.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { AgentHost } from './agent-host.js';
 import { ProgressLines } from './event-progress.js';
 import { elicitingCanUseTool } from './mcp-permission.js';
 import { outputJsonSchema, resultText, servedReport } from './served-result.js';
 
-/** Where a result's usage report goes in a tool result's `_meta`. */
-export const RUN_META_KEY = 'warren/run';
+/** Where a result's usage report goes in a tool result's `_meta` (as in A2A status metadata). */
+export const RUN_META_KEY = RUN_REPORT_KEY;
 
 const callInputSchema = z.strictObject({
   prompt: z.string().min(1),

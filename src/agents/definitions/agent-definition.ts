@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { PermissionMode } from '../../core/permission-policy.js';
 import type { HookSettings } from '../../hooks/hook-settings.js';
 import { type OutputSchemaInput, outputSchemaProblem } from './output-schema.js';
+import { remoteAgentSchema } from './remote-agent-fields.js';
 
 /** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
 export const agentSourceSchema = z.object({
@@ -236,6 +237,11 @@ export const agentDefinitionSchema = z.object({
    * the block switches off outright is in `disallowedTools` instead.
    */
   permissionRules: z.array(definitionPermissionRuleSchema).optional(),
+  /**
+   * A remote agent reached over A2A (`kind: remote`): its card and auth. Its tasks are sent
+   * there instead of running the loop here (docs/a2a.md).
+   */
+  remote: remoteAgentSchema.optional(),
   /** Fields warren does not know (opencode's `mode`, `temperature`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,

@@ -37,6 +37,8 @@ export interface BuildAgentDefinitionOptions {
    * kept in `extra` as written, without another warning.
    */
   extra?: readonly (readonly [string, unknown])[];
+  /** A `kind: remote` (A2A) agent: it needs no prompt here. */
+  remote?: boolean;
 }
 
 export type BuiltAgentDefinition = {
@@ -82,7 +84,8 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
   const description = state.limitSize('description', values.description);
   const prompt = state.limitSize('prompt', values.prompt);
-  if (prompt.trim() === '') {
+  // A remote agent's prompt is its own, on its side: an empty one here is expected.
+  if (prompt.trim() === '' && !options.remote) {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
   const permission =

@@ -9,7 +9,7 @@ import {
   type Settings,
   type SettingsFile,
 } from '../../permissions/settings-file.js';
-import { withoutTrustItems } from './definition-items.js';
+import { isProjectDefinition, withoutTrustItems } from './definition-items.js';
 import type { ProjectTrust } from './project-trust.js';
 import { widens } from './settings-items.js';
 
@@ -41,7 +41,10 @@ export function trustedDefinitions(
 ): Map<string, AgentDefinition> {
   if (trust.trusted) return new Map(definitions);
   return new Map(
-    [...definitions].map(([name, definition]) => [name, withoutTrustItems(definition)]),
+    [...definitions]
+      // An untrusted project's remote agent is left out whole: it is nothing but where it sends.
+      .filter(([, definition]) => !(definition.remote && isProjectDefinition(definition)))
+      .map(([name, definition]) => [name, withoutTrustItems(definition)]),
   );
 }
 
