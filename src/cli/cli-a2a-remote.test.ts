@@ -192,6 +192,51 @@ describe('a kind: remote definition (A2A)', () => {
     }
   });
 
+  it('re-attaches a resumed session to the remote task it started before a crash', async () => {
+    const server = await serveOne('pause');
+    try {
+      await farDefinition(server);
+      const script = await callerScript({ prompt: 'PAUSE', run_in_background: true }, ['waiting']);
+      const first = startWarren(
+        callerFlags(script, '--trust-project', '--output-format', 'stream-json'),
+        {
+          env: callerEnv(),
+          cwd: caller,
+        },
+      );
+      await first.waitForLine((line) => line.type === 'task_started');
+      const sessionId = String(first.lines[0]?.session_id);
+      // A crash: no chance to stop the task or tell anyone.
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const resumedScript = join(caller, 'resumed.json');
+      await writeFile(
+        resumedScript,
+        JSON.stringify({ turns: [{ text: 'resumed waiting' }, { text: 'all done' }] }),
+      );
+      const resumed = await runWarren(
+        [
+          ...callerFlags(resumedScript, '--trust-project', '--output-format', 'stream-json'),
+          '--resume',
+          sessionId,
+        ],
+        { env: callerEnv(), cwd: caller },
+      );
+      expect(resumed.code).toBe(0);
+      expect(jsonLines(resumed.stdout)).toContainEqual(
+        expect.objectContaining({
+          type: 'task_notification',
+          status: 'completed',
+          task_type: 'remote_agent',
+        }),
+      );
+      const tasks = await listServedTasks(server);
+      expect(tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_COMPLETED]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('is left out of an untrusted project, saying where it would have sent the work', async () => {
     const server = await serveOne('counter');
     try {
@@ -207,3 +252,32 @@ describe('a kind: remote definition (A2A)', () => {
     }
   });
 });
+
+/** Every task the server has, through the SDK's own client. */
+async function listServedTasks(server: ServingWarren) {
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [
+        new JsonRpcTransportFactory({
+          fetchImpl: (input, init) =>
+            fetch(input, {
+              ...init,
+              headers: {
+                ...Object.fromEntries(new Headers(init?.headers)),
+                authorization: `Bearer ${TOKEN}`,
+              },
+            }),
+        }),
+      ],
+    }),
+  );
+  const client = await factory.createFromUrl(server.url);
+  const listed = await client.listTasks({
+    tenant: '',
+    contextId: '',
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageToken: '',
+    statusTimestampAfter: undefined,
+  });
+  return listed.tasks;
+}

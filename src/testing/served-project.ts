@@ -22,6 +22,7 @@ const DEFINITIONS: Record<string, string[]> = {
   helper: ['description: Does one part of a task.'],
   writer: ['description: Writes files.'],
   slow: ['description: Takes its time.'],
+  pause: ['description: Pauses a while, then answers.'],
   counter: [
     'description: Counts files.',
     'outputSchema:',
@@ -65,6 +66,7 @@ function turns(file: (name: string) => string) {
       { match: { prompt: `WRITE ${answer}` }, text: `writer finished ${answer}` },
     ]),
     { match: { prompt: 'SLOW' }, delay_ms: 60_000, text: 'too late' },
+    { match: { prompt: 'PAUSE' }, delay_ms: 4000, text: 'paused done' },
     { match: { prompt: 'COUNT' }, tool_calls: [{ name: 'StructuredOutput', input: { count: 3 } }] },
     { match: { prompt: 'COUNT' }, text: 'counted' },
   ];
