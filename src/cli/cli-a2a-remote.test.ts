@@ -5,8 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { allTasks, bearerA2aClient } from '../testing/a2a-client.js';
 import { homeEnv, jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import {
   type ServedProject,
@@ -160,33 +160,8 @@ describe('a kind: remote definition (A2A)', () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       running.child.kill('SIGINT');
       await running.exited;
-      const factory = new ClientFactory(
-        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-          transports: [
-            new JsonRpcTransportFactory({
-              fetchImpl: (input, init) =>
-                fetch(input, {
-                  ...init,
-                  headers: {
-                    ...Object.fromEntries(new Headers(init?.headers)),
-                    authorization: `Bearer ${TOKEN}`,
-                  },
-                }),
-            }),
-          ],
-        }),
-      );
-      const client = await factory.createFromUrl(server.url);
-      const listed = await client.listTasks({
-        tenant: '',
-        contextId: '',
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageToken: '',
-        statusTimestampAfter: undefined,
-      });
-      expect(listed.tasks.map((task) => task.status?.state)).toEqual([
-        TaskState.TASK_STATE_CANCELED,
-      ]);
+      const tasks = await allTasks(await bearerA2aClient(server.url, TOKEN));
+      expect(tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_CANCELED]);
     } finally {
       await server.stop();
     }
@@ -230,7 +205,7 @@ describe('a kind: remote definition (A2A)', () => {
           task_type: 'remote_agent',
         }),
       );
-      const tasks = await listServedTasks(server);
+      const tasks = await allTasks(await bearerA2aClient(server.url, TOKEN));
       expect(tasks.map((task) => task.status?.state)).toEqual([TaskState.TASK_STATE_COMPLETED]);
     } finally {
       await server.stop();
@@ -252,32 +227,3 @@ describe('a kind: remote definition (A2A)', () => {
     }
   });
 });
-
-/** Every task the server has, through the SDK's own client. */
-async function listServedTasks(server: ServingWarren) {
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [
-        new JsonRpcTransportFactory({
-          fetchImpl: (input, init) =>
-            fetch(input, {
-              ...init,
-              headers: {
-                ...Object.fromEntries(new Headers(init?.headers)),
-                authorization: `Bearer ${TOKEN}`,
-              },
-            }),
-        }),
-      ],
-    }),
-  );
-  const client = await factory.createFromUrl(server.url);
-  const listed = await client.listTasks({
-    tenant: '',
-    contextId: '',
-    status: TaskState.TASK_STATE_UNSPECIFIED,
-    pageToken: '',
-    statusTimestampAfter: undefined,
-  });
-  return listed.tasks;
-}

@@ -4,15 +4,11 @@
 // that outlive a restart. Runs the built CLI (`npm test` builds first).
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { type AgentCard, Role, type StreamResponse, TaskState } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { bearerA2aClient } from '../testing/a2a-client.js';
 import { type ServedProject, servedProject, serveWarren } from '../testing/served-project.js';
 
 let project: ServedProject;
@@ -37,22 +33,7 @@ const serve = () =>
   ]);
 
 /** The SDK's client, sending the token as a bearer token on every request. */
-function a2aClient(url: string, token = 'a2a-token'): Promise<Client> {
-  const authed: typeof fetch = (input, init) =>
-    fetch(input, {
-      ...init,
-      headers: {
-        ...Object.fromEntries(new Headers(init?.headers)),
-        authorization: `Bearer ${token}`,
-      },
-    });
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authed })],
-    }),
-  );
-  return factory.createFromUrl(url);
-}
+const a2aClient = (url: string, token = 'a2a-token') => bearerA2aClient(url, token);
 
 function message(text: string, skillId: string) {
   return {
@@ -122,6 +103,10 @@ describe('warren a2a serve', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } }),
       });
       expect(apiKey.status).toBe(200);
+      // A page that rebinds its own name to 127.0.0.1 sends its own Host: it reaches nothing.
+      expect(
+        await statusWithHost(`${server.url}/.well-known/agent-card.json`, 'evil.example:80'),
+      ).toBe(403);
     } finally {
       await server.stop();
     }
@@ -211,3 +196,15 @@ describe('warren a2a serve', () => {
     }
   });
 });
+
+/** GET `url` with a Host header of our choosing (fetch will not send one). */
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers: { host } }, (response) => {
+      response.resume();
+      resolve(response.statusCode);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}

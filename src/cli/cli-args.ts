@@ -9,12 +9,12 @@ import {
   type McpArgs,
   type OutputFormat,
   type RunArgs,
-  type ServeArgs,
   type SessionArgs,
   WORKTREE_ACTIONS,
   type WorktreesArgs,
 } from './parsed-args.js';
 import { executorArgs, RESTATE_OPTIONS, restateArgs } from './restate-args.js';
+import { serveArgs } from './serve-args.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
@@ -96,12 +96,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     return sessionArgs(positionals[0], positionals.slice(1), values);
   }
   if ((positionals[0] === 'mcp' || positionals[0] === 'a2a') && positionals[1] === 'serve') {
-    return serveArgs(
-      positionals[0],
-      positionals.slice(2),
-      values,
-      runArgs({ ...values, agent: undefined }),
-    );
+    return serveArgs(positionals[0], positionals.slice(2), values, {
+      run: runArgs({ ...values, agent: undefined }),
+      port: positiveInteger('--port', values.port, { allowZero: true }),
+    });
   }
   if (positionals[0] === 'a2a') {
     throw new ConfigError(
@@ -258,60 +256,6 @@ function sessionArgs(
 }
 
 type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
-
-/** `warren mcp serve` / `warren a2a serve`: what to publish, where, and who may call. */
-function serveArgs(
-  protocol: 'mcp' | 'a2a',
-  rest: readonly string[],
-  values: ParsedValues,
-  run: RunArgs,
-): ServeArgs {
-  const usage =
-    protocol === 'mcp'
-      ? 'warren mcp serve [--agent a,b] [--http --port <p> [--host <addr>] (--token-file <f> | --insecure-no-auth)]'
-      : 'warren a2a serve --port <p> [--agent a,b] [--host <addr>] (--token-file <f> | --insecure-no-auth)';
-  if (rest.length > 0) {
-    throw new ConfigError(`${protocol} serve ${rest[0]}`, 'unexpected argument', usage);
-  }
-  if (values.print) throw new ConfigError('-p', `does not go with ${protocol} serve`, usage);
-  const http = protocol === 'a2a' || values.http === true;
-  const networkFlags = ['port', 'host', 'token-file', 'insecure-no-auth'] as const;
-  for (const flag of networkFlags) {
-    if (!http && values[flag] !== undefined) {
-      throw new ConfigError(
-        `--${flag}`,
-        'applies to --http only (stdio needs no address or token)',
-        usage,
-      );
-    }
-  }
-  if (values['token-file'] !== undefined && values['insecure-no-auth']) {
-    throw new ConfigError('--insecure-no-auth', 'cannot be used with --token-file', 'choose one');
-  }
-  const port = positiveInteger('--port', values.port, { allowZero: true });
-  if (http && port === undefined) throw new ConfigError(`${protocol} serve`, 'needs --port', usage);
-  if (port !== undefined && port > 65535) {
-    throw new ConfigError('--port', `expected a port up to 65535, got ${port}`, 'e.g. --port 8765');
-  }
-  const served = values.agent
-    ?.split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  if (values.agent !== undefined && served?.length === 0) {
-    throw new ConfigError('--agent', 'names no agent', 'e.g. --agent reviewer,explore');
-  }
-  return {
-    ...run,
-    command: 'serve',
-    protocol,
-    served,
-    http,
-    host: values.host ?? '127.0.0.1',
-    port: port ?? 0,
-    tokenFile: values['token-file'],
-    insecureNoAuth: values['insecure-no-auth'] === true,
-  };
-}
 
 function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs {
   const [, action = 'list', server, extra] = positionals;

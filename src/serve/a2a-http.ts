@@ -17,6 +17,7 @@ import { FileTaskStore } from './a2a-task-store.js';
 import type { AgentHost } from './agent-host.js';
 import { isAuthorized, loopbackHosts, type ServeAuth } from './bearer-auth.js';
 import { closeServer, isLoopback, type RunningHttpServer } from './mcp-http.js';
+import { readJsonBody } from './request-body.js';
 
 export interface A2aServeOptions {
   host: string;
@@ -28,7 +29,6 @@ export interface A2aServeOptions {
 }
 
 const TOKEN_HOLDER: User = { isAuthenticated: true, userName: 'token-holder' };
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export async function serveA2a(
   host: AgentHost,
@@ -69,7 +69,7 @@ export async function serveA2a(
         rpcError(null, -32600, 'unauthorized: send Authorization: Bearer <token>'),
       );
     }
-    const body = await readBody(request);
+    const body = await readJsonBody(request);
     const id =
       isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number')
         ? body.id
@@ -123,21 +123,6 @@ export async function serveA2a(
     new DefaultRequestHandler(card, store, new ServedAgentExecutor(host)),
   );
   return { url, close: () => closeServer(http) };
-}
-
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 function rpcError(id: string | number | null, code: number, message: string) {

@@ -13,6 +13,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentHost } from './agent-host.js';
 import { isAuthorized, loopbackHosts, type ServeAuth } from './bearer-auth.js';
 import { mcpAgentServer } from './mcp-agent-server.js';
+import { readJsonBody } from './request-body.js';
 
 /** The path MCP clients post to: `http://127.0.0.1:<port>/mcp`. */
 export const MCP_PATH = '/mcp';
@@ -53,7 +54,7 @@ export async function serveMcpHttp(
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing) return existing.handleRequest(request, response);
     if (request.method !== 'POST') return reply(response, 400, 'no such MCP session');
-    const body = await readJson(request);
+    const body = await readJsonBody(request);
     if (!isInitializeRequest(body)) return reply(response, 400, 'no such MCP session');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -83,24 +84,6 @@ export async function serveMcpHttp(
       await closeServer(http);
     },
   };
-}
-
-/** At most 4 MiB: a prompt, not a payload. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
 
 function reply(response: ServerResponse, status: number, message: string): void {
