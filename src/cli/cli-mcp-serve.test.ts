@@ -180,6 +180,26 @@ describe('warren mcp serve --http', () => {
     }
   });
 
+  it('says so in one line when its port is taken', async () => {
+    const tokenFile = join(project.home, 'token');
+    await writeFile(tokenFile, 't\n');
+    const flags = ['mcp', 'serve', '--http', '--token-file', tokenFile];
+    const first = await serveWarren(project, [...flags, '--port', '0']);
+    try {
+      const port = new URL(first.url).port;
+      const second = await runWarren([...flags, '--port', port, ...project.flags], {
+        env: project.env,
+        cwd: project.dir,
+      });
+      expect(second.code).toBe(2);
+      expect(second.stderr).toBe(
+        `warren: --host 127.0.0.1 --port ${port}: cannot be listened on (EADDRINUSE) (choose another port (--port 0 picks a free one) or address)\n`,
+      );
+    } finally {
+      await first.stop();
+    }
+  });
+
   it('will not serve HTTP without a token unless told to', async () => {
     const run = await runWarren(['mcp', 'serve', '--http', '--port', '0', ...project.flags], {
       env: project.env,

@@ -1,7 +1,6 @@
 // `warren a2a serve`: the A2A JSON-RPC binding over node:http. The agent card is public (it
 // names the security scheme, never a secret); every JSON-RPC call must carry the token.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import {
   DefaultRequestHandler,
@@ -15,8 +14,8 @@ import { servedAgentCard } from './a2a-card.js';
 import { ServedAgentExecutor } from './a2a-executor.js';
 import { FileTaskStore } from './a2a-task-store.js';
 import type { AgentHost } from './agent-host.js';
-import { isAuthorized, loopbackHosts, type ServeAuth } from './bearer-auth.js';
-import { closeServer, isLoopback, type RunningHttpServer } from './mcp-http.js';
+import { isAuthorized, type ServeAuth } from './bearer-auth.js';
+import { closeServer, listenOn, type RunningHttpServer } from './listen.js';
 import { readJsonBody } from './request-body.js';
 
 export interface A2aServeOptions {
@@ -105,14 +104,8 @@ export async function serveA2a(
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
-  if (isLoopback(options.host)) allowedHosts = loopbackHosts(port);
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${shown}:${port}`;
+  const { url, allowedHosts: hosts } = await listenOn(http, options.host, options.port);
+  allowedHosts = hosts;
   card = servedAgentCard({
     definitions: host.definitions,
     url: `${url}/`,

@@ -7,11 +7,11 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentHost } from './agent-host.js';
-import { isAuthorized, loopbackHosts, type ServeAuth } from './bearer-auth.js';
+import { isAuthorized, type ServeAuth } from './bearer-auth.js';
+import { closeServer, listenOn, type RunningHttpServer } from './listen.js';
 import { mcpAgentServer } from './mcp-agent-server.js';
 import { readJsonBody } from './request-body.js';
 
@@ -23,12 +23,6 @@ export interface McpHttpOptions {
   port: number;
   auth: ServeAuth;
   version: string;
-}
-
-export interface RunningHttpServer {
-  /** The address it listens on, `http://127.0.0.1:<port>`. */
-  url: string;
-  close(): Promise<void>;
 }
 
 export async function serveMcpHttp(
@@ -70,15 +64,10 @@ export async function serveMcpHttp(
     await transport.handleRequest(request, response, body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port, options.host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
-  if (isLoopback(options.host)) allowedHosts = loopbackHosts(port);
-  const shown = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const listening = await listenOn(http, options.host, options.port);
+  allowedHosts = listening.allowedHosts;
   return {
-    url: `http://${shown}:${port}`,
+    url: listening.url,
     close: async () => {
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       await closeServer(http);
@@ -89,13 +78,4 @@ export async function serveMcpHttp(
 function reply(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
-}
-
-export function closeServer(http: HttpServer): Promise<void> {
-  http.closeAllConnections();
-  return new Promise((resolve) => http.close(() => resolve()));
 }
