@@ -5,6 +5,7 @@ import {
   type Message,
   type Part,
   Role,
+  type SendMessageRequest,
   type TaskState,
   type TaskStatusUpdateEvent,
 } from '@a2a-js/sdk';
@@ -24,6 +25,28 @@ export function dataPart(value: unknown): Part {
     metadata: undefined,
     filename: '',
     mediaType: 'application/json',
+  };
+}
+
+/** A request to send `text` as a user's message: a new task unless `taskId` names one. */
+export function sendTextRequest(
+  text: string,
+  options: { contextId?: string; metadata?: Record<string, unknown> } = {},
+): SendMessageRequest {
+  return {
+    tenant: '',
+    metadata: {},
+    configuration: undefined,
+    message: {
+      messageId: randomUUID(),
+      role: Role.ROLE_USER,
+      parts: [textPart(text)],
+      taskId: '',
+      contextId: options.contextId ?? '',
+      extensions: [],
+      metadata: options.metadata ?? {},
+      referenceTaskIds: [],
+    },
   };
 }
 

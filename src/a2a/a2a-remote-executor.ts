@@ -3,8 +3,7 @@
 // A child's context id is its agent id, so a resumed parent finds the task it started before
 // and re-attaches to it instead of sending the work again.
 
-import { randomUUID } from 'node:crypto';
-import { type Artifact, Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Artifact, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { RunResult } from '../core/events.js';
@@ -15,7 +14,7 @@ import type {
   RemoteProgress,
 } from '../core/remote-executor.js';
 import { openA2aClient } from './a2a-client.js';
-import { partsText, textPart } from './a2a-parts.js';
+import { partsText, sendTextRequest } from './a2a-parts.js';
 import { a2aResult, type TaskView } from './a2a-result.js';
 import { BUDGET_KEY } from './remote-run-report.js';
 
@@ -144,24 +143,15 @@ export class A2aRemoteExecutor implements RemoteExecutor {
     }
     const stream = earlier
       ? client.resubscribeTask({ tenant: '', id: earlier.id })
-      : client.sendMessageStream({
-          tenant: '',
-          metadata: {},
-          configuration: undefined,
-          message: {
-            messageId: randomUUID(),
-            role: Role.ROLE_USER,
-            parts: [textPart(spec.prompt)],
-            taskId: '',
+      : client.sendMessageStream(
+          sendTextRequest(spec.prompt, {
             contextId: spec.agentId,
-            extensions: [],
             // What of the parent's budget is left travels along; a warren server holds to it.
             metadata: {
               [BUDGET_KEY]: { deadline: spec.budget.deadline, tokens: spec.budget.tokens },
             },
-            referenceTaskIds: [],
-          },
-        });
+          }),
+        );
     for await (const event of stream) this.#see(child, event);
   }
 

@@ -2,12 +2,12 @@
 // definition, the security scheme), callers without the token refused, a streamed task whose lead
 // starts two helpers (one in the background), a structured result, a cancel mid-run, and tasks
 // that outlive a restart. Runs the built CLI (`npm test` builds first).
-import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { type AgentCard, Role, type StreamResponse, TaskState } from '@a2a-js/sdk';
+import { type AgentCard, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { sendTextRequest } from '../a2a/a2a-parts.js';
 import { bearerA2aClient } from '../testing/a2a-client.js';
 import { type ServedProject, servedProject, serveWarren } from '../testing/served-project.js';
 
@@ -35,30 +35,7 @@ const serve = () =>
 /** The SDK's client, sending the token as a bearer token on every request. */
 const a2aClient = (url: string, token = 'a2a-token') => bearerA2aClient(url, token);
 
-function message(text: string, skillId: string) {
-  return {
-    tenant: '',
-    metadata: {},
-    configuration: undefined,
-    message: {
-      messageId: randomUUID(),
-      role: Role.ROLE_USER,
-      parts: [
-        {
-          content: { $case: 'text' as const, value: text },
-          metadata: undefined,
-          filename: '',
-          mediaType: 'text/plain',
-        },
-      ],
-      taskId: '',
-      contextId: '',
-      extensions: [],
-      metadata: { skillId },
-      referenceTaskIds: [],
-    },
-  };
-}
+const message = (text: string, skillId: string) => sendTextRequest(text, { metadata: { skillId } });
 
 const textOf = (parts: { content?: { $case: string; value?: unknown } }[] | undefined) =>
   (parts ?? [])

@@ -1,12 +1,7 @@
 // `warren mcp serve --http`: MCP over Streamable HTTP, one MCP session (and server) per client,
 // every request authenticated first. A session's runs are cancelled when it is closed.
 import { randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentHost } from './agent-host.js';
