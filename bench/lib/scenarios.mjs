@@ -99,6 +99,13 @@ export function scenarios({ quick }) {
       files: 1000,
       cycles: quick ? 5 : 15,
     },
+    protocols: {
+      title: 'one call over each protocol',
+      job: 'protocols',
+      modes: ['json'],
+      // One agent, one scripted turn: `calls` calls one after another, each way (report only).
+      calls: quick ? 10 : 30,
+    },
     remote: {
       title: 'remote children on Restate',
       job: 'remote',
