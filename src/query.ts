@@ -147,6 +147,7 @@ function start(
   return tracedRun(run, options.tracerProvider, {
     logContent: options.traceContent,
     sessionId: options.sessionId,
+    traceparent: options.traceparent,
   });
 }
 

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runWarren, WARREN_BIN } from '../testing/cli-process.js';
+import { startOtlpReceiver } from '../testing/otlp-receiver.js';
 import { type ServedProject, servedProject, serveWarren } from '../testing/served-project.js';
 
 let project: ServedProject;
@@ -29,6 +30,7 @@ afterEach(async () => {
 async function stdioClient(
   answer?: (message: string) => boolean,
   extra: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<Client> {
   const client = new Client(
     { name: 'test', version: '1' },
@@ -45,7 +47,7 @@ async function stdioClient(
       command: process.execPath,
       args: [WARREN_BIN, 'mcp', 'serve', ...extra, ...project.flags],
       cwd: project.dir,
-      env: { PATH: process.env.PATH ?? '', ...project.env },
+      env: { PATH: process.env.PATH ?? '', ...project.env, ...env },
       stderr: 'ignore',
     }),
   );
@@ -131,6 +133,32 @@ describe('warren mcp serve over stdio', () => {
     expect(text(no)).toBe('writer finished NO');
     expect(existsSync(join(project.dir, 'NO.txt'))).toBe(false);
     expect(asked[0]).toMatch(/^main wants to run Write\(.*YES\.txt\)\. Allow it\?$/);
+  });
+
+  it("continues the caller's trace from the call's _meta.traceparent", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const client = await stdioClient(undefined, [], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      });
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const spanId = '00f067aa0ba902b7';
+      await client.callTool({
+        name: 'counter',
+        arguments: { prompt: 'COUNT files' },
+        _meta: { traceparent: `00-${traceId}-${spanId}-01` },
+      });
+      // The server flushes its spans when its client goes.
+      await clients.splice(clients.indexOf(client), 1)[0]?.close();
+      const found = await eventually(async () =>
+        receiver.spans().some((span) => span.name === 'invoke_agent counter'),
+      );
+      expect(found).toBe(true);
+      const agent = receiver.spans().find((span) => span.name === 'invoke_agent counter');
+      expect(agent).toMatchObject({ traceId, parentSpanId: spanId });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('decides by the permission mode when the client takes no elicitations', async () => {

@@ -90,6 +90,7 @@ async function runServed(setup: RunSetup, run: ServedRun) {
           permissions,
           timeBudgetMs: smaller(options.timeBudgetMs, run.budget?.timeBudgetMs),
           tokenBudget: smaller(options.tokenBudget, run.budget?.tokenBudget),
+          ...(run.traceparent ? { traceparent: run.traceparent } : {}),
         },
       }),
     );

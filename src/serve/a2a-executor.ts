@@ -21,6 +21,9 @@ import { resultText, servedReport } from './served-result.js';
 /** The message metadata key that names the skill (definition) to run. */
 export const SKILL_KEY = 'skillId';
 
+/** Where the HTTP layer leaves a caller's `traceparent` header in the call's state. */
+export const TRACEPARENT_STATE = 'traceparent';
+
 export class ServedAgentExecutor implements AgentExecutor {
   readonly #host: AgentHost;
   readonly #running = new Map<string, AbortController>();
@@ -68,6 +71,7 @@ export class ServedAgentExecutor implements AgentExecutor {
         prompt,
         signal: controller.signal,
         budget: budgetOf(message.metadata),
+        ...traceparentOf(context),
         onEvent: (event) => {
           const line = lines.line(event);
           if (line)
@@ -122,6 +126,13 @@ export class ServedAgentExecutor implements AgentExecutor {
     const found = definitions.find((definition) => definition.name === skill);
     return found ?? `No skill "${String(skill)}" here; skills: ${names}.`;
   }
+}
+
+/** The caller's trace context: its `traceparent` header, else the message's metadata. */
+function traceparentOf(context: RequestContext): { traceparent?: string } {
+  const value =
+    context.context.state.get(TRACEPARENT_STATE) ?? context.userMessage.metadata?.traceparent;
+  return typeof value === 'string' ? { traceparent: value } : {};
 }
 
 /** The caller's budget as this run's limits; a deadline already past leaves a millisecond. */

@@ -11,7 +11,7 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import { servedAgentCard } from './a2a-card.js';
-import { ServedAgentExecutor } from './a2a-executor.js';
+import { ServedAgentExecutor, TRACEPARENT_STATE } from './a2a-executor.js';
 import { FileTaskStore } from './a2a-task-store.js';
 import type { AgentHost } from './agent-host.js';
 import { isAuthorized, type ServeAuth } from './bearer-auth.js';
@@ -78,6 +78,8 @@ export async function serveA2a(
     const context = new ServerCallContext({
       user: options.auth.token === undefined ? new UnauthenticatedUser() : TOKEN_HOLDER,
       requestedVersion: typeof version === 'string' ? version : undefined,
+      // W3C trace context, as an HTTP header: the task's run continues the caller's trace.
+      state: new Map([[TRACEPARENT_STATE, request.headers.traceparent]]),
     });
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');

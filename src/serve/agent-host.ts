@@ -22,6 +22,8 @@ export interface ServedRun {
    * this and the server's own limit.
    */
   budget?: { timeBudgetMs?: number; tokenBudget?: number };
+  /** The caller's W3C traceparent: the run's spans continue its trace. */
+  traceparent?: string;
 }
 
 export interface AgentHost {

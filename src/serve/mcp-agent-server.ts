@@ -62,6 +62,8 @@ export function mcpAgentServer(host: AgentHost, version: string): Server {
       );
     }
     const token = request.params._meta?.progressToken;
+    // W3C trace context in `_meta`, as OpenTelemetry's MCP conventions carry it.
+    const traceparent = request.params._meta?.traceparent;
     const lines = new ProgressLines();
     let progress = 0;
     const elicits = server.getClientCapabilities()?.elicitation !== undefined;
@@ -69,6 +71,7 @@ export function mcpAgentServer(host: AgentHost, version: string): Server {
       agent: definition.name,
       prompt: input.data.prompt,
       signal: extra.signal,
+      ...(typeof traceparent === 'string' ? { traceparent } : {}),
       ...(elicits ? { canUseTool: elicitingCanUseTool(extra) } : {}),
       onEvent: (event) => {
         if (token === undefined) return;

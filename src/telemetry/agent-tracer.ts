@@ -15,6 +15,7 @@ import {
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import { remoteParentContext } from './remote-parent.js';
 
 /** The attribute names of the GenAI semantic conventions that warren sets. */
 const GEN_AI = {
@@ -52,6 +53,8 @@ export interface AgentTracerOptions {
    * traces together (Phoenix groups them as one session).
    */
   sessionId?: string;
+  /** A caller's W3C traceparent: the main agent's span continues that trace (remote-parent.ts). */
+  traceparent?: string;
 }
 
 interface AgentSpans {
@@ -69,6 +72,8 @@ export class AgentTracer {
   readonly #tracer: Tracer;
   readonly #logContent: boolean;
   readonly #sessionId: string | undefined;
+  /** Where a main agent's span hangs: a caller's span, or nothing (a trace of its own). */
+  readonly #root: Context;
   readonly #agents = new Map<string, AgentSpans>();
   /** Open tool spans by agent and call id. */
   readonly #tools = new Map<string, Span>();
@@ -82,6 +87,7 @@ export class AgentTracer {
     this.#tracer = tracer;
     this.#logContent = options.logContent === true;
     this.#sessionId = options.sessionId;
+    this.#root = remoteParentContext(options.traceparent) ?? ROOT_CONTEXT;
   }
 
   observe(event: AgentEvent): void {
@@ -143,7 +149,7 @@ export class AgentTracer {
         ? undefined
         : this.#toolContexts.get(toolKey(event.parentId ?? '', event.parentToolCallId))) ??
       (event.parentId === null ? undefined : this.#agents.get(event.parentId)?.context) ??
-      ROOT_CONTEXT;
+      this.#root;
     const span = this.#tracer.startSpan(
       `invoke_agent ${event.agentType}`,
       {
