@@ -133,6 +133,7 @@ export const agentFieldSchemas = {
     .describe('true (the whole conversation), false (none) or a whole number of turns above 0'),
   omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
+  remote: remoteAgentSchema,
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -169,6 +170,8 @@ export const agentDefinitionInputSchema = z.looseObject({
   forkContext: agentFieldSchemas.forkContext.optional(),
   omitProjectInstructions: agentFieldSchemas.omitProjectInstructions.optional(),
   permission: agentFieldSchemas.permission.optional(),
+  /** A remote agent reached over A2A instead of a prompt run here (docs/a2a.md). */
+  remote: agentFieldSchemas.remote.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
 

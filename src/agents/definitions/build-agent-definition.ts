@@ -37,8 +37,6 @@ export interface BuildAgentDefinitionOptions {
    * kept in `extra` as written, without another warning.
    */
   extra?: readonly (readonly [string, unknown])[];
-  /** A `kind: remote` (A2A) agent: it needs no prompt here. */
-  remote?: boolean;
 }
 
 export type BuiltAgentDefinition = {
@@ -85,7 +83,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   const description = state.limitSize('description', values.description);
   const prompt = state.limitSize('prompt', values.prompt);
   // A remote agent's prompt is its own, on its side: an empty one here is expected.
-  if (prompt.trim() === '' && !options.remote) {
+  if (prompt.trim() === '' && values.remote === undefined) {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
   const permission =
@@ -121,6 +119,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     memory: values.memory,
     forkContext: values.forkContext,
     omitProjectInstructions: values.omitProjectInstructions,
+    remote: values.remote,
     extra: state.extra,
     source: options.source,
   });

@@ -140,7 +140,6 @@ function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
     lineOf: (key) => (Object.hasOwn(lines, key) ? lines[key] : undefined),
     missingFieldLine: parts.frontmatterLine - 1,
     extra: mapped.extra,
-    remote: remote.remote !== undefined,
   });
   const diagnostics = {
     warnings: [...warnings, ...built.warnings],

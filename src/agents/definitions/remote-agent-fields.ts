@@ -28,13 +28,19 @@ export const remoteAgentAuthSchema = z.discriminatedUnion('type', [
 ]);
 export type RemoteAgentAuth = z.infer<typeof remoteAgentAuthSchema>;
 
-export const remoteAgentSchema = z.object({
-  /** Where the agent card is served. */
-  cardUrl: z.string().optional(),
-  /** The agent card itself, as JSON text. */
-  cardJson: z.string().optional(),
-  auth: remoteAgentAuthSchema.optional(),
-});
+export const remoteAgentSchema = z
+  .strictObject({
+    /** Where the agent card is served. */
+    cardUrl: z.string().optional(),
+    /** The agent card itself, as JSON text. */
+    cardJson: z.string().optional(),
+    auth: remoteAgentAuthSchema.optional(),
+  })
+  .superRefine((value, ctx) => {
+    const problem = remoteAgentProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe('{ cardUrl | cardJson, auth? }: an A2A agent (docs/a2a.md)');
 export type RemoteAgent = z.infer<typeof remoteAgentSchema>;
 
 const REMOTE_KEYS = ['kind', 'agent_card_url', 'agent_card_json', 'auth'] as const;
@@ -105,13 +111,37 @@ export function takeRemoteAgentFields(
         ? card.description
         : `A remote agent reached over A2A (card at ${url}).`;
   }
-  return {
-    remote: {
-      ...(typeof url === 'string' ? { cardUrl: url } : {}),
-      ...(typeof json === 'string' ? { cardJson: json } : {}),
-      ...(auth ? { auth } : {}),
-    },
+  const remote: RemoteAgent = {
+    ...(typeof url === 'string' ? { cardUrl: url } : {}),
+    ...(typeof json === 'string' ? { cardJson: json } : {}),
+    ...(auth ? { auth } : {}),
   };
+  // Read on as warren's own `remote` field, at the line of `kind`.
+  fields.remote = remote;
+  if (lines.kind !== undefined) lines.remote = lines.kind;
+  return { remote };
+}
+
+/** Why a remote agent as given cannot be used; undefined when it can. */
+function remoteAgentProblem(value: {
+  cardUrl?: string;
+  cardJson?: string;
+  auth?: RemoteAgentAuth;
+}): string | undefined {
+  if ((value.cardUrl === undefined) === (value.cardJson === undefined)) {
+    return 'give one of cardUrl (agent_card_url) or cardJson (agent_card_json)';
+  }
+  if (value.cardUrl !== undefined && !isHttpUrl(value.cardUrl)) {
+    return 'the card URL must be an http(s) URL';
+  }
+  if (value.cardJson !== undefined && !parseObject(value.cardJson)) {
+    return 'the inline card must be a JSON object';
+  }
+  const command = Object.values(value.auth ?? {}).some(
+    (field) => typeof field === 'string' && field.startsWith('!') && !field.startsWith('!!'),
+  );
+  if (command) return 'auth values run as `!command` are not supported; use `$ENV_VAR`';
+  return undefined;
 }
 
 function isHttpUrl(text: string): boolean {
