@@ -212,6 +212,26 @@ describe('a kind: remote definition (A2A)', () => {
     }
   });
 
+  it('is refused as a main agent or a served one: it runs only as a sub-agent', async () => {
+    const server = await serveOne('counter');
+    try {
+      await farDefinition(server);
+      const script = await callerScript({ prompt: 'x' }, []);
+      for (const args of [
+        ['mcp', 'serve', '--agent', 'far', '--trust-project', '--model', `scripted:${script}`],
+        callerFlags(script, '--agent', 'far', '--trust-project'),
+      ]) {
+        const run = await runWarren(args, { env: callerEnv(), cwd: caller, timeoutMs: 20_000 });
+        expect(run.code).toBe(2);
+        expect(run.stderr).toMatch(
+          /^warren: --agent far: is a remote \(A2A\) agent, which runs only as a sub-agent/,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('is left out of an untrusted project, saying where it would have sent the work', async () => {
     const server = await serveOne('counter');
     try {

@@ -160,6 +160,13 @@ export async function setUpRun(
   });
   const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
   const mainDefinition = agentName ? definitions.get(agentName) : undefined;
+  if (mainDefinition?.remote) {
+    throw new ConfigError(
+      `--agent ${args.agent}`,
+      'is a remote (A2A) agent, which runs only as a sub-agent',
+      'run another agent as the main one, and let it call this one',
+    );
+  }
   if (args.agent && !mainDefinition) {
     const broken = entries.find((entry) => entry.name === agentName && entry.error);
     throw new ConfigError(

@@ -29,14 +29,16 @@ export async function openServeHost(args: ServeArgs, io: CliIo): Promise<AgentHo
 /** The definitions `--agent a,b` names, in that order; every usable one without it. */
 function servedDefinitions(setup: RunSetup, names: string[] | undefined): AgentDefinition[] {
   const all = setup.agents.definitions;
-  if (!names) return [...all.values()];
+  // A remote (A2A) agent runs elsewhere: publishing it here would only relay.
+  const local = [...all.values()].filter((definition) => !definition.remote);
+  if (!names) return local;
   return names.map((written) => {
     const definition = all.get(checkAgentName(written).name ?? written);
-    if (!definition) {
+    if (!definition || definition.remote) {
       throw new ConfigError(
         `--agent ${written}`,
-        'no such agent',
-        `use one of: ${[...all.keys()].join(', ')}`,
+        definition ? 'is a remote (A2A) agent, which runs only as a sub-agent' : 'no such agent',
+        `use one of: ${local.map((candidate) => candidate.name).join(', ')}`,
       );
     }
     return definition;
