@@ -50,8 +50,8 @@ Usage:
                                     register a worker with restate-server (docs/remote.md)
   warren restate keygen             print a new remote key for parents and workers
   warren trust                      list everything the project would run or allow (hooks, MCP
-                                    servers, widening settings) in full, then trust it until any
-                                    of it changes (docs/security.md)
+                                    servers, widening settings, remote A2A agents) in full, then
+                                    trust it until any of it changes (docs/security.md)
   warren --help | --version
 
 Flags:
