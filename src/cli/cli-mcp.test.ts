@@ -3,7 +3,7 @@
 // and no server left running after SIGTERM. Runs the built CLI (`npm test` builds first).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -227,5 +227,25 @@ describe('SIGTERM during a run', () => {
     await exited;
     expect(stderr).not.toContain('internal error');
     expect(await isGoneWithin(pid)).toBe(true);
+  });
+});
+
+describe('the .mcp.json of the repository root', () => {
+  it('is read from a folder inside the repository, named as `warren trust` takes it', async () => {
+    await mkdir(join(project, '.git'));
+    await writeServers('.mcp.json', { root: { command: 'x' } });
+    const inside = join(project, 'packages', 'web');
+    await mkdir(inside, { recursive: true });
+    const run = await runWarren(['mcp', 'list', '--json'], { env: env(), cwd: inside });
+    expect(JSON.parse(run.stdout).servers).toEqual([
+      expect.objectContaining({ name: 'root', status: 'untrusted', source: '../../.mcp.json' }),
+    ]);
+    const trusted = await runWarren(['trust'], { env: env(), cwd: inside });
+    expect(trusted).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^1\. \.\.\/\.\.\/\.mcp\.json mcpServers\.root: start MCP server "root"/m,
+      ),
+    });
   });
 });

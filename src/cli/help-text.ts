@@ -13,12 +13,15 @@ Usage:
                                     agent worktrees kept for review (isolation: worktree): list
                                     them, show one's diff, merge its branch into the current
                                     one, remove one, or prune those with nothing unmerged
-  warren usage <session-id> [--session-dir <dir>] [--json]
+  warren usage [<session-id>] [--session-dir <dir>] [--json]
                                     tokens, cost and time of every agent of a session, as a tree
-  warren report <session-id> [--session-dir <dir>] [--html <file>]
+                                    (default: the newest session of this folder)
+  warren report [<session-id>] [--session-dir <dir>] [--html <file>]
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
+  warren acp [flags]                warren as an ACP agent on stdin and stdout, for Zed and other
+                                    ACP editors (docs/acp.md); takes the run flags below
   warren mcp serve [--agent a,b] [run flags]
                                     agent definitions (all, or those named) as MCP tools over
                                     stdio, for Claude Code's .mcp.json and other MCP clients
@@ -75,11 +78,16 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --system-prompt <text>            the main agent's system prompt instead of warren's
+  --append-system-prompt <text>     text added after the main agent's system prompt
   --settings <file>                 a settings file (permissions, hooks) read after
                                     ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
   --trust-project                   trust the project for this run: its hooks, MCP servers and
                                     widening permission settings apply without a trust record
+  --no-sandbox                      run Bash commands unconfined: no bubblewrap sandbox, the full
+                                    environment (also "sandbox": {"enabled": false} in
+                                    ~/.warren/settings.json; a project's settings cannot)
   --executor local|restate          restate: every sub-agent runs on a worker (default local: only
                                     those with isolation "remote")
   --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)

@@ -36,6 +36,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         } finally {
           killLiveGroups();
         }
+      case 'acp':
+        try {
+          return await (await import('./acp-command.js')).runAcpCommand(args, io);
+        } finally {
+          killLiveGroups();
+        }
       case 'restate':
         return await (await import('./restate-command.js')).runRestateCommand(args, io);
       case 'trust':
@@ -69,6 +75,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTerminal: process.stderr.isTTY === true,
   async readStdin() {
     if (process.stdin.isTTY) return '';
     let text = '';

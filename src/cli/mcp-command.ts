@@ -7,6 +7,7 @@ import { McpConnection } from '../mcp/mcp-connection.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTools } from '../mcp/mcp-tool.js';
 import { untrustedReason } from '../mcp/trust-store.js';
+import { projectFolders } from '../tools/project-folders.js';
 import {
   formatMcpListing,
   formatToolsListing,
@@ -24,6 +25,7 @@ export async function runMcpCommand(args: McpArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
   const config = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
     // The project's one trust decision, as a run makes it.
     trust: projectMcpTrust(await projectTrust(cwd, { trustProject: args.trustProject })),

@@ -32,6 +32,8 @@ import {
 import { parseRuleList } from '../permissions/permission-rule.js';
 import { readSettingsFiles } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
+import { runSandbox } from '../sandbox/run-sandbox.js';
+import { loadSandboxSettings } from '../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../session/session-dir.js';
 import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
@@ -40,6 +42,7 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { projectFolders } from '../tools/project-folders.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
@@ -52,7 +55,13 @@ import {
   trustedDefinitions,
   trustedSettings,
 } from './trust/apply-project-trust.js';
-import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import {
+  type ClientMcpServers,
+  checkedClientServers,
+  clientServerItems,
+  untrustedClientServers,
+} from './trust/client-server-items.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
 import { pinnedHookCheck } from './trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
 import { decideRunTrust } from './trust/run-trust.js';
@@ -84,6 +93,11 @@ export interface RunSetup {
   observe(event: AgentEvent): void;
   /** Flushes the cassette and the spans; call once, when the session ends. */
   close(): Promise<void>;
+  /**
+   * After a failed run: the setup mistake when the main model's server never answered (a
+   * refused connection to `--base-url`), which print mode reports as bad configuration.
+   */
+  unreachable(): ConfigError | undefined;
 }
 
 export interface QueryRun {
@@ -115,6 +129,11 @@ export interface SetUpOptions {
    * out with one stderr line each.
    */
   askProjectTrust?: (trust: ProjectTrust) => Promise<boolean>;
+  /**
+   * MCP servers a client hands the session (`warren acp`): trust items of the project like its
+   * `.mcp.json` servers, started only once the project is trusted, checked as a file's are.
+   */
+  clientMcpServers?: ClientMcpServers;
 }
 
 export async function setUpRun(
@@ -125,13 +144,16 @@ export async function setUpRun(
   const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  const [loaded, settingsFiles, projectMcpFile, prices, context] = await Promise.all([
-    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    readSettingsFiles({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    readProjectMcpFile(cwd),
-    loadPriceTable(),
-    ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
-  ]);
+  const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
+  const [loaded, settingsFiles, sandboxSettings, projectMcpFiles, prices, context] =
+    await Promise.all([
+      loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+      readSettingsFiles(sources),
+      loadSandboxSettings({ ...sources, noSandbox: args.noSandbox }),
+      readProjectMcpFiles(cwd),
+      loadPriceTable(),
+      ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
+    ]);
   // What the project's files would run or widen applies only once the project is trusted; the
   // person's own files and flags (`--settings`, `--mcp-config`, `--agents-dir`) always apply.
   const trust = await decideRunTrust(
@@ -139,8 +161,8 @@ export async function setUpRun(
       projectDir: cwd,
       settingsFiles,
       definitions: loaded.definitions.values(),
-      mcpFile: projectMcpFile,
-    }),
+      mcpFiles: projectMcpFiles,
+    }).concat(clientServerItems(options.clientMcpServers, cwd)),
     { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
   );
   const settings = trustedSettings(trust, settingsFiles);
@@ -148,6 +170,7 @@ export async function setUpRun(
   const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
   const mcp = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
     trust: projectMcpTrust(trust),
   });
@@ -179,7 +202,12 @@ export async function setUpRun(
   const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
+  const { sandbox, warning: sandboxWarning } = runSandbox(
+    { ...sandboxSettings.options, enabled: sandboxSettings.enabled },
+    (line) => io.stderr(`warren: warning: ${terminalSafe(line)}\n`),
+  );
   const permissions = createPermissionPolicy({
+    sandbox,
     mode: permissionMode,
     allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
@@ -191,12 +219,16 @@ export async function setUpRun(
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
   // One date for every system prompt of the session: a changing prompt defeats the cache.
   const date = sessionDate();
-  const systemPrompt = mainSystemPrompt({
-    cwd,
-    subagents: args.maxDepth > 0,
-    sections: mainContext.sections.map((section) => section.text),
-    date,
-  });
+  const systemPrompt = withAppended(
+    args.systemPrompt ??
+      mainSystemPrompt({
+        cwd,
+        subagents: args.maxDepth > 0,
+        sections: mainContext.sections.map((section) => section.text),
+        date,
+      }),
+    args.appendSystemPrompt,
+  );
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
@@ -214,9 +246,12 @@ export async function setUpRun(
   // `kind: remote` definitions reach their A2A agents through one client each for the session.
   const remoteAgents = remoteAgentPorts(process.env);
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
-  const mcpServers = Object.fromEntries(
-    mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
-  );
+  const mcpServers = {
+    ...Object.fromEntries(
+      mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+    ),
+    ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
+  };
 
   return {
     cwd,
@@ -231,7 +266,9 @@ export async function setUpRun(
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
-      ...(trust.trusted ? mcp.warnings : []),
+      ...sandboxSettings.warnings,
+      ...(sandboxWarning ? [sandboxWarning] : []),
+      ...(trust.trusted ? mcp.warnings : untrustedClientServers(options.clientMcpServers)),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
@@ -241,6 +278,8 @@ export async function setUpRun(
       baseUrl: args.baseUrl,
       systemPrompt,
       tools,
+      // The session's one sandbox, or none at all (--no-sandbox): query() makes no other.
+      ...(sandbox ? { commandSandbox: sandbox } : { sandbox: false as const }),
       definitions: definitions as ReadonlyMap<string, AgentDefinition>,
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
@@ -277,6 +316,7 @@ export async function setUpRun(
       traceContent: tracingConfig?.logContent,
     }),
     observe: (event) => models.recorder?.observe(event),
+    unreachable: models.unreachable,
     close: async () => {
       models.recorder?.close();
       // Spans are sent before the process exits, or they are lost.
@@ -346,4 +386,9 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** `--append-system-prompt`'s text after the prompt, a blank line between. */
+function withAppended(prompt: string, appended: string | undefined): string {
+  return appended?.trim() ? `${prompt}\n\n${appended.trim()}` : prompt;
 }

@@ -10,7 +10,7 @@ import { recordTrust, trustStorePath } from '../mcp/trust-store.js';
 import type { TrustArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { terminalSafe } from './terminal-text.js';
-import { readProjectMcpFile } from './trust/mcp-file-items.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
 import { type ProjectTrust, projectTrust, recordProjectTrustOf } from './trust/project-trust.js';
 import { projectTrustStorePath } from './trust/project-trust-store.js';
 import { trustListing } from './trust/trust-report.js';
@@ -25,8 +25,7 @@ export async function runTrustCommand(args: TrustArgs, io: CliIo): Promise<numbe
     );
   }
   // Checked as a run would (not expanded): a file that cannot be used is fixed before it is trusted.
-  const mcpFile = await readProjectMcpFile(cwd);
-  if (mcpFile) parseMcpConfigFile(mcpFile, undefined);
+  for (const mcpFile of await readProjectMcpFiles(cwd)) parseMcpConfigFile(mcpFile, undefined);
   const trust = await projectTrust(cwd);
   io.stdout(trustListing(trust));
   if (trust.items.length === 0) return 0;

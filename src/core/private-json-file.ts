@@ -1,8 +1,9 @@
 // A small JSON file of the person's own (the trust records): read whole and checked, written
 // whole to a temporary file and renamed into place (a crash never leaves half a file), mode 0600.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './config-error.js';
+import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularTextSync } from './regular-file.js';
 
 /**
  * The file's value, or undefined when there is no file.
@@ -14,8 +15,9 @@ export function readPrivateJson<T>(
 ): T | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularTextSync(path, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(path, error.problem, error.fix);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new ConfigError(
       path,

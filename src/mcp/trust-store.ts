@@ -1,9 +1,9 @@
 // Which repository files may start MCP servers: `$WARREN_HOME/trusted.json` pins each trusted
 // file (a project `.mcp.json`, a project agent definition) to the SHA-256 of its content, so an
 // edited file must be trusted again before it starts anything.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readPrivateJson, writePrivateJson } from '../core/private-json-file.js';
+import { CONFIG_FILE_MAX_BYTES, readRegularTextSync } from '../core/regular-file.js';
 import { warrenHome } from '../core/warren-home.js';
 import { sha256Of } from './config-file.js';
 
@@ -38,7 +38,7 @@ export function mcpTrust(options: { trustProject?: boolean; storePath?: string }
     trustOf(file) {
       let text: string;
       try {
-        text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+        text = readRegularTextSync(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
       } catch {
         return 'untrusted';
       }

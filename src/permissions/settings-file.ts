@@ -2,12 +2,12 @@
 // `--settings <file>`): read and validated, with errors that name the file, line, column and
 // field. Permission rules and the default mode are parsed here; each file's `hooks` section is
 // handed on as written, with a way to name its places (hooks/ checks it).
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 import type { PermissionMode, PermissionRule } from '../core/permission-policy.js';
+import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { PERMISSION_MODES } from './create-permission-policy.js';
 import { parsePermissionRule } from './permission-rule.js';
 
@@ -137,8 +137,9 @@ async function readSettingsFile(
 
 async function readText(file: string, required: boolean): Promise<string | undefined> {
   try {
-    return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    return await readRegularText(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(file, error.problem, error.fix);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (!required) return undefined;
       throw new ConfigError(

@@ -161,19 +161,23 @@ async function runChild(
 ): Promise<RunResult> {
   const cancel = new AbortController();
   const progress = new ChildProgress();
-  const journal = new RestateJournal(ctx, {
-    onCancel: () =>
-      cancel.abort(
-        new AgentStop(
-          'cancelled',
-          spec.agentId,
-          'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+  const journal = new RestateJournal(
+    ctx,
+    {
+      onCancel: () =>
+        cancel.abort(
+          new AgentStop(
+            'cancelled',
+            spec.agentId,
+            'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+          ),
         ),
-      ),
-    onStep: (step, outcome) => {
-      if (step.kind === 'model') progress.modelEnded(outcome);
+      onStep: (step, outcome) => {
+        if (step.kind === 'model') progress.modelEnded(outcome);
+      },
     },
-  });
+    { env: settings.env },
+  );
   const inbox = new JournaledInbox(ctx, journal);
   const steps: StepRunner = {
     async run(step, work) {
@@ -183,14 +187,14 @@ async function runChild(
       } finally {
         // After a model call, and only then: a point every replay passes in the same state.
         if (step.kind === 'model') {
-          ctx.set('progress', progress.snapshot());
+          ctx.set('progress', journal.redact(progress.snapshot()));
           await inbox.collect();
         }
       }
     },
   };
   const clock = await journal.side('started', () => Date.now());
-  ctx.set('progress', progress.snapshot());
+  ctx.set('progress', journal.redact(progress.snapshot()));
   const result = await runRemoteChild({
     spec,
     steps,
@@ -206,14 +210,16 @@ async function runChild(
     env: settings.env,
     modelBaseUrl: (settings.limits ?? DEFAULT_LIMITS).baseUrl,
   });
-  ctx.set('progress', progress.ended());
+  ctx.set('progress', journal.redact(progress.ended()));
+  // What the workflow returns and posts is kept by Restate too: redacted like a transcript.
+  const kept = journal.redact(result);
   if (spec.notify) {
     // The last step posts the ending to the parent's durable inbox: its notification survives
     // the parent's process being down. The conversation stays with the workflow's result.
     const ending: RemoteEnding = {
       taskId: spec.notify.taskId,
       agentId: spec.agentId,
-      result: { ...result, messages: [] },
+      result: { ...kept, messages: [] },
     };
     const { inbox: key } = spec.notify;
     // Sealed once, in the journal: a replay sends the same signed ending.
@@ -230,5 +236,5 @@ async function runChild(
       });
     }
   }
-  return result;
+  return kept;
 }

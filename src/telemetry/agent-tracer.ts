@@ -16,6 +16,7 @@ import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
 import { remoteParentContext } from './remote-parent.js';
+import { serverAttributes } from './server-address.js';
 
 /** The attribute names of the GenAI semantic conventions that warren sets. */
 const GEN_AI = {
@@ -31,6 +32,8 @@ const GEN_AI = {
   cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
   cacheCreationTokens: 'gen_ai.usage.cache_creation.input_tokens',
   finishReasons: 'gen_ai.response.finish_reasons',
+  responseModel: 'gen_ai.response.model',
+  responseId: 'gen_ai.response.id',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
   toolType: 'gen_ai.tool.type',
@@ -55,6 +58,8 @@ export interface AgentTracerOptions {
   sessionId?: string;
   /** A caller's W3C traceparent: the main agent's span continues that trace (remote-parent.ts). */
   traceparent?: string;
+  /** The `--base-url` of openai-compatible models, for chat spans' `server.address`. */
+  baseUrl?: string;
 }
 
 interface AgentSpans {
@@ -74,6 +79,7 @@ export class AgentTracer {
   readonly #sessionId: string | undefined;
   /** Where a main agent's span hangs: a caller's span, or nothing (a trace of its own). */
   readonly #root: Context;
+  readonly #baseUrl: string | undefined;
   readonly #agents = new Map<string, AgentSpans>();
   /** Open tool spans by agent and call id. */
   readonly #tools = new Map<string, Span>();
@@ -88,6 +94,7 @@ export class AgentTracer {
     this.#logContent = options.logContent === true;
     this.#sessionId = options.sessionId;
     this.#root = remoteParentContext(options.traceparent) ?? ROOT_CONTEXT;
+    this.#baseUrl = options.baseUrl;
   }
 
   observe(event: AgentEvent): void {
@@ -109,6 +116,8 @@ export class AgentTracer {
         this.#agents.get(event.agentId)?.chat?.setAttributes({
           ...usageAttributes(event.usage),
           [GEN_AI.finishReasons]: [event.finishReason],
+          [GEN_AI.responseModel]: event.responseModel,
+          [GEN_AI.responseId]: event.responseId,
           'warren.cost_usd': event.costUsd ?? undefined,
         });
         return;
@@ -190,6 +199,7 @@ export class AgentTracer {
         attributes: {
           [GEN_AI.operationName]: 'chat',
           ...modelAttributes(agent.model),
+          ...serverAttributes(agent.model, { baseUrl: this.#baseUrl }),
           [GEN_AI.agentId]: event.agentId,
           'warren.turn': event.turn,
           [GEN_AI.inputMessages]: agent.messages && JSON.stringify(agent.messages),

@@ -9,7 +9,7 @@ import {
   type Settings,
   type SettingsFile,
 } from '../../permissions/settings-file.js';
-import { isProjectDefinition, withoutTrustItems } from './definition-items.js';
+import { isProjectDefinition, runsProjectCommand, withoutTrustItems } from './definition-items.js';
 import type { ProjectTrust } from './project-trust.js';
 import { widens } from './settings-items.js';
 
@@ -40,8 +40,10 @@ export function trustedDefinitions(
   definitions: ReadonlyMap<string, AgentDefinition>,
 ): Map<string, AgentDefinition> {
   if (trust.trusted) return new Map(definitions);
+  // An ACP agent of the project is its command: without trust there is nothing left to run.
   return new Map(
     [...definitions]
+      .filter(([, definition]) => !runsProjectCommand(definition))
       // An untrusted project's remote agent is left out whole: it is nothing but where it sends.
       .filter(([, definition]) => !(definition.remote && isProjectDefinition(definition)))
       .map(([name, definition]) => [name, withoutTrustItems(definition)]),

@@ -5,6 +5,7 @@ import { relative } from 'node:path';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { hookItems, isRecord } from './hook-items.js';
 import { mcpServerItem } from './mcp-server-item.js';
+import { namedProjectFiles } from './named-files.js';
 import { widens } from './settings-items.js';
 import type { TrustItem } from './trust-item.js';
 
@@ -38,6 +39,8 @@ export function definitionItems(definition: AgentDefinition, projectDir: string)
     );
   });
   if (definition.remote) items.push(remoteAgentItem(definition, file));
+  if (definition.kind === 'acp' && definition.command)
+    items.push(acpAgentItem(definition, file, projectDir));
   if (definition.permissionMode && widens(definition.permissionMode)) {
     items.push({
       kind: 'permission-mode',
@@ -86,6 +89,37 @@ function cardUrlOf(cardJson: string | undefined): string {
   } catch {
     return 'no address';
   }
+}
+
+/**
+ * A `kind: acp` definition runs its command: project-supplied code, trusted like a server's
+ * command line (with the project's files it names, so a changed script withdraws the trust).
+ */
+function acpAgentItem(definition: AgentDefinition, file: string, projectDir: string): TrustItem {
+  const command = definition.command ?? '';
+  const args = definition.args ?? [];
+  const env = Object.entries(definition.env ?? {});
+  const fields: Record<string, string> = { command, args: JSON.stringify(args) };
+  for (const [name, value] of env) fields[`env.${name}`] = value;
+  return {
+    kind: 'acp-agent',
+    file,
+    field: 'command',
+    action: `run ACP agent "${definition.name}": \`${[command, ...args].join(' ')}\`${
+      env.length > 0 ? ` with env ${env.map(([k, v]) => `${k}=${v}`).join(' ')}` : ''
+    }`,
+    fields,
+    files: namedProjectFiles(
+      [command, ...args, ...env.map(([, value]) => value)],
+      [projectDir],
+      projectDir,
+    ),
+  };
+}
+
+/** Whether an untrusted project's definition must be left out whole: it runs a command. */
+export function runsProjectCommand(definition: AgentDefinition): boolean {
+  return isProjectDefinition(definition) && definition.kind === 'acp';
 }
 
 /** The definition as an untrusted project may have it: no hooks, inline servers or wider mode. */

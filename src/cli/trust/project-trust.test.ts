@@ -104,7 +104,7 @@ describe('an untrusted project', () => {
             projectDir: PROJECT,
             settingsFiles: files,
             definitions: definitions.values(),
-            mcpFile: undefined,
+            mcpFiles: [],
             homeDir: HOME,
           });
           const trust = decideProjectTrust(PROJECT, items, {
@@ -155,7 +155,7 @@ describe('an untrusted project', () => {
       projectDir: PROJECT,
       settingsFiles: files,
       definitions: [],
-      mcpFile: undefined,
+      mcpFiles: [],
       homeDir: HOME,
     });
     const trust = decideProjectTrust(PROJECT, items, { trustProject: true });
@@ -174,7 +174,7 @@ describe('an untrusted project', () => {
         projectDir: HOME,
         settingsFiles: files,
         definitions: [],
-        mcpFile: undefined,
+        mcpFiles: [],
         homeDir: HOME,
       }),
     ).toEqual([]);
@@ -192,7 +192,7 @@ describe('a recorded trust', () => {
         projectDir: PROJECT,
         settingsFiles: files,
         definitions: [],
-        mcpFile: undefined,
+        mcpFiles: [],
         homeDir: HOME,
       });
     recordProjectTrustOf(decideProjectTrust(PROJECT, items(before), { storePath: store }), store);

@@ -8,7 +8,7 @@ import { loadAgentDefinitions } from '../../agents/definitions/load-agent-defini
 import type { McpConfigFile } from '../../mcp/config-file.js';
 import { readSettingsFiles, type SettingsFile } from '../../permissions/settings-file.js';
 import { definitionItems } from './definition-items.js';
-import { mcpFileItems, readProjectMcpFile } from './mcp-file-items.js';
+import { mcpFileItems, readProjectMcpFiles } from './mcp-file-items.js';
 import {
   projectTrustStorePath,
   readProjectRecord,
@@ -50,7 +50,8 @@ export interface ProjectSources {
   settingsFiles: readonly SettingsFile[];
   /** The definitions in use (a project file overridden by a higher one is not). */
   definitions: Iterable<AgentDefinition>;
-  mcpFile: McpConfigFile | undefined;
+  /** The project's `.mcp.json` files, nearest first. */
+  mcpFiles: readonly McpConfigFile[];
   homeDir?: string;
 }
 
@@ -64,7 +65,7 @@ export function collectTrustItems(sources: ProjectSources): TrustItem[] {
       .filter((file) => file.scope === 'project')
       .flatMap((file) => settingsItems(file, projectDir)),
     ...[...sources.definitions].flatMap((definition) => definitionItems(definition, projectDir)),
-    ...(sources.mcpFile ? mcpFileItems(sources.mcpFile, projectDir) : []),
+    ...sources.mcpFiles.flatMap((file) => mcpFileItems(file, projectDir)),
   ];
 }
 
@@ -133,16 +134,16 @@ export async function projectTrust(
 ): Promise<ProjectTrust> {
   const projectDir = resolve(cwd);
   const homeDir = options.homeDir ?? homedir();
-  const [settingsFiles, agents, mcpFile] = await Promise.all([
+  const [settingsFiles, agents, mcpFiles] = await Promise.all([
     readSettingsFiles({ projectDir }),
     loadAgentDefinitions({ cwd: projectDir, homeDir, agentsDirs: options.agentsDirs }),
-    readProjectMcpFile(projectDir),
+    readProjectMcpFiles(projectDir),
   ]);
   const items = collectTrustItems({
     projectDir,
     settingsFiles,
     definitions: agents.definitions.values(),
-    mcpFile,
+    mcpFiles,
     homeDir,
   });
   return decideProjectTrust(projectDir, items, options);

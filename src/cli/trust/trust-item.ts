@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 export type TrustItemKind =
   | 'hook'
   | 'mcp-server'
+  | 'acp-agent'
   | 'permission-mode'
   | 'allow-rule'
   | 'remote-agent';
