@@ -7,11 +7,12 @@ import { type Artifact, type StreamResponse, type Task, TaskState } from '@a2a-j
 import type { Client } from '@a2a-js/sdk/client';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { RunResult } from '../core/events.js';
-import type {
-  RemoteChildSpec,
-  RemoteEnding,
-  RemoteExecutor,
-  RemoteProgress,
+import {
+  type RemoteChildSpec,
+  type RemoteEnding,
+  type RemoteExecutor,
+  type RemoteProgress,
+  startingProgress,
 } from '../core/remote-executor.js';
 import { openA2aClient } from './a2a-client.js';
 import { partsText, sendTextRequest } from './a2a-parts.js';
@@ -60,15 +61,7 @@ export class A2aRemoteExecutor implements RemoteExecutor {
         lastText: '',
         metadata: undefined,
       },
-      progress: {
-        state: 'running',
-        turns: 0,
-        toolCalls: 0,
-        tokens: 0,
-        lastActivityAt: null,
-        lastToolName: null,
-        lastText: '',
-      },
+      progress: startingProgress(),
       result: Promise.resolve(undefined as never),
     };
     child.result = this.#follow(client, child).then(
