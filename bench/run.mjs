@@ -22,7 +22,9 @@
 // children drawn by the terminal UI: the agents' throughput against print mode's, and the UI's
 // CPU), remote (children on a real restate-server and a `warren restate serve` worker: spawn
 // latency, the cost of one journaled step, 1,000 children at once; each beside the same child
-// in-process), sandbox (what bubblewrap adds to one Bash call). Profiled timings are slower: never mix them with real runs.
+// in-process), sandbox (what bubblewrap adds to one Bash call), protocols (one call of a one-turn
+// agent in-process, through `warren mcp serve` and `warren a2a serve`, and as a `kind: remote`
+// child; report only). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -275,6 +277,11 @@ const SCRIPT_JOBS = {
     usesMock: true,
     detail: ([sample]) =>
       `throughput ${pct(sample?.throughputRatio)} of print mode; UI CPU ${pct(sample?.uiCpuShare)} of a core; ${sample?.drawsPerSecond?.toFixed(1)} draws/s`,
+  },
+  protocols: {
+    file: 'protocol-calls.mjs',
+    detail: ([sample]) =>
+      `one call: in-process ${sample?.inProcessMs?.toFixed(1)} ms, MCP ${sample?.mcpCallMs?.toFixed(1)} ms, A2A ${sample?.a2aCallMs?.toFixed(1)} ms, kind: remote child ${sample?.remoteChildMs?.toFixed(1)} ms`,
   },
   remote: {
     file: 'remote-scale.mjs',

@@ -23,7 +23,9 @@ const LAYERS_BELOW_ENTRY = [
   'agents',
   'tasks',
   'remote',
+  'a2a',
   'sandbox',
+  'serve',
   'testing',
 ];
 
@@ -77,6 +79,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'tasks',
     'sandbox',
   ],
+  a2a: ['core', 'agents'],
+  serve: ['core', 'permissions', 'agents', 'session', 'a2a'],
   testing: ['core', 'model', 'tools', 'sandbox'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],

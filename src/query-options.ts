@@ -46,6 +46,11 @@ export interface QueryOptions
   /** Record prompts, replies and tool input/output on the spans. Default: false. */
   traceContent?: boolean;
   /**
+   * A W3C `traceparent` (`00-<trace id>-<span id>-<flags>`) of a caller in another process: with
+   * `tracerProvider`, the main agent's span is a child of that span, in the caller's trace.
+   */
+  traceparent?: string;
+  /**
    * MCP servers of the session, by name: `{command, args, env, cwd}`, `{type: 'http' | 'sse',
    * url, headers}`, or an in-process `McpServer` (from `@modelcontextprotocol/sdk`). Their
    * tools are `mcp__<name>__<tool>`; they start before the main agent and stop when it ends.

@@ -154,6 +154,7 @@ function start(
   return tracedRun(run, options.tracerProvider, {
     logContent: options.traceContent,
     sessionId: options.sessionId,
+    traceparent: options.traceparent,
     baseUrl: options.baseUrl,
   });
 }

@@ -89,6 +89,15 @@ export function summariseCell(scenario, samples) {
       localPerSecond: medianOf((s) => s.localPerSecond),
     };
   }
+  if (scenario.job === 'protocols') {
+    return {
+      samples: samples.length,
+      inProcessMs: medianOf((s) => s.inProcessMs),
+      mcpCallMs: medianOf((s) => s.mcpCallMs),
+      a2aCallMs: medianOf((s) => s.a2aCallMs),
+      remoteChildMs: medianOf((s) => s.remoteChildMs),
+    };
+  }
   if (scenario.job === 'sandbox') {
     return {
       samples: samples.length,
@@ -515,6 +524,17 @@ function rows(sc) {
       pick: 'localPerSecond',
       format: fixed(0),
     },
+    ...[
+      ['inProcessMs', 'in-process'],
+      ['mcpCallMs', 'warren mcp serve (stdio)'],
+      ['a2aCallMs', 'warren a2a serve (streamed)'],
+      ['remoteChildMs', 'a kind: remote child (parent turns included)'],
+    ].map(([pick, way]) => ({
+      cell: 'protocols.json',
+      label: `protocols: one call ${way} ms`,
+      pick,
+      format: fixed(1),
+    })),
     {
       cell: 'import',
       label: 'adapter import ms',

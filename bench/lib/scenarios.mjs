@@ -106,6 +106,13 @@ export function scenarios({ quick }) {
       // `calls` Bash calls of `true` in bubblewrap, interleaved with as many unconfined ones.
       calls: quick ? 20 : 40,
     },
+    protocols: {
+      title: 'one call over each protocol',
+      job: 'protocols',
+      modes: ['json'],
+      // One agent, one scripted turn: `calls` calls one after another, each way (report only).
+      calls: quick ? 10 : 30,
+    },
     remote: {
       title: 'remote children on Restate',
       job: 'remote',

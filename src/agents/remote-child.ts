@@ -9,6 +9,7 @@ import { messageOf } from '../model/retry-policy.js';
 import { forkedTurns } from './fork-context.js';
 import { handOff, withNote } from './hand-off.js';
 import { launchedOutput } from './launched-output.js';
+import type { RemotePort } from './remote-port.js';
 import { remoteSpec } from './remote-spec.js';
 import type { SpawnRequest } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
@@ -17,14 +18,41 @@ import type { SubagentRuntime } from './subagent-runtime.js';
 /** How long a cancelled remote child may take to report how it ended. */
 const CANCEL_SETTLE_MS = 15_000;
 
-export async function runRemoteSubagent(
+/** A `kind: remote` definition: the same, through the port of its A2A agent. */
+export function runRemoteAgent(
   spawner: Spawner,
   request: SpawnRequest,
   ctx: SpawnToolContext,
 ): Promise<ToolOutput> {
+  const port = remotePortOf(spawner.runtime, request.definition.name);
+  if (typeof port === 'string') return Promise.resolve(toolError(port));
+  return runRemoteSubagent(spawner, request, ctx, port);
+}
+
+/**
+ * Where a remote child of `type` runs: its A2A agent for a `kind: remote` definition, else the
+ * run's remote executor; a string says why it cannot run.
+ */
+export function remotePortOf(runtime: SubagentRuntime, type: string): RemotePort | string {
+  const definition = runtime.findDefinition(type);
+  if (definition?.remote) {
+    const port = runtime.remoteAgents?.(definition);
+    if (port === undefined || typeof port === 'string') {
+      return `The ${type} agent is a remote (A2A) agent, and this run cannot reach it${port ? `: ${port}` : ' (it has no A2A client)'}.`;
+    }
+    return port;
+  }
+  return runtime.remote ?? 'This run has no remote executor.';
+}
+
+export async function runRemoteSubagent(
+  spawner: Spawner,
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+  port: RemotePort | undefined = spawner.runtime.remote,
+): Promise<ToolOutput> {
   const { runtime } = spawner;
   const type = request.definition.name;
-  const port = runtime.remote;
   if (!port) {
     return toolError(
       `The ${type} agent asks to run remotely (isolation: "remote"), and this run has no remote executor. Run warren with --executor restate --restate-url <ingress> (or set WARREN_RESTATE_URL), or call Agent without isolation "remote".`,
@@ -167,10 +195,9 @@ export function reportRemoteEnding(result: RunResult, sink: (event: AgentEvent) 
   for (const report of result.worktree?.reports ?? [])
     sink({ ...ref, type: 'worktree', ...report });
   for (const message of result.messages) sink({ ...ref, type: 'message_end', message });
-  // Its model calls ran on the worker, whose events stay there (and a crashed worker's are
-  // gone): one usage event for the whole run, so the agent tree, the transcript and the
-  // session's totals count what it spent.
-  if (result.numTurns > 0) {
+  // Its model calls ran elsewhere (a worker, whose events stay there and are gone after a crash;
+  // an A2A agent): their sum, once, is what the agent tree, the transcript and `agents[]` add up.
+  if (result.numTurns > 0 || hasTokens(result.usage) || result.costUsd !== null) {
     sink({
       ...ref,
       type: 'usage',
@@ -182,6 +209,10 @@ export function reportRemoteEnding(result: RunResult, sink: (event: AgentEvent) 
     });
   }
   sink({ ...result, type: 'result' });
+}
+
+function hasTokens(usage: RunResult['usage']): boolean {
+  return Object.values(usage).some((count) => count > 0);
 }
 
 /**

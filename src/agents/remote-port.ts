@@ -2,6 +2,7 @@
 // this run uses it. The CLI (or a worker, for its children's children) plugs it into the run's
 // SubagentRuntime; agents/ never imports an engine.
 import type { RemoteExecutor } from '../core/remote-executor.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
 
 export interface RemotePort {
   readonly executor: RemoteExecutor;
@@ -18,3 +19,9 @@ export interface RemotePort {
    */
   readonly inboxKey?: string;
 }
+
+/**
+ * The port of a `kind: remote` definition (an A2A agent, docs/a2a.md): its executor talks to the
+ * agent its card names. The CLI plugs in a2a/; a string says why this run cannot reach it.
+ */
+export type RemoteAgentPorts = (definition: AgentDefinition) => RemotePort | string;

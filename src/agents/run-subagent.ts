@@ -21,7 +21,7 @@ import { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, driveChild } from './drive-child.js';
 import { handOff, withNote } from './hand-off.js';
 import { launchedOutput } from './launched-output.js';
-import { runRemoteSubagent } from './remote-child.js';
+import { runRemoteAgent, runRemoteSubagent } from './remote-child.js';
 import {
   createSubagentContext,
   type Spawner,
@@ -56,6 +56,7 @@ export async function runSubagent(
       `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
     );
   }
+  if (request.definition.remote) return runRemoteAgent(spawner, request, ctx);
   // An ACP child is a process beside its parent: it speaks to this warren, not to a worker's.
   const local = request.definition.kind === 'acp';
   if (!local && (request.remote || runtime.remote?.all)) {

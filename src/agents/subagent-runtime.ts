@@ -19,7 +19,7 @@ import { ForegroundChildren } from './foreground-children.js';
 import type { AgentMemory } from './memory/agent-memory.js';
 import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
-import type { RemotePort } from './remote-port.js';
+import type { RemoteAgentPorts, RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 import { childPath, newAgentId } from './subagent-context.js';
 
@@ -70,6 +70,8 @@ export interface SubagentSettings {
   remote?: RemotePort;
   /** Where agent and task ids come from; a replay gives the recorded ones. Default: fresh. */
   runIds?: RunIds;
+  /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
+  remoteAgents?: RemoteAgentPorts;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -98,6 +100,7 @@ export class SubagentRuntime {
   foreground = new ForegroundChildren();
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
   remote: RemotePort | undefined;
+  readonly remoteAgents: RemoteAgentPorts | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -124,6 +127,7 @@ export class SubagentRuntime {
     this.handoffCheck = settings.handoffCheck;
     this.remote = settings.remote;
     this.runIds = settings.runIds ?? FRESH_IDS;
+    this.remoteAgents = settings.remoteAgents;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }

@@ -16,6 +16,7 @@ import {
   type WorktreesArgs,
 } from './parsed-args.js';
 import { executorArgs, RESTATE_OPTIONS, restateArgs } from './restate-args.js';
+import { serveArgs } from './serve-args.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
@@ -55,6 +56,8 @@ export const OPTIONS = {
   replay: { type: 'string' },
   'replay-tools': { type: 'boolean' },
   html: { type: 'string' },
+  http: { type: 'boolean' },
+  'token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...RESTATE_OPTIONS,
@@ -96,6 +99,19 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   if (positionals[0] === 'usage' || positionals[0] === 'report') {
     return sessionArgs(positionals[0], positionals.slice(1), values);
+  }
+  if ((positionals[0] === 'mcp' || positionals[0] === 'a2a') && positionals[1] === 'serve') {
+    return serveArgs(positionals[0], positionals.slice(2), values, {
+      run: runArgs({ ...values, agent: undefined }),
+      port: positiveInteger('--port', values.port, { allowZero: true }),
+    });
+  }
+  if (positionals[0] === 'a2a') {
+    throw new ConfigError(
+      `a2a ${positionals[1] ?? ''}`.trim(),
+      'is not an a2a command',
+      'warren a2a serve --port <p>',
+    );
   }
   if (positionals[0] === 'mcp' && !values.print) return mcpArgs(positionals, values);
   if (positionals[0] === 'trust' && !values.print) {

@@ -22,6 +22,19 @@ Usage:
                                     MCP servers: transport, status, tool count; a server's tools
   warren acp [flags]                warren as an ACP agent on stdin and stdout, for Zed and other
                                     ACP editors (docs/acp.md); takes the run flags below
+  warren mcp serve [--agent a,b] [run flags]
+                                    agent definitions (all, or those named) as MCP tools over
+                                    stdio, for Claude Code's .mcp.json and other MCP clients
+                                    (docs/mcp-serve.md)
+      --http --port <p> [--host <addr>]
+                                    Streamable HTTP at http://<addr>:<p>/mcp instead (host default
+                                    127.0.0.1; port 0 picks one and prints it)
+      --token-file <file>           the bearer token HTTP callers must send (else env
+                                    WARREN_SERVE_TOKEN); --insecure-no-auth serves anyone
+  warren a2a serve --port <p> [--agent a,b] [--host <addr>] [--token-file <file>]
+                                    agent definitions as an A2A agent (agent card at
+                                    /.well-known/agent-card.json, one skill each); callers send
+                                    Authorization: Bearer <token> or X-API-Key (docs/a2a.md)
   warren restate serve --port <p> [--host <addr>]
                                     a worker: runs remote children (Restate services over HTTP/2);
                                     serves only requests signed with its remote key:
@@ -40,8 +53,8 @@ Usage:
                                     register a worker with restate-server (docs/remote.md)
   warren restate keygen             print a new remote key for parents and workers
   warren trust                      list everything the project would run or allow (hooks, MCP
-                                    servers, widening settings) in full, then trust it until any
-                                    of it changes (docs/security.md)
+                                    servers, widening settings, remote A2A agents) in full, then
+                                    trust it until any of it changes (docs/security.md)
   warren --help | --version
 
 Flags:

@@ -30,6 +30,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
       case 'mcp':
         return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+      case 'serve':
+        try {
+          return await (await import('./serve-command.js')).runServeCommand(args, io);
+        } finally {
+          killLiveGroups();
+        }
       case 'acp':
         try {
           return await (await import('./acp-command.js')).runAcpCommand(args, io);

@@ -116,6 +116,23 @@ export interface McpArgs {
   cwd: string | undefined;
 }
 
+/** `warren mcp serve` and `warren a2a serve`: chosen definitions published over a protocol. */
+export interface ServeArgs extends RunArgs {
+  command: 'serve';
+  protocol: 'mcp' | 'a2a';
+  /** `--agent a,b`: the definitions to publish; undefined publishes every one. */
+  served: string[] | undefined;
+  /** MCP: Streamable HTTP instead of stdio. A2A always serves HTTP. */
+  http: boolean;
+  host: string;
+  /** 0 picks a free port (printed on stderr). */
+  port: number;
+  /** `--token-file`: the bearer token callers must send (else env WARREN_SERVE_TOKEN). */
+  tokenFile: string | undefined;
+  /** `--insecure-no-auth`: serve HTTP to anyone who reaches it. */
+  insecureNoAuth: boolean;
+}
+
 export interface TrustArgs {
   command: 'trust';
   /** A file of the project (the older form): its project is trusted, as without it. */
@@ -132,6 +149,7 @@ export type CliArgs =
   | SessionArgs
   | McpArgs
   | TrustArgs
+  | ServeArgs
   | RestateArgs
   | { command: 'help' }
   | { command: 'version' }

@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { remoteAgentPorts } from '../a2a/remote-agent-ports.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import { type AgentLoadEntry, sourceLabel } from '../agents/definitions/agent-load-entry.js';
 import { checkAgentName } from '../agents/definitions/agent-name.js';
@@ -189,6 +190,13 @@ export async function setUpRun(
   });
   const agentName = args.agent && (checkAgentName(args.agent).name ?? args.agent);
   const mainDefinition = agentName ? definitions.get(agentName) : undefined;
+  if (mainDefinition?.remote) {
+    throw new ConfigError(
+      `--agent ${args.agent}`,
+      'is a remote (A2A) agent, which runs only as a sub-agent',
+      'run another agent as the main one, and let it call this one',
+    );
+  }
   if (args.agent && !mainDefinition) {
     const broken = entries.find((entry) => entry.name === agentName && entry.error);
     throw new ConfigError(
@@ -240,6 +248,8 @@ export async function setUpRun(
       : `the session folder ${sessionDir}`,
   });
   const tools = models.tools(builtinTools());
+  // `kind: remote` definitions reach their A2A agents through one client each for the session.
+  const remoteAgents = remoteAgentPorts(process.env);
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
   // With --replay-tools the recorded results answer: no server is started.
   const mcpServers = models.replaysMcp
@@ -321,6 +331,7 @@ export async function setUpRun(
       prices,
       resolveModel: models.resolveChild,
       ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
+      remoteAgents,
       tracerProvider: tracing?.tracerProvider,
       traceContent: tracingConfig?.logContent,
     }),

@@ -80,6 +80,19 @@ export interface RemoteProgress {
   lastText: string;
 }
 
+/** Where a child stands before its first step. */
+export function startingProgress(): RemoteProgress {
+  return {
+    state: 'running',
+    turns: 0,
+    toolCalls: 0,
+    tokens: 0,
+    lastActivityAt: null,
+    lastToolName: null,
+    lastText: '',
+  };
+}
+
 /** A child's ending as its durable inbox keeps it. */
 export interface RemoteEnding {
   taskId: string;

@@ -3,7 +3,7 @@
 // made, never in the order a batch of tool calls happened to finish.
 
 import { textOf } from '../core/messages.js';
-import type { RemoteProgress } from '../core/remote-executor.js';
+import { type RemoteProgress, startingProgress } from '../core/remote-executor.js';
 import type { LoopStep } from '../core/step-runner.js';
 import { budgetTokens } from '../core/usage.js';
 import type { ModelTurn } from '../model/model-turn.js';
@@ -13,15 +13,7 @@ import type { JournaledOutcome } from './restate-journal.js';
 const LAST_TEXT_CHARS = 4000;
 
 export class ChildProgress {
-  readonly #progress: RemoteProgress = {
-    state: 'running',
-    turns: 0,
-    toolCalls: 0,
-    tokens: 0,
-    lastActivityAt: null,
-    lastToolName: null,
-    lastText: '',
-  };
+  readonly #progress: RemoteProgress = startingProgress();
 
   /** A step is made (before it runs): tool calls count in the order the model wrote them. */
   started(step: LoopStep): void {

@@ -4,11 +4,13 @@
 import type { RemoteBackgroundChild } from '../agents/background-port.js';
 import {
   failedRemote,
+  remotePortOf,
   remoteRunStart,
   reportRemoteEnding,
   resultOf,
   withWorktreeNote,
 } from '../agents/remote-child.js';
+import type { RemotePort } from '../agents/remote-port.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { RemoteProgress } from '../core/remote-executor.js';
@@ -45,13 +47,13 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     child: RemoteBackgroundChild,
     control: TaskControl,
   ): Promise<TaskOutcome> {
-    const port = this.runtime.remote;
     const { spec } = child;
+    const port = remotePortOf(this.runtime, String(spec.definition.name));
     const sink = (event: AgentEvent) => {
       this.#record?.(event);
       control.emit(event);
     };
-    if (!port) return outcome(failedRemote(spec, 'This run has no remote executor.'), '', null);
+    if (typeof port === 'string') return outcome(failedRemote(spec, port), '', null);
     // Its ending also goes to the session's durable inbox: a parent that was down then gets it.
     const { inboxKey } = port;
     const submitted = inboxKey ? { ...spec, notify: { inbox: inboxKey, taskId } } : spec;
@@ -72,12 +74,12 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     try {
       // Ended while no process was attached (a resumed session), and posted to the durable
       // inbox: that is its result, even once the engine has forgotten the child itself.
-      const posted = inboxKey ? await this.#posted(inboxKey, taskId) : undefined;
-      if (posted) return await this.#ended(taskId, run, posted, sink, control.signal);
+      const posted = inboxKey ? await this.#posted(port, inboxKey, taskId) : undefined;
+      if (posted) return await this.#ended(port, taskId, run, posted, sink, control.signal);
       await port.executor.submit(submitted, control.signal);
       run.status = 'running';
       control.running();
-      void this.#follow(spec.agentId, run, control, polling.signal);
+      void this.#follow(port, spec.agentId, run, control, polling.signal);
       // TaskStop aborts the task's signal: the child is cancelled then, and its end awaited.
       result = await resultOf(port.executor, spec.agentId, control.signal);
     } catch (error) {
@@ -88,18 +90,18 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     } finally {
       polling.abort();
     }
-    return this.#ended(taskId, run, result, sink, control.signal);
+    return this.#ended(port, taskId, run, result, sink, control.signal);
   }
 
   /** Its ending reported, handed off, and forgotten by the durable inbox. */
   async #ended(
+    port: RemotePort,
     taskId: string,
     run: AgentTaskRun,
     result: RunResult,
     sink: (event: AgentEvent) => void,
     signal: AbortSignal,
   ): Promise<TaskOutcome> {
-    const port = this.runtime.remote!;
     const { inboxKey } = port;
     run.status = TASK_STATUS[result.status];
     reportRemoteEnding(result, sink);
@@ -112,21 +114,24 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
     return outcome(result, text, this.runtime.transcriptPathFor(result.agentId) ?? null);
   }
 
-  async #posted(inboxKey: string, taskId: string): Promise<RunResult | undefined> {
-    const port = this.runtime.remote;
-    const endings = await port?.executor.inbox(inboxKey).catch(() => []);
+  async #posted(
+    port: RemotePort,
+    inboxKey: string,
+    taskId: string,
+  ): Promise<RunResult | undefined> {
+    const endings = await port.executor.inbox(inboxKey).catch(() => []);
     return endings?.find((ending) => ending.taskId === taskId)?.result;
   }
 
   /** Reads the child's progress about once a second while it runs, for TaskOutput and the store. */
   async #follow(
+    port: RemotePort,
     agentId: string,
     run: AgentTaskRun,
     control: TaskControl,
     stop: AbortSignal,
   ): Promise<void> {
-    const port = this.runtime.remote;
-    while (port && !stop.aborted) {
+    while (!stop.aborted) {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_INTERVAL_MS));
       if (stop.aborted) return;
       const progress: RemoteProgress | undefined = await port.executor

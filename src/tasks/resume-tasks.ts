@@ -11,6 +11,7 @@ import {
   reopenChildWorktree,
 } from '../agents/child-worktree.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+import { remotePortOf } from '../agents/remote-child.js';
 import { startOwnServers } from '../agents/run-subagent.js';
 import {
   createSubagentContext,
@@ -127,15 +128,21 @@ function idsInUserMessages(messages: readonly Message[], find: (text: string) =>
 /** A `remote_agent` task again, under its old id: the same child, attached (submit is idempotent). */
 function reattach(params: ResumeParams, record: TaskRecord, report: ResumeReport): void {
   const { tasks } = params;
-  if (!tasks.runtime.remote) {
-    const error = `It runs on a Restate worker, and this run has no remote executor: resume with --restate-url <ingress> (or WARREN_RESTATE_URL) to get its result.`;
+  const spec = record.spec as RemoteChildSpec;
+  // A `kind: remote` child re-attaches through its A2A agent; others need the Restate executor.
+  const type = String(spec.definition?.name ?? record.agentType);
+  const port = remotePortOf(tasks.runtime, type);
+  if (typeof port === 'string') {
+    const error = tasks.runtime.findDefinition(type)?.remote
+      ? port
+      : `It runs on a Restate worker, and this run has no remote executor: resume with --restate-url <ingress> (or WARREN_RESTATE_URL) to get its result.`;
     params.warn?.(`task ${record.taskId}: ${error}`);
     tasks.manager.endInterrupted(record.taskId, { ...interruptedOutcome(record), error });
     report.ended.push(record.taskId);
     return;
   }
   const child: RemoteBackgroundChild = {
-    spec: record.spec as RemoteChildSpec,
+    spec,
     owner: record.owner,
     ...(record.name === null ? {} : { name: record.name }),
   };

@@ -15,6 +15,7 @@ import {
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import { remoteParentContext } from './remote-parent.js';
 import { serverAttributes } from './server-address.js';
 
 /** The attribute names of the GenAI semantic conventions that warren sets. */
@@ -55,6 +56,8 @@ export interface AgentTracerOptions {
    * traces together (Phoenix groups them as one session).
    */
   sessionId?: string;
+  /** A caller's W3C traceparent: the main agent's span continues that trace (remote-parent.ts). */
+  traceparent?: string;
   /** The `--base-url` of openai-compatible models, for chat spans' `server.address`. */
   baseUrl?: string;
 }
@@ -74,6 +77,8 @@ export class AgentTracer {
   readonly #tracer: Tracer;
   readonly #logContent: boolean;
   readonly #sessionId: string | undefined;
+  /** Where a main agent's span hangs: a caller's span, or nothing (a trace of its own). */
+  readonly #root: Context;
   readonly #baseUrl: string | undefined;
   readonly #agents = new Map<string, AgentSpans>();
   /** Open tool spans by agent and call id. */
@@ -88,6 +93,7 @@ export class AgentTracer {
     this.#tracer = tracer;
     this.#logContent = options.logContent === true;
     this.#sessionId = options.sessionId;
+    this.#root = remoteParentContext(options.traceparent) ?? ROOT_CONTEXT;
     this.#baseUrl = options.baseUrl;
   }
 
@@ -152,7 +158,7 @@ export class AgentTracer {
         ? undefined
         : this.#toolContexts.get(toolKey(event.parentId ?? '', event.parentToolCallId))) ??
       (event.parentId === null ? undefined : this.#agents.get(event.parentId)?.context) ??
-      ROOT_CONTEXT;
+      this.#root;
     const span = this.#tracer.startSpan(
       `invoke_agent ${event.agentType}`,
       {

@@ -5,6 +5,7 @@ import type { PermissionMode } from '../../core/permission-policy.js';
 import type { HookSettings } from '../../hooks/hook-settings.js';
 import { CACHE_TTLS, EFFORTS } from '../../model/model-settings.js';
 import { type OutputSchemaInput, outputSchemaProblem } from './output-schema.js';
+import { remoteAgentSchema } from './remote-agent-fields.js';
 
 /** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
 export const agentSourceSchema = z.object({
@@ -143,6 +144,7 @@ export const agentFieldSchemas = {
   command: z.string().trim().min(1).describe('the program that starts the ACP agent'),
   args: z.array(z.string()).describe('a list of strings'),
   env: z.record(z.string(), z.string()).describe('a map of variable name to string'),
+  remote: remoteAgentSchema,
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -186,6 +188,8 @@ export const agentDefinitionInputSchema = z.looseObject({
   command: agentFieldSchemas.command.optional(),
   args: agentFieldSchemas.args.optional(),
   env: agentFieldSchemas.env.optional(),
+  /** A remote agent reached over A2A instead of a prompt run here (docs/a2a.md). */
+  remote: agentFieldSchemas.remote.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
 
@@ -272,6 +276,11 @@ export const agentDefinitionSchema = z.object({
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
+  /**
+   * A remote agent reached over A2A (`kind: remote`): its card and auth. Its tasks are sent
+   * there instead of running the loop here (docs/a2a.md).
+   */
+  remote: remoteAgentSchema.optional(),
   /** Fields warren does not know (opencode's `mode`, `top_p`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,

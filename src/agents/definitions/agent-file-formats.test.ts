@@ -219,12 +219,33 @@ describe("Gemini CLI's agents (.gemini/agents/*.md)", () => {
     ]);
   });
 
-  it('is an error entry for a remote (A2A) agent', () => {
+  it('reads a remote (A2A) agent: its card, its auth, a description when it has none', () => {
     const entry = gemini(
-      '---\nname: remote-one\ndescription: d\nkind: remote\nagent_card_url: https://x\n---\n',
+      '---\nname: remote-one\nkind: remote\nagent_card_url: https://x.example/card\nauth:\n  type: apiKey\n  key: $KEY\n---\n',
     );
-    expect(entry.status).toBe('error');
-    expect(entry.error).toMatchObject({ line: 4, message: expect.stringContaining('A2A') });
+    expect(entry.status).toBe('ok');
+    expect(entry.definition?.remote).toEqual({
+      cardUrl: 'https://x.example/card',
+      auth: { type: 'apiKey', key: '$KEY' },
+    });
+    expect(entry.definition?.description).toBe(
+      'A remote agent reached over A2A (card at https://x.example/card).',
+    );
+    expect(entry.warnings).toEqual([]);
+  });
+
+  it('refuses a remote agent with no card, or auth that runs a command, naming the line', () => {
+    expect(gemini('---\nname: r\nkind: remote\n---\n').error).toEqual({
+      line: 3,
+      message: '`kind: remote` needs one of `agent_card_url` or `agent_card_json`',
+    });
+    const command = gemini(
+      '---\nname: r\nkind: remote\nagent_card_url: https://x\nauth:\n  type: http\n  scheme: Bearer\n  token: "!cat ~/.secret"\n---\n',
+    );
+    expect(command.error).toEqual({
+      line: 5,
+      message: '`auth` values run as `!command` are not supported by warren; use `$ENV_VAR`',
+    });
   });
 });
 

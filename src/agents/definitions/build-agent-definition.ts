@@ -95,7 +95,8 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
   const description = state.limitSize('description', values.description);
   const prompt = state.limitSize('prompt', values.prompt ?? '');
-  if (prompt.trim() === '' && values.kind !== 'acp') {
+  // An ACP or a remote (A2A) agent's prompt is its own, on its side: an empty one is expected.
+  if (prompt.trim() === '' && values.kind !== 'acp' && values.remote === undefined) {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
   const permission =
@@ -135,6 +136,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     temperature: values.temperature,
     cacheTtl: values.cacheTtl,
     ...acpFieldsOf(values),
+    remote: values.remote,
     extra: state.extra,
     source: options.source,
   });

@@ -15,12 +15,8 @@ export function mapGeminiFields(
   for (const [key, value] of Object.entries(written)) {
     switch (key) {
       case 'kind':
-        if (value === 'remote') {
-          mapped.error = at(
-            lineOf(key),
-            '`kind: remote` is a Gemini CLI agent reached over A2A, which warren cannot run; the file cannot be used (write a local agent, with its prompt as the body)',
-          );
-        } else if (value !== 'local') {
+        // `kind: remote` was taken out before (remote-agent-fields.ts).
+        if (value !== 'local') {
           mapped.warnings.push(
             at(
               lineOf(key),

@@ -12,6 +12,7 @@ import { DEFINITION_FILE_MAX_BYTES } from './frontmatter-cap.js';
 import { readFrontmatterFields } from './frontmatter-fields.js';
 import { mapGeminiFields } from './gemini-fields.js';
 import type { MappedFields } from './mapped-fields.js';
+import { takeRemoteAgentFields } from './remote-agent-fields.js';
 
 export interface LoadAgentFileOptions {
   path: string;
@@ -103,6 +104,9 @@ function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
   const { parts } = split;
   const read = readFrontmatterFields(parts.frontmatter, parts.frontmatterLine);
   if (read.error) return errorEntry(options, read.error);
+  // `kind: remote` (A2A) is read the same in every format, before the format's own fields.
+  const remote = takeRemoteAgentFields(read.fields, read.lines);
+  if (remote.error) return errorEntry(options, remote.error);
   const mapped: MappedFields =
     source.format === 'gemini'
       ? mapGeminiFields(read.fields, read.lines)
@@ -151,5 +155,8 @@ function parseAgentText(options: ParseAgentFileOptions): AgentLoadEntry {
   if (built.error) {
     return { name: built.name, source, status: 'error', error: built.error, ...diagnostics };
   }
-  return { name: built.name, source, status: 'ok', definition: built.definition, ...diagnostics };
+  const definition = remote.remote
+    ? { ...built.definition, remote: remote.remote }
+    : built.definition;
+  return { name: built.name, source, status: 'ok', definition, ...diagnostics };
 }

@@ -9,7 +9,7 @@ import {
   type Settings,
   type SettingsFile,
 } from '../../permissions/settings-file.js';
-import { runsProjectCommand, withoutTrustItems } from './definition-items.js';
+import { isProjectDefinition, runsProjectCommand, withoutTrustItems } from './definition-items.js';
 import type { ProjectTrust } from './project-trust.js';
 import { widens } from './settings-items.js';
 
@@ -44,6 +44,8 @@ export function trustedDefinitions(
   return new Map(
     [...definitions]
       .filter(([, definition]) => !runsProjectCommand(definition))
+      // An untrusted project's remote agent is left out whole: it is nothing but where it sends.
+      .filter(([, definition]) => !(definition.remote && isProjectDefinition(definition)))
       .map(([name, definition]) => [name, withoutTrustItems(definition)]),
   );
 }

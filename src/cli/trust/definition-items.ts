@@ -38,6 +38,7 @@ export function definitionItems(definition: AgentDefinition, projectDir: string)
       }),
     );
   });
+  if (definition.remote) items.push(remoteAgentItem(definition, file));
   if (definition.kind === 'acp' && definition.command)
     items.push(acpAgentItem(definition, file, projectDir));
   if (definition.permissionMode && widens(definition.permissionMode)) {
@@ -51,6 +52,43 @@ export function definitionItems(definition: AgentDefinition, projectDir: string)
     });
   }
   return items;
+}
+
+/**
+ * A `kind: remote` definition sends the session's work (its prompts) to an address the
+ * repository chose, with credentials from the person's environment: shown in full, trusted once.
+ */
+function remoteAgentItem(definition: AgentDefinition, file: string): TrustItem {
+  const remote = definition.remote!;
+  const where = remote.cardUrl ?? `the agent of its inline card (${cardUrlOf(remote.cardJson)})`;
+  const fields: Record<string, string> = {
+    ...(remote.cardUrl === undefined ? {} : { agent_card_url: remote.cardUrl }),
+    ...(remote.cardJson === undefined ? {} : { agent_card_json: remote.cardJson }),
+  };
+  for (const [key, value] of Object.entries(remote.auth ?? {}))
+    fields[`auth.${key}`] = String(value);
+  const auth = remote.auth ? `, authenticated with auth.type ${remote.auth.type}` : '';
+  return {
+    kind: 'remote-agent',
+    file,
+    field: 'kind',
+    action: `send agent "${definition.name}"'s tasks over A2A to ${where}${auth}`,
+    fields,
+    files: {},
+  };
+}
+
+function cardUrlOf(cardJson: string | undefined): string {
+  try {
+    const card = JSON.parse(cardJson ?? '{}') as {
+      url?: unknown;
+      supportedInterfaces?: { url?: unknown }[];
+    };
+    const url = card.supportedInterfaces?.[0]?.url ?? card.url;
+    return typeof url === 'string' ? url : 'no address';
+  } catch {
+    return 'no address';
+  }
 }
 
 /**

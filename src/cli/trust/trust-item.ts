@@ -3,7 +3,13 @@
 // own so a changed item can be named down to the field or file that changed.
 import { createHash } from 'node:crypto';
 
-export type TrustItemKind = 'hook' | 'mcp-server' | 'acp-agent' | 'permission-mode' | 'allow-rule';
+export type TrustItemKind =
+  | 'hook'
+  | 'mcp-server'
+  | 'acp-agent'
+  | 'permission-mode'
+  | 'allow-rule'
+  | 'remote-agent';
 
 export interface TrustItem {
   kind: TrustItemKind;
