@@ -22,6 +22,7 @@ const LAYERS_BELOW_ENTRY = [
   'agents',
   'tasks',
   'remote',
+  'workflows',
   'testing',
 ];
 
@@ -63,6 +64,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp'],
   tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
   remote: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
+  workflows: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
   testing: ['core', 'model', 'tools'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],
