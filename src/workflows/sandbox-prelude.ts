@@ -43,7 +43,12 @@ export const SANDBOX_PRELUDE = `
     }
     return call('agent', { prompt, options: options || {} }).then(
       (text) => JSON.parse(text),
-      (text) => { throw new AgentError(JSON.parse(text)); },
+      (text) => {
+        const info = JSON.parse(text);
+        // A refused call (bad options, a limit) is the script's error, not an item's failure.
+        if (info.status === 'refused') throw new Error(info.message);
+        throw new AgentError(info);
+      },
     );
   };
   // A failed item is null in the list (as Claude Code's pipeline keeps it), so one failure does

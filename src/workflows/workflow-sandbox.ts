@@ -12,7 +12,10 @@ import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
 
 /** What the script may ask of its host: every answer is JSON text. */
 export interface SandboxHost {
-  /** agent(): resolves with the result's JSON, or rejects with `{message, status, ...}` JSON. */
+  /**
+   * agent(): resolves with the result's JSON, or rejects with `{message, status, ...}` JSON (an
+   * item that failed: an AgentError in the script), or with an Error (a refused call: an Error).
+   */
   agent(request: { prompt: string; options: Record<string, unknown> }): Promise<string>;
   /** A synchronous call (args, budget, log, phase, items); throws to raise in the script. */
   call(op: string, payload: unknown): string;
@@ -234,7 +237,7 @@ function rejection(error: unknown): string {
   if (typeof error === 'string') return error;
   return JSON.stringify({
     message: error instanceof Error ? error.message : String(error),
-    status: 'failed',
+    status: 'refused',
   });
 }
 
