@@ -1,5 +1,6 @@
 // The options and the handle of query(): what a library caller passes, and what the run it
 // gets back can do besides yielding events.
+
 import type { TracerProvider } from '@opentelemetry/api';
 import type { z } from 'zod';
 import type {
@@ -14,6 +15,7 @@ import type { AgentEvent, RunResult } from './core/events.js';
 import type { AgentLoopOptions } from './loop/agent-loop.js';
 import type { McpServerInput } from './mcp/server-config.js';
 import type { TaskManager } from './tasks/task-manager.js';
+import type { WorkflowToolOptions } from './workflows/workflow-tool.js';
 
 export interface QueryOptions
   extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
@@ -82,6 +84,11 @@ export interface QueryOptions
    * yourself. Default: agent memory only, in `cwd`.
    */
   projectContext?: ProjectContext;
+  /**
+   * Gives the main agent the Workflow tool (docs/workflows.md): runs are kept in the task
+   * store's file (`tasks`), items run as its background children.
+   */
+  workflows?: Omit<WorkflowToolOptions, 'storePath'>;
 }
 
 export interface QueryParams {

@@ -278,9 +278,21 @@ async function startInBackground(
       model: request.model,
       agentPath: options.agentPath,
       ...(workspace && { worktree: workspace.worktree.path }),
+      ...(ownSchema(spawner, request) && { outputSchema: ownSchema(spawner, request) }),
     },
   });
   return launchedOutput(task.taskId, options.agentId, task.status);
+}
+
+/** A JSON output schema the call gave in place of its definition's: a restart needs it again. */
+function ownSchema(
+  spawner: Spawner,
+  request: SpawnRequest,
+): Readonly<Record<string, unknown>> | undefined {
+  const schema = request.definition.outputSchema;
+  const own = spawner.runtime.findDefinition(request.definition.name)?.outputSchema;
+  if (!schema || schema === own || '_zod' in schema) return undefined;
+  return schema as Readonly<Record<string, unknown>>;
 }
 
 /**

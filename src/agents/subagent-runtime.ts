@@ -2,6 +2,7 @@
 // and how wide the tree may grow, and what children share (resolved models, prompts, the
 // project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { Tool } from '../core/tool.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
@@ -19,6 +20,7 @@ import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
 import type { RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
+import type { Spawner } from './subagent-context.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -93,6 +95,11 @@ export class SubagentRuntime {
   foreground = new ForegroundChildren();
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
   remote: RemotePort | undefined;
+  /**
+   * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
+   * sub-agent gets it, so workflows never nest.
+   */
+  workflowTool: ((spawner: Spawner) => Tool) | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;

@@ -148,8 +148,10 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
   const { tasks, main } = params;
   const spec = record.spec as BackgroundChild['restart'] | null;
   const type = spec?.agentType ?? record.agentType ?? 'general-purpose';
-  const definition = tasks.runtime.findDefinition(type);
-  if (!definition) throw new Error(`the agent type "${type}" is not defined any more`);
+  const defined = tasks.runtime.findDefinition(type);
+  if (!defined) throw new Error(`the agent type "${type}" is not defined any more`);
+  // A schema given for the call only (a workflow item's) holds again after the restart.
+  const definition = spec?.outputSchema ? { ...defined, outputSchema: spec.outputSchema } : defined;
   // It goes on in its own worktree, bound as when it was made; one that is gone ends it.
   let workspace: ChildWorkspace | undefined;
   if (spec?.worktree) {

@@ -1,13 +1,7 @@
 // Runs a workflow script in QuickJS (WebAssembly): no file system, network, process or module
 // loading, a memory cap and a CPU deadline per step. Host calls cross the boundary as promises
 // (not asyncify), so any number of agent() calls can be outstanding at once under parallel().
-
-import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
-import {
-  newQuickJSWASMModuleFromVariant,
-  type QuickJSContext,
-  type QuickJSHandle,
-} from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
 
 /** What the script may ask of its host: every answer is JSON text. */
@@ -38,8 +32,11 @@ export class WorkflowScriptError extends Error {
 
 let quickjs: Promise<QuickJSWASMModule> | undefined;
 
-function loadQuickJs(): Promise<QuickJSWASMModule> {
-  quickjs ??= newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-wasmfile-release-sync'));
+export function loadQuickJs(): Promise<QuickJSWASMModule> {
+  // Loaded on the first workflow: other runs never pay for the interpreter.
+  quickjs ??= import('quickjs-emscripten-core').then(({ newQuickJSWASMModuleFromVariant }) =>
+    newQuickJSWASMModuleFromVariant(import('@jitl/quickjs-wasmfile-release-sync')),
+  );
   return quickjs;
 }
 

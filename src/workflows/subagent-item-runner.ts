@@ -1,0 +1,138 @@
+// A workflow item is an ordinary background child: started by the Agent tool's spawn path
+// (runSubagent), kept in the task store, restarted from its own transcript after a crash by
+// --resume (tasks/resume-tasks.ts). The workflow reads its ending itself, so its owner gets no
+// notification for it.
+import { runSubagent } from '../agents/run-subagent.js';
+import type { Spawner } from '../agents/subagent-context.js';
+import type { TaskRecord } from '../core/tasks.js';
+import type { SpawnToolContext } from '../core/tool.js';
+import { BackgroundTasks } from '../tasks/background-tasks.js';
+import type { ItemRequest } from './item-request.js';
+import type { ItemOutcome, ItemRunner } from './workflow-engine.js';
+
+export interface ItemRunnerOptions {
+  /** The model of items that name none (a spec); default: the calling agent's. */
+  defaultModel?: string;
+}
+
+export function subagentItemRunner(
+  spawner: Spawner,
+  ctx: SpawnToolContext,
+  options: ItemRunnerOptions = {},
+): ItemRunner {
+  const tasks = spawner.runtime.background;
+  if (!(tasks instanceof BackgroundTasks)) {
+    throw new Error('workflows need a run with background tasks (a task manager)');
+  }
+  const { manager } = tasks;
+  return {
+    async run(request, control) {
+      const earlier =
+        control.resumeAgentId === undefined
+          ? undefined
+          : manager
+              .list()
+              .find(
+                (record) =>
+                  record.agentId === control.resumeAgentId && record.kind === 'local_agent',
+              );
+      let record: TaskRecord;
+      if (earlier) {
+        // Restarted by --resume from its transcript (or ended since): the same agent, read again.
+        control.started(control.resumeAgentId!);
+        record = earlier;
+      } else {
+        const started = await launch(spawner, ctx, request, control.signal, options);
+        if (!started.ok)
+          return { status: 'failed', error: started.error, tokens: 0, costUsd: null };
+        control.started(started.agentId);
+        record = manager.get(started.taskId)!;
+      }
+      const stop = () => void manager.stop(record.taskId, reasonOf(control.signal));
+      control.signal.addEventListener('abort', stop, { once: true });
+      if (control.signal.aborted) stop();
+      try {
+        record = await manager.wait(record.taskId);
+      } finally {
+        control.signal.removeEventListener('abort', stop);
+        manager.acknowledge(record.taskId);
+      }
+      return outcomeOf(record, request);
+    },
+  };
+}
+
+async function launch(
+  spawner: Spawner,
+  ctx: SpawnToolContext,
+  request: ItemRequest,
+  signal: AbortSignal,
+  options: ItemRunnerOptions,
+): Promise<{ ok: true; taskId: string; agentId: string } | { ok: false; error: string }> {
+  const defined = spawner.runtime.findDefinition(request.agentType);
+  if (!defined) {
+    const names = [...spawner.runtime.definitions.keys()].sort().join(', ');
+    return { ok: false, error: `unknown agentType "${request.agentType}"; defined: ${names}` };
+  }
+  const definition = request.schema ? { ...defined, outputSchema: request.schema } : defined;
+  const output = await runSubagent(
+    spawner,
+    {
+      definition,
+      prompt: request.prompt,
+      description: request.label,
+      model: request.model ?? options.defaultModel,
+      forkContext: false,
+      background: true,
+      ...(request.isolation && { isolation: request.isolation }),
+    },
+    { ...ctx, signal },
+  );
+  const text = typeof output === 'string' ? output : output.output;
+  if (typeof output !== 'string' && output.isError) return { ok: false, error: text };
+  const launched = JSON.parse(text.split('\n', 1)[0]!) as { task_id: string; agent_id: string };
+  return { ok: true, taskId: launched.task_id, agentId: launched.agent_id };
+}
+
+function outcomeOf(record: TaskRecord, request: ItemRequest): ItemOutcome {
+  const spent = {
+    tokens: record.progress.tokens,
+    costUsd: record.costUsd,
+    agentId: record.agentId ?? undefined,
+  };
+  if (record.status === 'completed') {
+    if (!request.schema) return { status: 'completed', value: record.result ?? '', ...spent };
+    const value = parseJson(record.result);
+    if (value.ok) return { status: 'completed', value: value.value, ...spent };
+    return {
+      status: 'failed',
+      error: `the agent ended without a value of the schema: ${clip(record.error ?? record.result ?? '')}`,
+      ...spent,
+    };
+  }
+  if (record.status === 'cancelled')
+    return { status: 'cancelled', error: record.error ?? 'stopped', ...spent };
+  return {
+    status: 'failed',
+    error: record.error ?? clip(record.result ?? 'the agent failed'),
+    ...spent,
+  };
+}
+
+function parseJson(text: string | null): { ok: true; value: unknown } | { ok: false } {
+  if (text === null) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason.message : 'Stopped by the workflow.';
+}
+
+function clip(text: string): string {
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}

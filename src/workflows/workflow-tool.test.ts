@@ -1,0 +1,107 @@
+// The Workflow tool through query(): items are real background children of the main agent (the
+// same loop, the task store), answered by a model that decides from each request.
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../core/events.js';
+import type { ScriptTurn } from '../model/scripted-script.js';
+import { query } from '../query.js';
+import { echoRunOptions } from '../testing/echo-run-options.js';
+import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
+import { runToEnd } from '../testing/run-events.js';
+import type { WorkflowEvent } from './workflow-events.js';
+
+const SCRIPT = `export const meta = { name: 'shout', description: 'shouts each word' };
+phase('words');
+const words = await pipeline(args.words, (word) => agent('ITEM shout ' + word, { label: word }));
+const count = await agent('ITEM count ' + words.length, { schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } });
+log('counted', count.n);
+export const result = { words, n: count.n };`;
+
+/** Main: one Workflow call, then its output as the final text. Items: by their prompt. */
+function answer(workflowInput: Record<string, unknown>) {
+  return (request: ReactiveRequest): ScriptTurn => {
+    const task = request.firstUser;
+    if (task.startsWith('ITEM count')) {
+      return request.lastToolResult === undefined
+        ? { toolCalls: [{ name: 'StructuredOutput', input: { n: Number(task.split(' ')[2]) } }] }
+        : { text: 'done' };
+    }
+    if (task.startsWith('ITEM shout fail'))
+      return { error: { status: 401, message: 'invalid x-api-key' } };
+    if (task.startsWith('ITEM shout'))
+      return { text: task.slice('ITEM shout '.length).toUpperCase() };
+    if (request.lastToolResult !== undefined)
+      return { text: `WORKFLOW SAID ${request.lastToolResult}` };
+    return { toolCalls: [{ name: 'Workflow', input: workflowInput }] };
+  };
+}
+
+async function runMain(workflowInput: Record<string, unknown>) {
+  const model = new ReactiveModel(answer(workflowInput));
+  const events: WorkflowEvent[] = [];
+  const run = query({
+    prompt: 'MAIN run the workflow',
+    options: {
+      ...(await echoRunOptions(model)),
+      workflows: { onEvent: (event) => events.push(event) },
+    },
+  });
+  const { result } = await runToEnd(run);
+  return { result, events, model, tasks: run.tasks.list() };
+}
+
+const toolOutput = (result: RunResult) =>
+  result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []))[0]!;
+
+describe('the Workflow tool', () => {
+  it('runs each item as a background child and answers with the run, its structured values and its result', async () => {
+    const { result, events, tasks } = await runMain({
+      script: SCRIPT,
+      args: { words: ['a', 'b', 'c'] },
+    });
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output).toMatchObject({
+      workflow_name: 'shout',
+      status: 'completed',
+      items: { total: 4, completed: 4, failed: 0, launched: 4 },
+      result: { words: ['A', 'B', 'C'], n: 3 },
+    });
+    expect(tasks).toHaveLength(4);
+    expect(tasks.every((task) => task.kind === 'local_agent' && task.status === 'completed')).toBe(
+      true,
+    );
+    // The workflow read every ending itself: the main agent got no notification.
+    expect(
+      result.messages.some((m) => m.role === 'user' && m.content.includes('<task-notification>')),
+    ).toBe(false);
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining([
+        'workflow_start',
+        'workflow_phase',
+        'workflow_item',
+        'workflow_log',
+        'workflow_end',
+      ]),
+    );
+  });
+
+  it('pauses on an authentication error and says how to resume, never completed', async () => {
+    const { result } = await runMain({ script: SCRIPT, args: { words: ['a', 'fail', 'c'] } });
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output.status).toBe('paused');
+    expect(output.reason).toMatch(/refused the credentials/);
+    expect(output.resume).toMatch(/resumeFromRunId/);
+  });
+
+  it('names the saved workflows when asked for one that does not exist', async () => {
+    const { result } = await runMain({ name: 'nope' });
+    expect(toolOutput(result)).toMatchObject({ isError: true });
+    expect(toolOutput(result).output).toMatch(/workflow "nope": not found .*csv/);
+  });
+
+  it('refuses a script without meta, naming the fix', async () => {
+    const { result } = await runMain({ script: 'await agent("x");' });
+    expect(toolOutput(result).output).toMatch(
+      /has no `export const meta = \{ name, description \}`/,
+    );
+  });
+});
