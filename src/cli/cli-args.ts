@@ -14,6 +14,7 @@ import {
   type WorktreesArgs,
 } from './parsed-args.js';
 import { executorArgs, RESTATE_OPTIONS, restateArgs } from './restate-args.js';
+import { refuseWorkflowFlags, WORKFLOW_OPTIONS, workflowArgs } from './workflow-args.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
@@ -50,6 +51,7 @@ export const OPTIONS = {
   replay: { type: 'string' },
   'replay-tools': { type: 'boolean' },
   html: { type: 'string' },
+  ...WORKFLOW_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...RESTATE_OPTIONS,
@@ -89,6 +91,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       json: values.json === true,
     };
   }
+  if ((positionals[0] === 'workflow' || positionals[0] === 'workflows') && !values.print) {
+    return workflowArgs(positionals, values, runArgs);
+  }
+  refuseWorkflowFlags(values);
   if (positionals[0] === 'usage' || positionals[0] === 'report') {
     return sessionArgs(positionals[0], positionals.slice(1), values);
   }
@@ -146,7 +152,7 @@ function interactiveArgs(values: ParsedValues): InteractiveArgs {
   return { command: 'interactive', ...runArgs(values) };
 }
 
-function runArgs(values: ParsedValues): RunArgs {
+export function runArgs(values: ParsedValues): RunArgs {
   if (values.continue && values.resume !== undefined) {
     throw new ConfigError(
       '--continue',
@@ -243,7 +249,7 @@ function sessionArgs(
   };
 }
 
-type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
+export type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs {
   const [, action = 'list', server, extra] = positionals;

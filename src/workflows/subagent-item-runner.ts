@@ -2,6 +2,7 @@
 // (runSubagent), kept in the task store, restarted from its own transcript after a crash by
 // --resume (tasks/resume-tasks.ts). The workflow reads its ending itself, so its owner gets no
 // notification for it.
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { runSubagent } from '../agents/run-subagent.js';
 import type { Spawner } from '../agents/subagent-context.js';
 import type { TaskRecord } from '../core/tasks.js';
@@ -11,8 +12,8 @@ import type { ItemRequest } from './item-request.js';
 import type { ItemOutcome, ItemRunner } from './workflow-engine.js';
 
 export interface ItemRunnerOptions {
-  /** The model of items that name none (a spec); default: the calling agent's. */
-  defaultModel?: string;
+  /** The model of items that name none; default: the calling agent's. */
+  model?: LanguageModelV4;
 }
 
 export function subagentItemRunner(
@@ -81,12 +82,13 @@ async function launch(
       definition,
       prompt: request.prompt,
       description: request.label,
-      model: request.model ?? options.defaultModel,
+      model: request.model,
       forkContext: false,
       background: true,
       ...(request.isolation && { isolation: request.isolation }),
     },
-    { ...ctx, signal },
+    // Items inherit `options.model` in place of the caller's (a CLI run's main agent only drives).
+    { ...ctx, signal, ...(options.model && { run: { ...ctx.run, model: options.model } }) },
   );
   const text = typeof output === 'string' ? output : output.output;
   if (typeof output !== 'string' && output.isError) return { ok: false, error: text };

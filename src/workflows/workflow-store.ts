@@ -95,9 +95,18 @@ export class WorkflowStore {
     return new WorkflowStore(db);
   }
 
-  /** The store in `path` to read, or undefined when the session has none. */
-  static openExisting(path: string): WorkflowStore | undefined {
-    return existsSync(path) ? WorkflowStore.open(path) : undefined;
+  /** The store in `path` opened read-only, or undefined when that session has no workflow runs. */
+  static read(path: string): WorkflowStore | undefined {
+    if (!existsSync(path)) return undefined;
+    const db = openDatabase(path, true);
+    const table = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'workflow_runs'")
+      .get();
+    if (!table) {
+      db.close();
+      return undefined;
+    }
+    return new WorkflowStore(db);
   }
 
   close(): void {

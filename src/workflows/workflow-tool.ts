@@ -1,6 +1,7 @@
 // The Workflow tool: the model hands over a script (or a saved workflow's name) and its args;
 // the run's items are background children it waits for, and it answers with the run's status,
 // each failure's cause, and the script's result. Only the main agent gets it: workflows never nest.
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { Spawner } from '../agents/subagent-context.js';
 import { defineTool, type SpawnToolContext, type Tool, toolError } from '../core/tool.js';
@@ -17,7 +18,7 @@ export interface WorkflowToolOptions {
   /** The session's task store file (tasks.db), or `:memory:`. */
   storePath: string;
   /** The model of items that name none; default the main agent's. */
-  defaultModel?: string;
+  model?: LanguageModelV4;
   limits?: Partial<WorkflowLimits>;
   /** Every `workflow_*` event, as it happens. */
   onEvent?: (event: WorkflowEvent) => void;
@@ -71,7 +72,7 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
       store ??= WorkflowStore.open(options.storePath);
       try {
         const runId = await prepareRun(store, input, ctx);
-        const runner = subagentItemRunner(spawner, ctx, { defaultModel: options.defaultModel });
+        const runner = subagentItemRunner(spawner, ctx, { model: options.model });
         const result = await runWorkflow({
           store,
           runId,
