@@ -16,7 +16,7 @@ import { readMeta } from '../workflows/workflow-meta.js';
 import type { WorkflowArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { setUpRun } from './run-setup.js';
-import { WorkflowDriver } from './workflow-driver.js';
+import { DRIVER_PROMPT, WorkflowDriver } from './workflow-driver.js';
 import { sessionOfRun } from './workflow-sessions.js';
 
 /** Exit codes: 0 completed, 1 failed or completed with errors, 3 paused (resumable). */
@@ -74,18 +74,16 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
         ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
         : {}),
     });
-    // Items run on the session's model; the driver only makes the call.
-    const model = typeof options.model === 'string' ? undefined : await options.model;
+    if (typeof options.model === 'string') throw new Error('the session model must be resolved');
     const run = query({
       prompt:
         args.action === 'run'
-          ? `Run the workflow in ${args.file}.`
-          : `Resume the workflow run ${args.runId}.`,
+          ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
+          : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
       options: {
         ...options,
-        model: new WorkflowDriver(input, randomUUID().slice(0, 8)),
-        // The driver needs Workflow alone; items get the session's tools through their own definitions.
-        workflows: { ...(model && { model }), onEvent },
+        model: new WorkflowDriver(input, randomUUID().slice(0, 8), await options.model),
+        workflows: { onEvent },
       },
     });
     result = await feed.drain(run);
