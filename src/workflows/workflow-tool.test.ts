@@ -1,5 +1,8 @@
 // The Workflow tool through query(): items are real background children of the main agent (the
 // same loop, the task store), answered by a model that decides from each request.
+import { readFileSync } from 'node:fs';
+import { realpath, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
@@ -7,6 +10,7 @@ import { query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
+import { parseCsv } from './bundled/csv-file.js';
 import type { WorkflowEvent } from './workflow-events.js';
 
 const SCRIPT = `export const meta = { name: 'shout', description: 'shouts each word' };
@@ -35,15 +39,18 @@ function answer(workflowInput: Record<string, unknown>) {
   };
 }
 
-async function runMain(workflowInput: Record<string, unknown>) {
+/** `prepare` gets the run's working directory before the run starts. */
+async function runMain(
+  workflowInput: Record<string, unknown>,
+  prepare?: (cwd: string) => Promise<void>,
+) {
   const model = new ReactiveModel(answer(workflowInput));
   const events: WorkflowEvent[] = [];
+  const base = await echoRunOptions(model);
+  await prepare?.(base.cwd);
   const run = query({
     prompt: 'MAIN run the workflow',
-    options: {
-      ...(await echoRunOptions(model)),
-      workflows: { onEvent: (event) => events.push(event) },
-    },
+    options: { ...base, workflows: { onEvent: (event) => events.push(event) } },
   });
   const { result } = await runToEnd(run);
   return { result, events, model, tasks: run.tasks.list() };
@@ -96,6 +103,47 @@ describe('the Workflow tool', () => {
     const { result } = await runMain({ name: 'nope' });
     expect(toolOutput(result)).toMatchObject({ isError: true });
     expect(toolOutput(result).output).toMatch(/workflow "nope": not found .*csv/);
+  });
+
+  it('runs the bundled csv workflow: one agent per row, {column} filled, results written to a CSV', async () => {
+    let cwd = '';
+    const { result } = await runMain(
+      {
+        name: 'csv',
+        args: { csv_path: 'people.csv', instruction: 'ITEM shout {name}', id_column: 'id' },
+      },
+      async (dir) => {
+        cwd = await realpath(dir);
+        await writeFile(join(cwd, 'people.csv'), 'id,name\np1,ada\np2,"fail, bob"\np3,cy\n');
+      },
+    );
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output).toMatchObject({
+      workflow_name: 'csv',
+      output_csv_path: join(cwd, 'people.results.csv'),
+    });
+    const written = parseCsv(readFileSync(join(cwd, 'people.results.csv'), 'utf8'));
+    expect(written.header).toEqual([
+      'id',
+      'name',
+      'item_id',
+      'status',
+      'result_json',
+      'last_error',
+    ]);
+    expect(written.rows[0]).toEqual(['p1', 'ada', 'p1', 'completed', '"ADA"', '']);
+    // The failing row paused the run (its provider refused the key); the row after it never ran.
+    expect(written.rows[1]!.slice(0, 4)).toEqual(['p2', 'fail, bob', 'p2', 'paused']);
+    expect(output.status).toBe('paused');
+  });
+
+  it('refuses a csv_path outside the allowed directories', async () => {
+    const { result } = await runMain({
+      name: 'csv',
+      args: { csv_path: '/etc/passwd', instruction: 'x' },
+    });
+    expect(toolOutput(result)).toMatchObject({ isError: true });
+    expect(toolOutput(result).output).toMatch(/args\.csv_path: .*outside/);
   });
 
   it('refuses a script without meta, naming the fix', async () => {

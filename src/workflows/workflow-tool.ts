@@ -138,7 +138,7 @@ async function prepareRun(
 function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | undefined {
   const run = store.run(result.runId);
   if (run?.name !== 'csv' || !run.filename.startsWith('(bundled)')) return undefined;
-  return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result);
+  return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result, store.items(result.runId));
 }
 
 const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call waits until the run ends, then returns its status, each failed item's cause and the script's \`result\` export.

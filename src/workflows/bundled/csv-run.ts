@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, parse as parsePath } from 'node:path';
 import { resolveAllowedPath } from '../../tools/allowed-path.js';
 import type { WorkflowRunResult } from '../workflow-engine.js';
+import type { StoredItem } from '../workflow-store.js';
 import { parseCsv, toCsv } from './csv-file.js';
 
 export interface CsvArgs {
@@ -63,9 +64,15 @@ export async function csvRunArgs(
   };
 }
 
-/** Writes one line per row: its columns, then item_id, status, result_json, last_error. */
-export function writeCsvResults(args: CsvRunArgs, run: WorkflowRunResult): string {
-  const results = Array.isArray(run.result) ? run.result : [];
+/**
+ * Writes one line per row: its columns, then item_id, status, result_json, last_error, from the
+ * run's journal (so a paused run's finished rows are there too).
+ */
+export function writeCsvResults(
+  args: CsvRunArgs,
+  run: WorkflowRunResult,
+  journal: readonly StoredItem[],
+): string {
   const header = [
     ...Object.keys(args.rows[0]?.values ?? {}),
     'item_id',
@@ -73,18 +80,10 @@ export function writeCsvResults(args: CsvRunArgs, run: WorkflowRunResult): strin
     'result_json',
     'last_error',
   ];
-  const lines = args.rows.map((row, index) => {
-    const item = run.items.find((candidate) => candidate.label === row.id);
-    const value: unknown = results[index];
-    const status =
-      value === null || value === undefined ? (item?.status ?? run.status) : 'completed';
-    return [
-      ...Object.values(row.values),
-      row.id,
-      status,
-      value === null || value === undefined ? '' : JSON.stringify(value),
-      item?.error ?? (status === 'completed' ? '' : (run.reason ?? '')),
-    ];
+  const lines = args.rows.map((row) => {
+    const item = journal.find((candidate) => candidate.label === row.id);
+    const status = item?.status ?? (run.status === 'paused' ? 'paused' : 'not_run');
+    return [...Object.values(row.values), row.id, status, item?.result ?? '', item?.error ?? ''];
   });
   writeFileSync(args.output_csv_path, toCsv(header, lines));
   return args.output_csv_path;
