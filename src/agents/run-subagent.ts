@@ -241,7 +241,8 @@ async function startInBackground(
       'run_in_background is not available in this run (it has no task manager). Call Agent without it to run the agent and wait for its result.',
     );
   }
-  const agentId = newAgentId();
+  // A caller that records the id before the task exists (a workflow's journal) chooses it.
+  const agentId = request.agentId ?? newAgentId();
   const opened = await openWorkspace(request, ctx, agentId);
   if (!opened.ok) return toolError(opened.message);
   const { workspace } = opened;

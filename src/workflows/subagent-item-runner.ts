@@ -4,7 +4,7 @@
 // notification for it.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { runSubagent } from '../agents/run-subagent.js';
-import type { Spawner } from '../agents/subagent-context.js';
+import { newAgentId, type Spawner } from '../agents/subagent-context.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { SpawnToolContext } from '../core/tool.js';
 import { BackgroundTasks } from '../tasks/background-tasks.js';
@@ -43,10 +43,17 @@ export function subagentItemRunner(
         control.started(control.resumeAgentId!);
         record = earlier;
       } else {
-        const started = await launch(spawner, ctx, request, control.signal, options);
+        // The journal names the agent before its task exists: after a crash in between, the
+        // resume finds no task for it and starts the item again, never a second agent beside one.
+        const agentId = newAgentId();
+        control.started(agentId);
+        const started = await launch(spawner, ctx, request, {
+          agentId,
+          signal: control.signal,
+          ...options,
+        });
         if (!started.ok)
           return { status: 'failed', error: started.error, tokens: 0, costUsd: null };
-        control.started(started.agentId);
         record = manager.get(started.taskId)!;
       }
       const stop = () => void manager.stop(record.taskId, reasonOf(control.signal));
@@ -67,9 +74,9 @@ async function launch(
   spawner: Spawner,
   ctx: SpawnToolContext,
   request: ItemRequest,
-  signal: AbortSignal,
-  options: ItemRunnerOptions,
-): Promise<{ ok: true; taskId: string; agentId: string } | { ok: false; error: string }> {
+  options: ItemRunnerOptions & { agentId: string; signal: AbortSignal },
+): Promise<{ ok: true; taskId: string } | { ok: false; error: string }> {
+  const { agentId, signal } = options;
   const defined = spawner.runtime.findDefinition(request.agentType);
   if (!defined) {
     const names = [...spawner.runtime.definitions.keys()].sort().join(', ');
@@ -85,6 +92,7 @@ async function launch(
       model: request.model,
       forkContext: false,
       background: true,
+      agentId,
       ...(request.isolation && { isolation: request.isolation }),
     },
     // Items inherit `options.model` in place of the caller's (a CLI run's main agent only drives).
@@ -92,8 +100,8 @@ async function launch(
   );
   const text = typeof output === 'string' ? output : output.output;
   if (typeof output !== 'string' && output.isError) return { ok: false, error: text };
-  const launched = JSON.parse(text.split('\n', 1)[0]!) as { task_id: string; agent_id: string };
-  return { ok: true, taskId: launched.task_id, agentId: launched.agent_id };
+  const launched = JSON.parse(text.split('\n', 1)[0]!) as { task_id: string };
+  return { ok: true, taskId: launched.task_id };
 }
 
 function outcomeOf(record: TaskRecord, request: ItemRequest): ItemOutcome {
