@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import {
   type MockReply,
@@ -54,6 +54,15 @@ function itemReply(request: RecordedRequest, delayMs: number): MockReply | undef
   return { delayMs, text: `done ${item}` };
 }
 
+/** A loopback mock LLM for this test, closed when it ends: `reply` answers its model calls. */
+async function mockLlm(reply: (request: RecordedRequest) => MockReply | undefined) {
+  const server = await startMockLlmServer({
+    handler: (request) => (request.api ? reply(request) : undefined),
+  });
+  onTestFinished(() => server.close());
+  return server;
+}
+
 const mockFlags = (url: string) => [
   ...['--model', 'openai-compatible:test-model', '--base-url', `${url}/v1`],
   ...['--permission-mode', 'bypassPermissions', '--session-dir', sessions, '--max-parallel', '16'],
@@ -89,192 +98,169 @@ describe('warren workflow run, killed with SIGKILL and resumed', () => {
   it('ends every item exactly once, never re-running a completed item or repeating a side effect', async () => {
     const seed = Number(process.env.WORKFLOW_CRASH_SEED ?? Date.now() % 100_000);
     const next = random(seed);
-    const server = await startMockLlmServer({
-      handler: (request) =>
-        request.api ? itemReply(request, 150 + Math.floor(next() * 250)) : undefined,
-    });
-    try {
-      const items = Array.from({ length: 50 }, (_, index) => String(index + 1));
-      await writeFile(join(project, 'flow.js'), FLOW);
-      const flags = mockFlags(server.url);
-      let process = startWarren(
-        [
-          'workflow',
-          'run',
-          'flow.js',
-          '--args',
-          JSON.stringify({ items }),
-          '--output-format',
-          'stream-json',
-          ...flags,
-        ],
-        { cwd: project, env: env() },
+    const server = await mockLlm((request) => itemReply(request, 150 + Math.floor(next() * 250)));
+    const items = Array.from({ length: 50 }, (_, index) => String(index + 1));
+    await writeFile(join(project, 'flow.js'), FLOW);
+    const flags = mockFlags(server.url);
+    let running = startWarren(
+      [
+        'workflow',
+        'run',
+        'flow.js',
+        '--args',
+        JSON.stringify({ items }),
+        '--output-format',
+        'stream-json',
+        ...flags,
+      ],
+      { cwd: project, env: env() },
+    );
+    await running.waitForLine((line) => line.type === 'workflow_start');
+    const runId = String(running.lines.find((line) => line.type === 'workflow_start')!.runId);
+    // Per process: no item that had completed when it started is asked about again.
+    let doneAtStart = new Set<string>();
+    let requestsAtStart = 0;
+    const checkProcess = () => {
+      const again = modelCalls(server.requests.slice(requestsAtStart))
+        .map(itemOf)
+        .filter((item) => item !== undefined && doneAtStart.has(item));
+      expect(again, `seed ${seed}`).toEqual([]);
+    };
+    const kills = 3;
+    let final: Awaited<typeof running.exited> | undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (attempt < kills) {
+        await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(next() * 700)));
+        running.child.kill('SIGKILL');
+      }
+      const ended = await running.exited;
+      checkProcess();
+      if (ended.code === 0 || attempt >= kills) {
+        final = ended;
+        // Killed mid-run at least once: the test proves nothing otherwise.
+        expect(attempt, `seed ${seed}`).toBeGreaterThan(0);
+        break;
+      }
+      doneAtStart = completedItems(runId);
+      requestsAtStart = server.requests.length;
+      running = startWarren(
+        ['workflow', 'resume', runId, '--output-format', 'stream-json', ...flags],
+        {
+          cwd: project,
+          env: env(),
+        },
       );
-      await process.waitForLine((line) => line.type === 'workflow_start');
-      const runId = String(process.lines.find((line) => line.type === 'workflow_start')!.runId);
-      // Per process: no item that had completed when it started is asked about again.
-      let doneAtStart = new Set<string>();
-      let requestsAtStart = 0;
-      const checkProcess = () => {
-        const again = modelCalls(server.requests.slice(requestsAtStart))
-          .map(itemOf)
-          .filter((item) => item !== undefined && doneAtStart.has(item));
-        expect(again, `seed ${seed}`).toEqual([]);
-      };
-      const kills = 3;
-      let final: Awaited<typeof process.exited> | undefined;
-      for (let attempt = 0; ; attempt++) {
-        if (attempt < kills) {
-          await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(next() * 700)));
-          process.child.kill('SIGKILL');
-        }
-        const ended = await process.exited;
-        checkProcess();
-        if (ended.code === 0 || attempt >= kills) {
-          final = ended;
-          // Killed mid-run at least once: the test proves nothing otherwise.
-          expect(attempt, `seed ${seed}`).toBeGreaterThan(0);
-          break;
-        }
-        doneAtStart = completedItems(runId);
-        requestsAtStart = server.requests.length;
-        process = startWarren(
-          ['workflow', 'resume', runId, '--output-format', 'stream-json', ...flags],
-          {
-            cwd: project,
-            env: env(),
-          },
-        );
-        await process.waitForLine((line) => line.type === 'workflow_start');
-      }
-      expect(final?.code, `seed ${seed}: ${final?.stderr}`).toBe(0);
-      const result = jsonLines(final!.stdout).find((line) => line.type === 'workflow_result')!;
-      expect(result).toMatchObject({
-        status: 'completed',
-        items: { total: 50, completed: 50, failed: 0 },
-      });
-      expect(result.result).toEqual(items.map((item) => `done ${item}`));
-      // Each side effect at most once: a Bash call whose result was on disk never ran again.
-      for (const file of readdirSync(join(project, 'side'))) {
-        expect(
-          readFileSync(join(project, 'side', file), 'utf8'),
-          `seed ${seed}: side/${file}`,
-        ).toBe(`${file}\n`);
-      }
-      expect(completedItems(runId).size).toBe(50);
-    } finally {
-      await server.close();
+      await running.waitForLine((line) => line.type === 'workflow_start');
     }
+    expect(final?.code, `seed ${seed}: ${final?.stderr}`).toBe(0);
+    const result = jsonLines(final!.stdout).find((line) => line.type === 'workflow_result')!;
+    expect(result).toMatchObject({
+      status: 'completed',
+      items: { total: 50, completed: 50, failed: 0 },
+    });
+    expect(result.result).toEqual(items.map((item) => `done ${item}`));
+    // Each side effect at most once: a Bash call whose result was on disk never ran again.
+    for (const file of readdirSync(join(project, 'side'))) {
+      expect(readFileSync(join(project, 'side', file), 'utf8'), `seed ${seed}: side/${file}`).toBe(
+        `${file}\n`,
+      );
+    }
+    expect(completedItems(runId).size).toBe(50);
   }, 120_000);
 });
 
 describe('warren workflow resume --script', () => {
   it('re-runs only the items the edited script changed', async () => {
-    const server = await startMockLlmServer({
-      handler: (request) => (request.api ? itemReply(request, 1) : undefined),
+    const server = await mockLlm((request) => itemReply(request, 1));
+    await writeFile(join(project, 'flow.js'), FLOW);
+    const flags = mockFlags(server.url);
+    const items = ['a', 'b', 'c', 'd'];
+    const first = await runWarren(
+      [
+        'workflow',
+        'run',
+        'flow.js',
+        '--args',
+        JSON.stringify({ items }),
+        '--output-format',
+        'json',
+        ...flags,
+      ],
+      {
+        cwd: project,
+        env: env(),
+      },
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const { run_id: runId } = JSON.parse(first.stdout);
+    const before = server.requests.length;
+    await writeFile(
+      join(project, 'edited.js'),
+      FLOW.replace("'ITEM-' + n", "'ITEM-' + (n === 'c' ? 'C2' : n)"),
+    );
+    const second = await runWarren(
+      ['workflow', 'resume', runId, '--script', 'edited.js', '--output-format', 'json', ...flags],
+      {
+        cwd: project,
+        env: env(),
+      },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(new Set(modelCalls(server.requests.slice(before)).map(itemOf))).toEqual(new Set(['C2']));
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      status: 'completed',
+      items: { from_journal: 3, launched: 1 },
     });
-    try {
-      await writeFile(join(project, 'flow.js'), FLOW);
-      const flags = mockFlags(server.url);
-      const items = ['a', 'b', 'c', 'd'];
-      const first = await runWarren(
-        [
-          'workflow',
-          'run',
-          'flow.js',
-          '--args',
-          JSON.stringify({ items }),
-          '--output-format',
-          'json',
-          ...flags,
-        ],
-        {
-          cwd: project,
-          env: env(),
-        },
-      );
-      expect(first.code, first.stderr).toBe(0);
-      const { run_id: runId } = JSON.parse(first.stdout);
-      const before = server.requests.length;
-      await writeFile(
-        join(project, 'edited.js'),
-        FLOW.replace("'ITEM-' + n", "'ITEM-' + (n === 'c' ? 'C2' : n)"),
-      );
-      const second = await runWarren(
-        ['workflow', 'resume', runId, '--script', 'edited.js', '--output-format', 'json', ...flags],
-        {
-          cwd: project,
-          env: env(),
-        },
-      );
-      expect(second.code, second.stderr).toBe(0);
-      expect(new Set(modelCalls(server.requests.slice(before)).map(itemOf))).toEqual(
-        new Set(['C2']),
-      );
-      expect(JSON.parse(second.stdout)).toMatchObject({
-        status: 'completed',
-        items: { from_journal: 3, launched: 1 },
-      });
-    } finally {
-      await server.close();
-    }
   }, 60_000);
 });
 
 describe('the circuit breaker', () => {
   it('pauses the run on a quota error, with no request after it, and exits 3', async () => {
-    const server = await startMockLlmServer({
-      handler: (request) => {
-        if (!request.api) return undefined;
-        if (itemOf(request) === '3') {
-          return {
-            status: 429,
-            errorMessage:
-              'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)',
-          };
-        }
-        return itemReply(request, 1);
-      },
+    const server = await mockLlm((request) => {
+      if (itemOf(request) === '3') {
+        return {
+          status: 429,
+          errorMessage:
+            'You exceeded your current quota, please check your plan and billing details. (insufficient_quota)',
+        };
+      }
+      return itemReply(request, 1);
     });
-    try {
-      await writeFile(join(project, 'flow.js'), FLOW);
-      const items = ['1', '2', '3', '4', '5', '6'];
-      const run = await runWarren(
-        [
-          'workflow',
-          'run',
-          'flow.js',
-          '--args',
-          JSON.stringify({ items }),
-          '--output-format',
-          'json',
-          ...mockFlags(server.url),
-          '--max-parallel',
-          '1',
-        ],
-        { cwd: project, env: env() },
-      );
-      expect(run.code, run.stderr).toBe(3);
-      const result = JSON.parse(run.stdout);
-      expect(result).toMatchObject({
-        status: 'paused',
-        reason: expect.stringMatching(/quota or usage limit/),
-      });
-      const asked = modelCalls(server.requests).map(itemOf);
-      const quota = asked.indexOf('3');
-      // One request, not retried, and nothing after it.
-      expect(asked.slice(quota)).toEqual(['3']);
-      expect(asked).not.toContain('4');
-      const listed = await runWarren(['workflows', '--json', '--session-dir', sessions], {
-        cwd: project,
-        env: env(),
-      });
-      expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({
-        run_id: result.run_id,
-        status: 'paused',
-      });
-    } finally {
-      await server.close();
-    }
+    await writeFile(join(project, 'flow.js'), FLOW);
+    const items = ['1', '2', '3', '4', '5', '6'];
+    const run = await runWarren(
+      [
+        'workflow',
+        'run',
+        'flow.js',
+        '--args',
+        JSON.stringify({ items }),
+        '--output-format',
+        'json',
+        ...mockFlags(server.url),
+        '--max-parallel',
+        '1',
+      ],
+      { cwd: project, env: env() },
+    );
+    expect(run.code, run.stderr).toBe(3);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({
+      status: 'paused',
+      reason: expect.stringMatching(/quota or usage limit/),
+    });
+    const asked = modelCalls(server.requests).map(itemOf);
+    const quota = asked.indexOf('3');
+    // One request, not retried, and nothing after it.
+    expect(asked.slice(quota)).toEqual(['3']);
+    expect(asked).not.toContain('4');
+    const listed = await runWarren(['workflows', '--json', '--session-dir', sessions], {
+      cwd: project,
+      env: env(),
+    });
+    expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({
+      run_id: result.run_id,
+      status: 'paused',
+    });
   }, 60_000);
 });

@@ -167,23 +167,24 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
         key: request.key,
       });
     };
+    // Never launched (the breaker had tripped, or trips now): recorded paused, resumable.
+    const notLaunched = (reason: string) => {
+      const agentId = before?.agentId ?? null;
+      store.startItem(runId, { key: request.key, occurrence, label: request.label, agentId });
+      const end = {
+        status: 'paused' as const,
+        result: null,
+        error: reason,
+        tokens: 0,
+        costUsd: null,
+      };
+      store.endItem(runId, request.key, occurrence, end);
+      return ended('paused', reason);
+    };
     try {
       await gate.enter();
     } catch (error) {
-      store.startItem(runId, {
-        key: request.key,
-        occurrence,
-        label: request.label,
-        agentId: before?.agentId ?? null,
-      });
-      store.endItem(runId, request.key, occurrence, {
-        status: 'paused',
-        result: null,
-        error: reasonOf(error),
-        tokens: 0,
-        costUsd: null,
-      });
-      throw ended('paused', reasonOf(error));
+      throw notLaunched(reasonOf(error));
     }
     try {
       if (run.budgetTokens !== null && spent >= run.budgetTokens) {
@@ -192,22 +193,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       }
       return await launch(request, occurrence, before, ended);
     } catch (error) {
-      if (error instanceof BreakerTripped) {
-        store.startItem(runId, {
-          key: request.key,
-          occurrence,
-          label: request.label,
-          agentId: before?.agentId ?? null,
-        });
-        store.endItem(runId, request.key, occurrence, {
-          status: 'paused',
-          result: null,
-          error: error.reason,
-          tokens: 0,
-          costUsd: null,
-        });
-        throw ended('paused', error.reason);
-      }
+      if (error instanceof BreakerTripped) throw notLaunched(error.reason);
       throw error;
     } finally {
       gate.leave();
