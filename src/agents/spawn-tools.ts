@@ -70,8 +70,9 @@ export class SpawnTools {
         ...(this.runtime.background?.tools ?? []),
       );
     }
-    // The main agent alone gets Workflow: a workflow's agents never start workflows.
-    if (parentTools === 'root' && this.runtime.workflowTool) {
+    // The main agent alone gets Workflow, when it may start agents at all: a workflow's agents
+    // never start workflows.
+    if (parentTools === 'root' && params.mayUseAgent && this.runtime.workflowTool) {
       this.#workflowTool ??= this.runtime.workflowTool(this.#spawner);
       tools.push(this.#workflowTool);
     }

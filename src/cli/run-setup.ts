@@ -232,6 +232,8 @@ export async function setUpRun(
       ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
       tracerProvider: tracing?.tracerProvider,
       traceContent: tracingConfig?.logContent,
+      // The main agent gets Workflow; its runs live in the session's task store.
+      workflows: {},
     }),
     observe: (event) => models.recorder?.observe(event),
     close: async () => {
