@@ -3,10 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
-import { query } from '../query.js';
+import { type QueryOptions, query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
@@ -43,6 +48,7 @@ function answer(workflowInput: Record<string, unknown>) {
 async function runMain(
   workflowInput: Record<string, unknown>,
   prepare?: (cwd: string) => Promise<void>,
+  extra: Partial<QueryOptions> = {},
 ) {
   const model = new ReactiveModel(answer(workflowInput));
   const events: WorkflowEvent[] = [];
@@ -50,7 +56,7 @@ async function runMain(
   await prepare?.(base.cwd);
   const run = query({
     prompt: 'MAIN run the workflow',
-    options: { ...base, workflows: { onEvent: (event) => events.push(event) } },
+    options: { ...base, ...extra, workflows: { onEvent: (event) => events.push(event) } },
   });
   const { result } = await runToEnd(run);
   return { result, events, model, tasks: run.tasks.list() };
@@ -89,6 +95,22 @@ describe('the Workflow tool', () => {
         'workflow_end',
       ]),
     );
+  });
+
+  it('traces the workflow as its tool span, with a span per item below it', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new TracerProvider({
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
+    await runMain({ script: SCRIPT, args: { words: ['a', 'b'] } }, undefined, { tracerProvider });
+    const spans = exporter.getFinishedSpans();
+    const workflow = spans.find((span) => span.name === 'execute_tool Workflow')!;
+    const items = spans.filter(
+      (span) =>
+        span.name.startsWith('invoke_agent') &&
+        span.parentSpanContext?.spanId === workflow.spanContext().spanId,
+    );
+    expect(items).toHaveLength(3);
   });
 
   it('pauses on an authentication error and says how to resume, never completed', async () => {
