@@ -264,3 +264,55 @@ describe('the circuit breaker', () => {
     });
   }, 60_000);
 });
+
+describe('warren -p with the Workflow tool', () => {
+  it('gives the model Workflow and prints its workflow_* events in stream-json', async () => {
+    const script =
+      "export const meta = { name: 'two', description: 'two items' };\nexport const result = await parallel(() => agent('ITEM-x-END'), () => agent('ITEM-y-END'));";
+    await writeFile(
+      join(project, 'model.yaml'),
+      [
+        'turns:',
+        '  - match: { prompt: START }',
+        '    tool_calls:',
+        `      - { name: Workflow, input: { script: ${JSON.stringify(script)} } }`,
+        '  - match: { prompt: ITEM-x-END }',
+        '    text: X',
+        '  - match: { prompt: ITEM-y-END }',
+        '    text: Y',
+        `  - match: { last_tool_result: '"run_id"' }`,
+        '    text: FINAL',
+        '',
+      ].join('\n'),
+    );
+    const run = await runWarren(
+      [
+        '-p',
+        'START',
+        '--model',
+        'scripted:model.yaml',
+        '--output-format',
+        'stream-json',
+        '--session-dir',
+        sessions,
+      ],
+      { cwd: project, env: env() },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(
+      lines.filter((line) => String(line.type).startsWith('workflow_')).map((line) => line.type),
+    ).toEqual([
+      'workflow_start',
+      'workflow_item',
+      'workflow_item',
+      'workflow_item',
+      'workflow_item',
+      'workflow_end',
+    ]);
+    expect(lines.find((line) => line.type === 'workflow_end')).toMatchObject({
+      status: 'completed',
+    });
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'FINAL' });
+  }, 60_000);
+});
