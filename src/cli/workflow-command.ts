@@ -4,7 +4,7 @@
 // were running restart from their transcripts, the journal answers the completed ones.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
 import type { RunResult } from '../core/events.js';
 import { query } from '../query.js';
@@ -103,11 +103,29 @@ async function workflowInput(args: WorkflowArgs, cwd: string): Promise<Record<st
     const script =
       args.script === undefined
         ? {}
-        : { script: await readScript(resolve(cwd, args.script), `--script ${args.script}`) };
+        : await scriptInput(cwd, args.script, `--script ${args.script}`);
     return { resumeFromRunId: args.runId, ...script, ...budget };
   }
-  const script = await readScript(resolve(cwd, args.file!), args.file!);
-  return { script, args: args.argsJson === undefined ? {} : JSON.parse(args.argsJson), ...budget };
+  const script = await scriptInput(cwd, args.file!, args.file!);
+  return {
+    ...script,
+    args: args.argsJson === undefined ? {} : JSON.parse(args.argsJson),
+    ...budget,
+  };
+}
+
+/** A file in the project goes by path (errors then name it); one outside it, by its text. */
+async function scriptInput(
+  cwd: string,
+  file: string,
+  where: string,
+): Promise<Record<string, string>> {
+  const path = resolve(cwd, file);
+  const source = await readScript(path, where);
+  const inside = relative(cwd, path);
+  return inside.startsWith('..') || isAbsolute(inside)
+    ? { script: source }
+    : { scriptPath: inside };
 }
 
 async function readScript(path: string, where: string): Promise<string> {

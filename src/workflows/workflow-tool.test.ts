@@ -1,7 +1,7 @@
 // The Workflow tool through query(): items are real background children of the main agent (the
 // same loop, the task store), answered by a model that decides from each request.
 import { readFileSync } from 'node:fs';
-import { realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   InMemorySpanExporter,
@@ -166,6 +166,21 @@ describe('the Workflow tool', () => {
     });
     expect(toolOutput(result)).toMatchObject({ isError: true });
     expect(toolOutput(result).output).toMatch(/args\.csv_path: .*outside/);
+  });
+
+  it('reads a scriptPath inside the allowed directories, and names it in errors', async () => {
+    const broken =
+      "export const meta = { name: 'b', description: 'broken' };\nconst a = 1;\nthrow new Error('boom');";
+    const { result } = await runMain({ scriptPath: 'flows/b.js' }, async (dir) => {
+      await mkdir(join(dir, 'flows'));
+      await writeFile(join(dir, 'flows', 'b.js'), broken);
+    });
+    expect(JSON.parse(toolOutput(result).output)).toMatchObject({
+      status: 'failed',
+      reason: 'flows/b.js:3: Error: boom',
+    });
+    const outside = await runMain({ scriptPath: '/etc/hostname' });
+    expect(toolOutput(outside.result).output).toMatch(/^scriptPath: .*outside/);
   });
 
   it('refuses a script without meta, naming the fix', async () => {

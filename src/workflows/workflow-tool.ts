@@ -1,10 +1,13 @@
 // The Workflow tool: the model hands over a script (or a saved workflow's name) and its args;
 // the run's items are background children it waits for, and it answers with the run's status,
 // each failure's cause, and the script's result. Only the main agent gets it: workflows never nest.
+
+import { readFile } from 'node:fs/promises';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { Spawner } from '../agents/subagent-context.js';
 import { defineTool, type SpawnToolContext, type Tool, toolError } from '../core/tool.js';
+import { resolveAllowedPath } from '../tools/allowed-path.js';
 import { type CsvRunArgs, csvRunArgs, writeCsvResults } from './bundled/csv-run.js';
 import { findWorkflow } from './saved-workflows.js';
 import { subagentItemRunner } from './subagent-item-runner.js';
@@ -33,6 +36,11 @@ const inputSchema = z
       .describe(
         'The workflow script: it must begin with export const meta = { name, description }.',
       ),
+    scriptPath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A workflow script file inside your allowed directories, instead of script.'),
     name: z
       .string()
       .min(1)
@@ -99,21 +107,23 @@ async function prepareRun(
   input: z.infer<typeof inputSchema>,
   ctx: SpawnToolContext,
 ): Promise<string> {
-  const given = [input.script, input.name].filter((value) => value !== undefined).length;
+  const given = [input.script, input.scriptPath, input.name].filter((value) => value !== undefined);
   if (input.resumeFromRunId !== undefined) {
     const run = store.run(input.resumeFromRunId);
     if (!run) throw new Error(`no workflow run ${input.resumeFromRunId} in this session`);
-    if (input.script !== undefined) {
-      await readMeta(input.script, 'script');
-      store.updateRun(run.runId, { source: input.script, filename: 'script' });
+    if (given.length > 0) {
+      const { source, filename } = await scriptOf(input, ctx);
+      await readMeta(source, filename);
+      store.updateRun(run.runId, { source, filename });
     }
     if (input.budget !== undefined) store.updateRun(run.runId, { budgetTokens: input.budget });
     return run.runId;
   }
-  if (given !== 1) throw new Error('give exactly one of script and name (or resumeFromRunId)');
+  if (given.length !== 1) {
+    throw new Error('give exactly one of script, scriptPath and name (or resumeFromRunId)');
+  }
   const saved = input.name === undefined ? undefined : await findWorkflow(ctx.cwd, input.name);
-  const source = saved?.source ?? input.script!;
-  const filename = saved?.filename ?? 'script';
+  const { source, filename } = saved ?? (await scriptOf(input, ctx));
   const meta = saved ?? (await readMeta(source, filename));
   const args =
     saved?.origin === 'bundled' && saved.name === 'csv'
@@ -132,6 +142,23 @@ async function prepareRun(
     budgetTokens: input.budget ?? null,
   });
   return runId;
+}
+
+/** The script given inline (`script`) or as a file inside the caller's allowed directories. */
+async function scriptOf(
+  input: { script?: string; scriptPath?: string },
+  ctx: SpawnToolContext,
+): Promise<{ source: string; filename: string }> {
+  if (input.scriptPath === undefined) return { source: input.script ?? '', filename: 'script' };
+  const resolved = await resolveAllowedPath(input.scriptPath, ctx);
+  if (!resolved.ok) throw new Error(`scriptPath: ${resolved.message}`);
+  try {
+    return { source: await readFile(resolved.path, 'utf8'), filename: input.scriptPath };
+  } catch (error) {
+    throw new Error(
+      `scriptPath: ${input.scriptPath} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
 }
 
 /** The bundled csv workflow's results CSV, written after every pass (a resume rewrites it). */
