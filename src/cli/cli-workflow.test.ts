@@ -55,7 +55,9 @@ function itemReply(request: RecordedRequest, delayMs: number): MockReply | undef
 }
 
 /** A loopback mock LLM for this test, closed when it ends: `reply` answers its model calls. */
-async function mockLlm(reply: (request: RecordedRequest) => MockReply | undefined) {
+async function mockLlm(
+  reply: (request: RecordedRequest) => MockReply | undefined | Promise<MockReply | undefined>,
+) {
   const server = await startMockLlmServer({
     handler: (request) => (request.api ? reply(request) : undefined),
   });
@@ -314,5 +316,62 @@ describe('warren -p with the Workflow tool', () => {
       status: 'completed',
     });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'FINAL' });
+  }, 60_000);
+});
+
+describe('resuming after the breaker', () => {
+  it('goes on with an item it stopped mid-run in the same agent, without repeating its side effect', async () => {
+    let refuse = true;
+    let reportAsked!: () => void;
+    const itemOneReporting = new Promise<void>((resolve) => {
+      reportAsked = resolve;
+    });
+    const server = await mockLlm(async (request) => {
+      const item = itemOf(request);
+      if (item === 'bad' && refuse) {
+        // The key is refused once item 1's Bash call is done and its report is being asked for.
+        await itemOneReporting;
+        return { status: 401, errorMessage: 'invalid x-api-key' };
+      }
+      if (item === 'bad') return { text: 'done bad' };
+      if (item === '1' && hasToolResult(request) && refuse) {
+        reportAsked();
+        return { delayMs: 5000, text: 'too late' };
+      }
+      return itemReply(request, 1);
+    });
+    await writeFile(join(project, 'flow.js'), FLOW);
+    const flags = mockFlags(server.url);
+    const run = (args: string[]) =>
+      runWarren([...args, '--output-format', 'stream-json', ...flags], {
+        cwd: project,
+        env: env(),
+      });
+    const summary = (stdout: string) =>
+      jsonLines(stdout).find((line) => line.type === 'workflow_result')!;
+    const paused = await run([
+      'workflow',
+      'run',
+      'flow.js',
+      '--args',
+      JSON.stringify({ items: ['1', 'bad'] }),
+    ]);
+    expect(paused.code, paused.stderr).toBe(3);
+    const runId = String(summary(paused.stdout).run_id);
+    refuse = false;
+    const before = server.requests.length;
+    const resumed = await run(['workflow', 'resume', runId]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(summary(resumed.stdout)).toMatchObject({
+      status: 'completed',
+      result: ['done 1', 'done bad'],
+    });
+    // Item 1 went on from its transcript (its Bash result in the request), and ran Bash once.
+    const again = modelCalls(server.requests.slice(before)).filter(
+      (request) => itemOf(request) === '1',
+    );
+    expect(again).toHaveLength(1);
+    expect(hasToolResult(again[0]!)).toBe(true);
+    expect(readFileSync(join(project, 'side', '1'), 'utf8')).toBe('1\n');
   }, 60_000);
 });

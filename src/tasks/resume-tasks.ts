@@ -119,6 +119,22 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
   return report;
 }
 
+/**
+ * Restarts one local agent task that ended without completing (a workflow item its run's
+ * breaker stopped) from its sidechain transcript, under its task and agent ids, for `owner`: a
+ * tool call whose result is on disk is not run again.
+ */
+export async function restartEndedAgent(
+  params: Omit<ResumeParams, 'history'>,
+  record: TaskRecord,
+  owner: AgentRef,
+): Promise<TaskRecord> {
+  const { manager } = params.tasks;
+  manager.reown([record.taskId], owner);
+  const child = await restartedChild({ ...params, history: [] }, manager.get(record.taskId)!);
+  return manager.restart(record.taskId, params.tasks.agents, child, owner);
+}
+
 /** The ids `find` finds in the user messages of a conversation. */
 function idsInUserMessages(messages: readonly Message[], find: (text: string) => string[]) {
   return messages.flatMap((message) => (message.role === 'user' ? find(message.content) : []));

@@ -8,6 +8,7 @@ import { newAgentId, type Spawner } from '../agents/subagent-context.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { SpawnToolContext } from '../core/tool.js';
 import { BackgroundTasks } from '../tasks/background-tasks.js';
+import { restartEndedAgent } from '../tasks/resume-tasks.js';
 import type { ItemRequest } from './item-request.js';
 import type { ItemOutcome, ItemRunner } from './workflow-engine.js';
 
@@ -26,6 +27,16 @@ export function subagentItemRunner(
     throw new Error('workflows need a run with background tasks (a task manager)');
   }
   const { manager } = tasks;
+  // Items inherit `options.model` in place of the caller's (a CLI run's main agent only drives).
+  const parent = options.model ? { ...ctx, run: { ...ctx.run, model: options.model } } : ctx;
+  const owner = {
+    agentId: ctx.agent.agentId,
+    parentId: ctx.agent.parentId,
+    depth: ctx.agent.depth,
+  };
+  /** An ended item's agent, restarted from its transcript; undefined when it cannot be. */
+  const restart = (record: TaskRecord) =>
+    restartEndedAgent({ tasks, spawner, main: parent }, record, owner).catch(() => undefined);
   return {
     async run(request, control) {
       const earlier =
@@ -38,16 +49,23 @@ export function subagentItemRunner(
                   record.agentId === control.resumeAgentId && record.kind === 'local_agent',
               );
       let record: TaskRecord;
-      if (earlier) {
+      const ended = earlier && (earlier.status === 'failed' || earlier.status === 'cancelled');
+      const restarted = earlier && ended ? await restart(earlier) : undefined;
+      if (earlier && !ended) {
         // Restarted by --resume from its transcript (or ended since): the same agent, read again.
         control.started(control.resumeAgentId!);
         record = earlier;
+      } else if (restarted) {
+        // Stopped by the breaker (or failing on the error that tripped it): it went on from its
+        // own transcript, so what it had done is not done again.
+        control.started(control.resumeAgentId!);
+        record = restarted;
       } else {
         // The journal names the agent before its task exists: after a crash in between, the
         // resume finds no task for it and starts the item again, never a second agent beside one.
         const agentId = newAgentId();
         control.started(agentId);
-        const started = await launch(spawner, ctx, request, {
+        const started = await launch(spawner, parent, request, {
           agentId,
           signal: control.signal,
           ...options,
@@ -95,8 +113,7 @@ async function launch(
       agentId,
       ...(request.isolation && { isolation: request.isolation }),
     },
-    // Items inherit `options.model` in place of the caller's (a CLI run's main agent only drives).
-    { ...ctx, signal, ...(options.model && { run: { ...ctx.run, model: options.model } }) },
+    { ...ctx, signal },
   );
   const text = typeof output === 'string' ? output : output.output;
   if (typeof output !== 'string' && output.isError) return { ok: false, error: text };
