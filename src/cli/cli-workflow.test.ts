@@ -71,6 +71,23 @@ const mockFlags = (url: string) => [
 ];
 const env = () => ({ HOME: project });
 
+/** `warren workflow run flow.js` over `items` against the mock, with its JSON summary. */
+const runFlow = (url: string, items: string[], ...extra: string[]) =>
+  runWarren(
+    [
+      'workflow',
+      'run',
+      'flow.js',
+      '--args',
+      JSON.stringify({ items }),
+      '--output-format',
+      'json',
+      ...mockFlags(url),
+      ...extra,
+    ],
+    { cwd: project, env: env() },
+  );
+
 /** A tiny seeded generator: a failing run names its seed. */
 function random(seed: number): () => number {
   let state = seed;
@@ -177,22 +194,7 @@ describe('warren workflow resume --script', () => {
     await writeFile(join(project, 'flow.js'), FLOW);
     const flags = mockFlags(server.url);
     const items = ['a', 'b', 'c', 'd'];
-    const first = await runWarren(
-      [
-        'workflow',
-        'run',
-        'flow.js',
-        '--args',
-        JSON.stringify({ items }),
-        '--output-format',
-        'json',
-        ...flags,
-      ],
-      {
-        cwd: project,
-        env: env(),
-      },
-    );
+    const first = await runFlow(server.url, items);
     expect(first.code, first.stderr).toBe(0);
     const { run_id: runId } = JSON.parse(first.stdout);
     const before = server.requests.length;
@@ -230,21 +232,7 @@ describe('the circuit breaker', () => {
     });
     await writeFile(join(project, 'flow.js'), FLOW);
     const items = ['1', '2', '3', '4', '5', '6'];
-    const run = await runWarren(
-      [
-        'workflow',
-        'run',
-        'flow.js',
-        '--args',
-        JSON.stringify({ items }),
-        '--output-format',
-        'json',
-        ...mockFlags(server.url),
-        '--max-parallel',
-        '1',
-      ],
-      { cwd: project, env: env() },
-    );
+    const run = await runFlow(server.url, items, '--max-parallel', '1');
     expect(run.code, run.stderr).toBe(3);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({

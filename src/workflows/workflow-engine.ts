@@ -4,7 +4,7 @@
 import { BreakerTripped, ItemGate } from './item-gate.js';
 import { type ItemRequest, itemRequest } from './item-request.js';
 import { describeCause, terminalCause } from './terminal-cause.js';
-import type { WorkflowEvent } from './workflow-events.js';
+import type { ItemEventStatus, WorkflowEvent } from './workflow-events.js';
 import { runInSandbox } from './workflow-sandbox.js';
 import type { ItemStatus, RunStatus, StoredItem, WorkflowStore } from './workflow-store.js';
 
@@ -135,31 +135,20 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
     };
     items.push(summary);
     const before = journal.get(slot(request.key, occurrence));
+    const itemEvent = (status: ItemEventStatus, error?: string) => {
+      const { key, label } = request;
+      emit({ type: 'workflow_item', runId, key, occurrence, label, status, error });
+    };
     if (before?.status === 'completed' && before.result !== null) {
       cached++;
       summary.status = 'completed';
-      emit({
-        type: 'workflow_item',
-        runId,
-        key: request.key,
-        occurrence,
-        label: request.label,
-        status: 'cached',
-      });
+      itemEvent('cached');
       return before.result;
     }
     const ended = (status: ItemStatus, error?: string) => {
       summary.status = status;
       if (error) summary.error = error;
-      emit({
-        type: 'workflow_item',
-        runId,
-        key: request.key,
-        occurrence,
-        label: request.label,
-        status,
-        error,
-      });
+      itemEvent(status, error);
       return JSON.stringify({
         message: error ?? status,
         status,
