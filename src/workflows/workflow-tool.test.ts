@@ -11,6 +11,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { parsePermissionRule } from '../permissions/permission-rule.js';
 import { type QueryOptions, query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
@@ -61,6 +63,13 @@ async function runMain(
   const { result } = await runToEnd(run);
   return { result, events, model, tasks: run.tasks.list() };
 }
+
+/** Permissions that allow the csv workflow (it writes its results file). */
+const allowCsv = () =>
+  createPermissionPolicy({
+    mode: 'default',
+    allow: [parsePermissionRule('Workflow(csv)', 'test')],
+  });
 
 const toolOutput = (result: RunResult) =>
   result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []))[0]!;
@@ -127,6 +136,15 @@ describe('the Workflow tool', () => {
     expect(toolOutput(result).output).toMatch(/workflow "nope": not found .*csv/);
   });
 
+  it('asks before the csv workflow writes its results file, like any write', async () => {
+    const { result } = await runMain({
+      name: 'csv',
+      args: { csv_path: 'x.csv', instruction: 'x' },
+    });
+    expect(toolOutput(result)).toMatchObject({ isError: true });
+    expect(toolOutput(result).output).toMatch(/Permission to use Workflow\(csv\)/);
+  });
+
   it('runs the bundled csv workflow: one agent per row, {column} filled, results written to a CSV', async () => {
     let cwd = '';
     const { result } = await runMain(
@@ -138,6 +156,7 @@ describe('the Workflow tool', () => {
         cwd = await realpath(dir);
         await writeFile(join(cwd, 'people.csv'), 'id,name\np1,ada\np2,"fail, bob"\np3,cy\n');
       },
+      { permissions: allowCsv() },
     );
     const output = JSON.parse(toolOutput(result).output);
     expect(output).toMatchObject({
@@ -159,11 +178,12 @@ describe('the Workflow tool', () => {
     expect(output.status).toBe('paused');
   });
 
-  it('refuses a csv_path outside the allowed directories', async () => {
-    const { result } = await runMain({
-      name: 'csv',
-      args: { csv_path: '/etc/passwd', instruction: 'x' },
-    });
+  it('refuses a csv_path outside the allowed directories, even when the workflow is allowed', async () => {
+    const { result } = await runMain(
+      { name: 'csv', args: { csv_path: '/etc/passwd', instruction: 'x' } },
+      undefined,
+      { permissions: allowCsv() },
+    );
     expect(toolOutput(result)).toMatchObject({ isError: true });
     expect(toolOutput(result).output).toMatch(/args\.csv_path: .*outside/);
   });

@@ -14,7 +14,7 @@ import { subagentItemRunner } from './subagent-item-runner.js';
 import { runWorkflow, type WorkflowLimits, type WorkflowRunResult } from './workflow-engine.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import { readMeta } from './workflow-meta.js';
-import { WorkflowStore } from './workflow-store.js';
+import { type StoredRun, WorkflowStore } from './workflow-store.js';
 import { newRunId, workflowSummary } from './workflow-summary.js';
 
 export interface WorkflowToolOptions {
@@ -66,23 +66,36 @@ const inputSchema = z
   .strict();
 
 export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOptions): Tool {
-  let store: WorkflowStore | undefined;
+  let opened: WorkflowStore | undefined;
+  const store = () => {
+    opened ??= WorkflowStore.open(options.storePath);
+    return opened;
+  };
+  /** The bundled csv workflow writes its results file: asked like a write, not run as a read. */
+  const writesCsv = (input: z.infer<typeof inputSchema>) => {
+    if (input.name === 'csv') return true;
+    if (input.resumeFromRunId === undefined) return false;
+    return isCsvRun(store().run(input.resumeFromRunId));
+  };
   return defineTool({
     name: 'Workflow',
     description: DESCRIPTION,
     inputSchema,
     spawnsAgents: true,
-    // It changes nothing itself; each agent it starts is checked call by call.
-    isReadOnly: true,
+    // Starting agents changes nothing itself (each of their calls is checked); the csv
+    // workflow's results file is a write.
+    isReadOnly: (input) => !writesCsv(input),
+    // Rules name the saved workflow: Workflow(csv), Workflow(review); an inline script is "script".
+    permissionSubject: (input) =>
+      input.name ?? (input.resumeFromRunId ? `resume ${input.resumeFromRunId}` : 'script'),
     isConcurrencySafe: false,
     timeoutMs: Infinity,
     async call(input, ctx) {
-      store ??= WorkflowStore.open(options.storePath);
       try {
-        const runId = await prepareRun(store, input, ctx);
+        const runId = await prepareRun(store(), input, ctx);
         const runner = subagentItemRunner(spawner, ctx, { model: options.model });
         const result = await runWorkflow({
-          store,
+          store: store(),
           runId,
           runner,
           limits: options.limits,
@@ -90,7 +103,7 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
           signal: ctx.signal,
           resumed: input.resumeFromRunId !== undefined,
         });
-        const written = finishCsv(store, result);
+        const written = finishCsv(store(), result);
         const summary = workflowSummary(result, written);
         return result.status === 'failed' ? toolError(summary) : summary;
       } catch (error) {
@@ -144,6 +157,10 @@ async function prepareRun(
   return runId;
 }
 
+function isCsvRun(run: StoredRun | undefined): boolean {
+  return run?.name === 'csv' && run.filename.startsWith('(bundled)');
+}
+
 /** The script given inline (`script`) or as a file inside the caller's allowed directories. */
 async function scriptOf(
   input: { script?: string; scriptPath?: string },
@@ -164,7 +181,7 @@ async function scriptOf(
 /** The bundled csv workflow's results CSV, written after every pass (a resume rewrites it). */
 function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | undefined {
   const run = store.run(result.runId);
-  if (run?.name !== 'csv' || !run.filename.startsWith('(bundled)')) return undefined;
+  if (!run || !isCsvRun(run)) return undefined;
   return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result, store.items(result.runId));
 }
 
