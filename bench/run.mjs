@@ -8,6 +8,10 @@
 //   npm run bench -- --scenarios turn,cli --adapters warren --reps 3 --out /tmp/r.json
 //   npm run bench -- --cpu-prof --scenarios turn    V8 profiles under bench/.tmp/prof/, then
 //                                                   node bench/prof-top.mjs <file.cpuprofile>
+//   npm run bench -- --against main                 that revision built in a scratch folder
+//                                                   (lib/against.mjs) and run beside this
+//                                                   checkout, repetitions interleaved, with a
+//                                                   column of ratios: the regression guard
 //
 // Scenarios: turn (per-turn overhead, JSON and SSE), fanout, scale, context (tokens a parent
 // keeps when it delegates reading), cache (the share of input read from Anthropic's prompt cache
@@ -18,7 +22,7 @@
 // children drawn by the terminal UI: the agents' throughput against print mode's, and the UI's
 // CPU), remote (children on a real restate-server and a `warren restate serve` worker: spawn
 // latency, the cost of one journaled step, 1,000 children at once; each beside the same child
-// in-process). Profiled timings are slower: never mix them with real runs.
+// in-process), sandbox (what bubblewrap adds to one Bash call). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -30,6 +34,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareAgainst } from './lib/against.mjs';
 import { measureCliStart, writeModuleList } from './lib/cli-start.mjs';
 import { buildTable, median, summariseCell } from './lib/report.mjs';
 import { scenarios } from './lib/scenarios.mjs';
@@ -40,7 +45,15 @@ const NODE = process.execPath;
 
 // ------------------------------------------------------------------ options
 const argv = process.argv.slice(2);
-const KNOWN_FLAGS = ['--reps', '--quick', '--scenarios', '--adapters', '--cpu-prof', '--out'];
+const KNOWN_FLAGS = [
+  '--reps',
+  '--quick',
+  '--scenarios',
+  '--adapters',
+  '--cpu-prof',
+  '--out',
+  '--against',
+];
 for (const arg of argv) {
   if (arg.startsWith('--') && !KNOWN_FLAGS.includes(arg)) {
     usageError(`unknown option ${arg}; known: ${KNOWN_FLAGS.join(' ')}`);
@@ -51,6 +64,10 @@ const option = (name, fallback) => {
   return i >= 0 ? argv[i + 1] : fallback;
 };
 const quick = argv.includes('--quick');
+const againstRev = option('against', undefined);
+if (argv.includes('--against') && (!againstRev || againstRev.startsWith('--'))) {
+  usageError('--against needs a git revision: --against main, --against HEAD~1, --against <sha>');
+}
 const cpuProf = argv.includes('--cpu-prof');
 const reps = Number(option('reps', quick ? 2 : 5));
 if (!(Number.isInteger(reps) && reps >= 1)) usageError('--reps needs a whole number of at least 1');
@@ -87,11 +104,14 @@ function readMeta(file) {
 }
 
 const wanted = option('adapters', '').split(',').filter(Boolean);
+// `root` and `bench`: the warren (and its copy of bench/) an adapter runs; another for --against.
 const adapters = readdirSync(path.join(BENCH, 'adapters'))
   .filter((file) => file.endsWith('.mjs'))
   .map((file) => ({
     file: path.join(BENCH, 'adapters', file),
     meta: readMeta(path.join(BENCH, 'adapters', file)),
+    root: ROOT,
+    bench: BENCH,
   }))
   .filter(({ meta }) => wanted.length === 0 || wanted.includes(meta.name))
   .sort((a, b) =>
@@ -105,6 +125,31 @@ for (const name of wanted) {
   if (!adapters.some(({ meta }) => meta.name === name))
     usageError(`--adapters: no adapter ${name}`);
 }
+const against = againstRev === undefined ? undefined : addAgainst(againstRev);
+
+/** Builds the revision and adds its warren beside this one's, right after it in the table. */
+function addAgainst(rev) {
+  const warren = adapters.findIndex(({ meta }) => meta.name === 'warren');
+  if (warren < 0) usageError('--against compares warren: leave warren in --adapters');
+  let other;
+  try {
+    other = prepareAgainst({ rev, root: ROOT, bench: BENCH, log: (line) => console.error(line) });
+  } catch (error) {
+    usageError(error.message);
+  }
+  const { meta } = adapters[warren];
+  adapters.splice(warren + 1, 0, {
+    file: path.join(other.bench, 'adapters', 'warren.mjs'),
+    meta: { ...meta, name: other.name, label: `${meta.label} at ${other.commit}`, judged: false },
+    root: other.root,
+    bench: other.bench,
+  });
+  return { rev, commit: other.commit, name: other.name };
+}
+
+/** The warrens of this run: this checkout's, and with --against the other revision's. */
+const warrens = () =>
+  adapters.filter(({ meta }) => meta.name === 'warren' || meta.name === against?.name);
 
 function packageVersion(name) {
   try {
@@ -220,6 +265,11 @@ const SCRIPT_JOBS = {
     detail: (samples) =>
       `create+remove ${median(samples.map((sample) => sample.cycleMs))?.toFixed(0)} ms; git worktree add alone ${median(samples.map((sample) => sample.gitAddMs))?.toFixed(0)} ms`,
   },
+  sandbox: {
+    file: 'sandbox-call.mjs',
+    detail: ([sample]) =>
+      `a Bash call ${sample?.sandboxedMs?.toFixed(1)} ms in the sandbox, ${sample?.plainMs?.toFixed(1)} ms without: +${sample?.addedMs?.toFixed(1)} ms`,
+  },
   tui: {
     file: 'tui-render.mjs',
     usesMock: true,
@@ -291,70 +341,83 @@ try {
 
 /** warren's CLI only: one untimed run to warm the file cache, then `runs` timed ones. */
 async function runCli(scenario) {
-  if (!adapterNames.includes('warren')) return;
+  const failed = new Set();
   for (let rep = -1; rep < scenario.runs; rep++) {
-    const profDir = rep >= 0 ? profDirFor(`cli-${rep + 1}`) : null;
-    const nodeFlags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-    const logModules = profDir !== null && rep === 0;
-    const sample = await measureCliStart({
-      node: NODE,
-      root: ROOT,
-      mockURL: mock.url,
-      nodeFlags,
-      logModules,
-    });
-    if (rep < 0 && sample.ok) continue;
-    if (logModules) {
-      const file = path.join(profDir, 'modules-before-first-request.txt');
-      writeModuleList({ urls: sample.modulesBeforeFirstRequest ?? [], root: ROOT, file });
-      console.error(
-        `  modules loaded before the first request: ${path.relative(process.cwd(), file)}`,
-      );
+    for (const { meta, root } of warrens()) {
+      if (failed.has(meta.name)) continue;
+      const ok = await runCliOnce(rep, meta.name, root);
+      if (!ok) failed.add(meta.name);
     }
-    log(
-      `cli run ${rep + 1}/${scenario.runs} warren`,
-      sample,
-      `first request after ${sample.firstRequestMs?.toFixed(0)} ms`,
-    );
-    const { modulesBeforeFirstRequest, ...kept } = sample;
-    runs.push({
-      adapter: 'warren',
-      scenario: 'cli',
-      mode: 'json',
-      rep,
-      ok: sample.ok,
-      error: sample.error,
-      samples: [kept],
-    });
-    if (!sample.ok) return;
   }
+}
+
+async function runCliOnce(rep, name, root) {
+  const profDir = rep >= 0 ? profDirFor(`cli-${name}-${rep + 1}`) : null;
+  const nodeFlags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+  const logModules = profDir !== null && rep === 0;
+  const sample = await measureCliStart({
+    node: NODE,
+    root,
+    mockURL: mock.url,
+    nodeFlags,
+    logModules,
+  });
+  if (rep < 0 && sample.ok) return true;
+  if (logModules) {
+    const file = path.join(profDir, 'modules-before-first-request.txt');
+    writeModuleList({ urls: sample.modulesBeforeFirstRequest ?? [], root, file });
+    console.error(
+      `  modules loaded before the first request: ${path.relative(process.cwd(), file)}`,
+    );
+  }
+  log(
+    `cli run ${rep + 1}/${SC.cli.runs} ${name}`,
+    sample,
+    `first request after ${sample.firstRequestMs?.toFixed(0)} ms`,
+  );
+  const { modulesBeforeFirstRequest, ...kept } = sample;
+  runs.push({
+    adapter: name,
+    scenario: 'cli',
+    mode: 'json',
+    rep,
+    ok: sample.ok,
+    error: sample.error,
+    samples: [kept],
+  });
+  return sample.ok;
 }
 
 /** warren only: the background worker in a fresh process per repetition. */
 async function runBackground(scenario) {
-  if (!adapterNames.includes('warren')) return;
   for (let rep = 0; rep < reps; rep++) {
-    const profDir = profDirFor(`background-${rep + 1}`);
-    const flags = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
-    const result = await runWithFlags(
-      [...flags, path.join(BENCH, 'lib', 'background-worker.mjs'), JSON.stringify(scenario)],
-      scenario.timeoutMs,
-    );
-    log(
-      `background rep ${rep + 1}/${reps} warren`,
-      result,
-      `spawn → running ${result.spawnToRunningMedianMs?.toFixed(2)} ms, ${result.rssPerChildKiB?.toFixed(1)} KiB RSS per child`,
-    );
-    runs.push({
-      adapter: 'warren',
-      scenario: 'background',
-      mode: 'json',
-      rep,
-      ok: result.ok,
-      error: result.error,
-      samples: result.ok ? [result] : [],
-    });
+    for (const { meta, bench } of warrens()) {
+      await runBackgroundOnce(scenario, rep, meta.name, bench);
+    }
   }
+}
+
+async function runBackgroundOnce(scenario, rep, name, bench) {
+  const profDir = profDirFor(`background-${name}-${rep + 1}`);
+  const flags = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])];
+  const result = await runWithFlags(
+    [...flags, path.join(bench, 'lib', 'background-worker.mjs'), JSON.stringify(scenario)],
+    scenario.timeoutMs,
+  );
+  log(
+    `background rep ${rep + 1}/${reps} ${name}`,
+    result,
+    `spawn → running ${result.spawnToRunningMedianMs?.toFixed(2)} ms, ${result.rssPerChildKiB?.toFixed(1)} KiB RSS per child`,
+  );
+  runs.push({
+    adapter: name,
+    scenario: 'background',
+    mode: 'json',
+    rep,
+    ok: result.ok,
+    error: result.error,
+    samples: result.ok ? [result] : [],
+  });
 }
 
 /**
@@ -388,17 +451,18 @@ function runWithFlags(args, timeoutMs) {
 
 /** warren only: each repetition a fresh process running the job's script. */
 async function runScriptJob(scenario, { file, usesMock = false, detail }) {
-  if (!adapterNames.includes('warren')) return;
   const [mode] = scenario.modes;
   const argument = JSON.stringify(usesMock ? { ...scenario, mockURL: mock.url } : scenario);
   for (let rep = 0; rep < reps; rep++) {
-    const result = await runWithFlags([path.join(BENCH, 'lib', file), argument]);
-    log(
-      `${scenario.job} rep ${rep + 1}/${reps} warren`,
-      result,
-      detail(result.samples ?? [], scenario),
-    );
-    runs.push({ adapter: 'warren', scenario: scenario.job, mode, rep, ...result });
+    for (const { meta, bench } of warrens()) {
+      const result = await runWithFlags([path.join(bench, 'lib', file), argument]);
+      log(
+        `${scenario.job} rep ${rep + 1}/${reps} ${meta.name}`,
+        result,
+        detail(result.samples ?? [], scenario),
+      );
+      runs.push({ adapter: meta.name, scenario: scenario.job, mode, rep, ...result });
+    }
   }
 }
 
@@ -406,8 +470,10 @@ async function runScriptJob(scenario, { file, usesMock = false, detail }) {
 const summary = {};
 for (const name of adapterNames) {
   const mine = runs.filter((run) => run.adapter === name);
-  const importMs = median(mine.filter((run) => run.ok).map((run) => run.importMs));
-  summary[name] = importMs === null ? {} : { import: { importMs } };
+  const imported = mine.filter((run) => run.ok && run.importMs !== undefined);
+  const importMs = median(imported.map((run) => run.importMs));
+  const importCpuMs = median(imported.map((run) => run.importCpuMs));
+  summary[name] = importMs === null ? {} : { import: { importMs, importCpuMs } };
   for (const scenarioName of scenarioNames) {
     for (const mode of SC[scenarioName].modes) {
       const cellRuns = mine.filter((run) => run.scenario === scenarioName && run.mode === mode);
@@ -440,6 +506,7 @@ const { text: table, verdicts } = buildTable({
   judged,
   summary,
   footnotes,
+  against: against && { name: against.name, of: 'warren' },
 });
 const cpuModel = os.cpus()[0]?.model ?? 'unknown';
 const legend = `Medians over ${reps} fresh processes per cell (turn: ${SC.turn.iterations} runs each after ${SC.turn.warmup.length} warm-up runs; cli: ${SC.cli.runs} runs). Node ${process.version}, ${os.cpus().length} × ${cpuModel}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB.`;
@@ -467,6 +534,7 @@ const results = {
     platform: `${os.platform()} ${os.release()}`,
   },
   warren: projectVersion(),
+  ...(against ? { against } : {}),
   adapters: adapters.map(({ meta }) => ({
     ...meta,
     versions: Object.fromEntries((meta.packages ?? []).map((name) => [name, packageVersion(name)])),
@@ -487,6 +555,9 @@ process.exitCode = failures.length > 0 ? 1 : 0;
 /** results.json lives in the repository, where `npm run check` formats-checks every JSON file. */
 function formatIfInProject(file) {
   const biome = path.join(ROOT, 'node_modules', '.bin', 'biome');
-  if (path.relative(ROOT, file).startsWith('..') || !existsSync(biome)) return;
+  const relative = path.relative(ROOT, file);
+  // Outside the project, or in an ignored scratch folder (profiles): biome does not check it.
+  if (relative.startsWith('..') || relative.split(path.sep).includes('.tmp')) return;
+  if (!existsSync(biome)) return;
   execFileSync(biome, ['format', '--write', file], { cwd: ROOT, stdio: 'ignore' });
 }

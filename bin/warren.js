@@ -1,9 +1,21 @@
 #!/usr/bin/env node
 // Entry of the `warren` command: check the Node version before loading anything that needs it.
-const major = Number(process.versions.node.split('.')[0]);
-if (major < 22) {
+// The same minimum as package.json's "engines"; said in words a user can act on, wherever they are.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  const { dirname, relative, isAbsolute } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const home = dirname(dirname(fileURLToPath(import.meta.url)));
+  const inside = relative(home, process.cwd());
+  // Only a checkout of warren itself pins a Node (npm ci installs it into node_modules/.bin).
+  const here =
+    !inside.startsWith('..') &&
+    !isAbsolute(inside) &&
+    !inside.split(/[\\/]/).includes('node_modules')
+      ? ' In this checkout, run it through npm scripts or "npx warren", which use its pinned Node 24.'
+      : '';
   process.stderr.write(
-    `warren: needs Node 22 or newer, this is ${process.version} (inside the project, npm scripts and "npx warren" use the pinned Node 24)\n`,
+    `warren: needs Node 22.12 or newer, this is ${process.version}. Install Node 24 (LTS) from https://nodejs.org or with your version manager (e.g. "nvm install 24", "fnm use 24", "volta install node@24"), then run warren again.${here}\n`,
   );
   process.exit(2);
 }

@@ -6,7 +6,6 @@ export {
   type AgentDefinitionsResult,
   type LoadAgentDefinitionsOptions,
   loadAgentDefinitions,
-  resolveAgentDefinitions,
 } from './agents/definitions/load-agent-definitions.js';
 export {
   type AgentContext,

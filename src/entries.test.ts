@@ -47,6 +47,7 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'defineAgent',
     'defineTool',
     'query',
+    'resolveAgentDefinitions',
     'resolveModel',
   ],
   './agents': [
@@ -58,7 +59,6 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'PromptSection',
     'builtinAgents',
     'loadAgentDefinitions',
-    'resolveAgentDefinitions',
   ],
   './engine': [
     'AgentLoopOptions',
@@ -207,11 +207,16 @@ const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'startMockLlmServer',
   ],
   './tools': [
+    'CommandLaunch',
+    'CommandRequest',
+    'CommandSandbox',
     'FileStateCache',
+    'SandboxOptions',
     'TodoItem',
     'TodoStatus',
     'bashTool',
     'builtinTools',
+    'createCommandSandbox',
     'editTool',
     'globTool',
     'grepTool',

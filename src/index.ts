@@ -7,6 +7,8 @@ export type {
   AgentDefinitionInput,
 } from './agents/definitions/agent-definition.js';
 export { defineAgent } from './agents/definitions/define-agent.js';
+// Definitions resolved once and passed to many query() calls (the shared bench does so).
+export { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
 export type { OutputSchemaInput } from './agents/definitions/output-schema.js';
 export { ConfigError } from './core/config-error.js';
 export type {

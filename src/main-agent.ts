@@ -6,6 +6,7 @@ import { compileOutputSchema } from './agents/definitions/output-schema.js';
 import { memoryTools } from './agents/memory/memory-tools.js';
 import type { SpawnTools } from './agents/spawn-tools.js';
 import type { ParentView } from './agents/subagent-context.js';
+import { modelSettingsOf } from './agents/subagent-context.js';
 import { Budget } from './core/budget.js';
 import { ConfigError } from './core/config-error.js';
 import type { AgentEvent, RunResult } from './core/events.js';
@@ -237,6 +238,7 @@ async function definitionMainOptions(
     description: options.description ?? definition.description,
     hooks,
     outputSchema: outputSchema && compileOutputSchema(outputSchema),
+    modelSettings: options.modelSettings ?? modelSettingsOf(definition, undefined),
   };
   return { main, warnings: setup.warnings };
 }

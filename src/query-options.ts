@@ -14,6 +14,7 @@ import type { SubagentSettings } from './agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from './core/events.js';
 import type { AgentLoopOptions } from './loop/agent-loop.js';
 import type { McpServerInput } from './mcp/server-config.js';
+import type { SandboxOptions } from './sandbox/command-sandbox.js';
 import type { TaskManager } from './tasks/task-manager.js';
 import type { WorkflowToolOptions } from './workflows/workflow-tool.js';
 
@@ -23,6 +24,12 @@ export interface QueryOptions
     SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;
+  /**
+   * The operating-system sandbox every Bash command of the tree runs in (docs/security.md).
+   * Default: on, with no network and without the provider keys. `false` turns it off: commands
+   * then run unconfined with the whole environment. Ignored when `commandSandbox` is given.
+   */
+  sandbox?: false | SandboxOptions;
   /**
    * Sub-agent definitions by name, on top of the built-in `general-purpose`, `explore` and
    * `plan` (as the Claude Agent SDK's `agents` option). Default tools: the built-ins.

@@ -20,6 +20,7 @@ import { mcpTrust } from './mcp/trust-store.js';
 import { resolveModel } from './model/resolve-model.js';
 import { createPermissionPolicy } from './permissions/create-permission-policy.js';
 import type { Query, QueryOptions, QueryParams, StructuredOutputOf } from './query-options.js';
+import { createCommandSandbox } from './sandbox/command-sandbox.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { tracedRun } from './telemetry/traced-run.js';
@@ -112,7 +113,11 @@ function start(
   }
   const spawn = new SpawnTools(runtime);
   // Without a policy, read-only calls run and the rest are denied, as in print mode.
-  const permissions = options.permissions ?? createPermissionPolicy({ mode: 'default' });
+  const commandSandbox =
+    options.commandSandbox ??
+    (options.sandbox === false ? undefined : createCommandSandbox(options.sandbox));
+  const permissions =
+    options.permissions ?? createPermissionPolicy({ mode: 'default', sandbox: commandSandbox });
   const model =
     typeof options.model === 'string'
       ? resolveModel(options.model, { baseUrl: options.baseUrl })
@@ -122,7 +127,7 @@ function start(
   const tools = [...(options.tools ?? builtinTools()), ...(skill ? [skill] : [])].map((tool) =>
     background.withBackgroundBash(tool),
   );
-  const main = { ...options, agentId, model, permissions, tools };
+  const main = { ...options, agentId, model, permissions, tools, commandSandbox };
   const side: RunSide = { background, spawn, interrupter, options };
   const servers = serverSpecsOf(options.mcpServers ?? {});
   const mainDefinition =
@@ -153,6 +158,7 @@ function start(
   return tracedRun(run, options.tracerProvider, {
     logContent: options.traceContent,
     sessionId: options.sessionId,
+    baseUrl: options.baseUrl,
   });
 }
 

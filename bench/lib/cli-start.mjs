@@ -15,9 +15,11 @@ import { fileURLToPath } from 'node:url';
 export async function measureCliStart({ node, root, mockURL, nodeFlags = [], logModules = false }) {
   const scratch = mkdtempSync(path.join(tmpdir(), 'warren-bench-cli-'));
   const moduleLog = path.join(scratch, 'modules.log');
-  const logFlags = logModules
-    ? [`--import=${path.join(import.meta.dirname, 'log-modules.mjs')}`]
-    : [];
+  const cpuLog = path.join(scratch, 'cpu.log');
+  const logFlags = [
+    `--import=${path.join(import.meta.dirname, 'cpu-at-first-request.mjs')}`,
+    ...(logModules ? [`--import=${path.join(import.meta.dirname, 'log-modules.mjs')}`] : []),
+  ];
   try {
     await mockCall(mockURL, 'POST', '/config', { latencyMs: 0 });
     await mockCall(mockURL, 'POST', '/reset');
@@ -37,7 +39,12 @@ export async function measureCliStart({ node, root, mockURL, nodeFlags = [], log
     const spawnedAt = performance.timeOrigin + performance.now();
     const { code, stdout, stderr } = await runToEnd(node, args, {
       cwd: scratch,
-      env: { ...process.env, WARREN_HOME: scratch, BENCH_MODULE_LOG: moduleLog },
+      env: {
+        ...process.env,
+        WARREN_HOME: scratch,
+        BENCH_MODULE_LOG: moduleLog,
+        BENCH_CPU_LOG: cpuLog,
+      },
     });
     const exitMs = performance.timeOrigin + performance.now() - spawnedAt;
     const stats = await mockCall(mockURL, 'GET', '/stats');
@@ -52,6 +59,7 @@ export async function measureCliStart({ node, root, mockURL, nodeFlags = [], log
       error: problems.length > 0 ? problems.join('; ') : undefined,
       modelsGetMs: since(stats.firstModelsGetEpochMs),
       firstRequestMs: since(stats.firstPostEpochMs),
+      firstRequestCpuMs: existsSync(cpuLog) ? Number(readFileSync(cpuLog, 'utf8')) : null,
       exitMs,
       ...(logModules
         ? { modulesBeforeFirstRequest: modulesBefore(moduleLog, stats.firstPostEpochMs) }

@@ -4,6 +4,7 @@
 // one-call child's spawn → result, a child of 2K-1 steps (to get the cost of one journaled
 // step), and `children` one-call children at once. Prints `RESULT <json>` like the workers do.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -84,11 +85,25 @@ async function startRestate() {
   }
 }
 
+/** The remote key this bench's client and worker share (a worker serves only signed specs). */
+const REMOTE_KEY = `wrk1_bench-${randomBytes(24).toString('hex')}`;
+
 function startWorker() {
   const child = spawn(
     process.execPath,
-    [path.join(ROOT, 'bin', 'warren.js'), 'restate', 'serve', '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { PATH: process.env.PATH, HOME: scratch } },
+    [
+      path.join(ROOT, 'bin', 'warren.js'),
+      'restate',
+      'serve',
+      '--port',
+      '0',
+      '--base-url',
+      `${mockURL}/v1`,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { PATH: process.env.PATH, HOME: scratch, WARREN_REMOTE_KEY: REMOTE_KEY },
+    },
   );
   cleanups.push(() => child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
@@ -142,6 +157,7 @@ async function local(kind) {
     steps: directSteps,
     signal: new AbortController().signal,
     startedAt: Date.now(),
+    modelBaseUrl: `${mockURL}/v1`,
   });
   if (result.status !== 'completed') throw new Error(`local child: ${result.error}`);
   return performance.now() - started;
@@ -179,7 +195,7 @@ try {
   const restate = await startRestate();
   const workerUrl = await startWorker();
   await registerWorker({ adminUrl: restate.adminUrl, workerUrl });
-  const executor = new RestateExecutor(restate);
+  const executor = new RestateExecutor({ ...restate, auth: { keys: [REMOTE_KEY] } });
   await configure({ k, latencyMs: 0 });
   // Warm-up: both paths once, so neither pays for loading code in its timings.
   await local('one');

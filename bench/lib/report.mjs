@@ -89,6 +89,14 @@ export function summariseCell(scenario, samples) {
       localPerSecond: medianOf((s) => s.localPerSecond),
     };
   }
+  if (scenario.job === 'sandbox') {
+    return {
+      samples: samples.length,
+      sandboxedMs: medianOf((s) => s.sandboxedMs),
+      plainMs: medianOf((s) => s.plainMs),
+      addedMs: medianOf((s) => s.addedMs),
+    };
+  }
   if (scenario.job === 'worktree') {
     return {
       samples: samples.length,
@@ -105,6 +113,7 @@ export function summariseCell(scenario, samples) {
       modelsGetMs: medianOf((s) => s.modelsGetMs),
       firstRequestMs: medianOf((s) => s.firstRequestMs),
       firstRequestMinMs: min(samples.map((s) => s.firstRequestMs)),
+      firstRequestCpuMs: medianOf((s) => s.firstRequestCpuMs),
       exitMs: medianOf((s) => s.exitMs),
     };
   }
@@ -272,6 +281,12 @@ function rows(sc) {
       pick: 'firstRequestMs',
       format: fixed(0),
       target: { atMost: 150, shown: '150 ms' },
+    },
+    {
+      cell: 'cli.json',
+      label: 'CLI: CPU ms to the first model request',
+      pick: 'firstRequestCpuMs',
+      format: fixed(0),
     },
     { cell: 'cli.json', label: 'CLI: spawn → exit ms', pick: 'exitMs', format: fixed(0) },
     {
@@ -452,6 +467,25 @@ function rows(sc) {
       format: fixed(0),
     },
     {
+      cell: 'sandbox.json',
+      label: 'sandbox: added per Bash call ms',
+      pick: 'addedMs',
+      format: fixed(1),
+      target: { atMost: 15, shown: '15 ms' },
+    },
+    {
+      cell: 'sandbox.json',
+      label: 'sandbox: Bash call (true) in the sandbox ms',
+      pick: 'sandboxedMs',
+      format: fixed(1),
+    },
+    {
+      cell: 'sandbox.json',
+      label: 'sandbox: Bash call (true) unconfined ms',
+      pick: 'plainMs',
+      format: fixed(1),
+    },
+    {
       cell: 'remote.json',
       label: 'remote: one-call child spawn → result ms',
       pick: 'spawnRemoteMs',
@@ -488,7 +522,25 @@ function rows(sc) {
       format: fixed(0),
       noRatio: true,
     },
+    {
+      cell: 'import',
+      label: 'adapter import: CPU ms',
+      pick: 'importCpuMs',
+      format: fixed(0),
+      noRatio: true,
+    },
   ];
+}
+
+/** `a ÷ b` of one row, or '-' when either is missing or b is zero. */
+function ratioOf(summary, row, a, b) {
+  const value = (name) => {
+    const cell = summary[name]?.[row.cell];
+    return cell && !cell.failed ? cell[row.pick] : null;
+  };
+  const [top, bottom] = [value(a), value(b)];
+  if (typeof top !== 'number' || typeof bottom !== 'number' || bottom === 0) return '-';
+  return `${(top / bottom).toFixed(2)}×`;
 }
 
 function describeTarget(target) {
@@ -503,10 +555,12 @@ function describeTarget(target) {
  * `judged` names the adapters the targets apply to. Returns the markdown text and every
  * target's verdict.
  */
-export function buildTable({ sc, adapters, judged, summary, footnotes }) {
+export function buildTable({ sc, adapters, judged, summary, footnotes, against }) {
   const compared = adapters.filter((name) => name !== 'baseline');
   const header = ['metric', ...adapters];
   for (const name of compared) header.push(`${name} ÷ baseline`);
+  // --against: this checkout's warren ÷ the other revision's, on every row both measured.
+  if (against) header.push(`${against.of} ÷ ${against.name}`);
   header.push('target', ...judged.map((name) => `${name} verdict`));
 
   const verdicts = [];
@@ -534,6 +588,7 @@ export function buildTable({ sc, adapters, judged, summary, footnotes }) {
       measured[name] = { cell, value, ratio: comparable ? value / baseValue : null };
       line.push(measured[name].ratio === null ? '-' : `${measured[name].ratio.toFixed(2)}×`);
     }
+    if (against) line.push(ratioOf(summary, row, against.of, against.name));
     line.push(row.target ? describeTarget(row.target) : '');
     for (const name of judged) {
       if (!row.target) {

@@ -99,6 +99,13 @@ export function scenarios({ quick }) {
       files: 1000,
       cycles: quick ? 5 : 15,
     },
+    sandbox: {
+      title: 'command sandbox per Bash call',
+      job: 'sandbox',
+      modes: ['json'],
+      // `calls` Bash calls of `true` in bubblewrap, interleaved with as many unconfined ones.
+      calls: quick ? 20 : 40,
+    },
     remote: {
       title: 'remote children on Restate',
       job: 'remote',

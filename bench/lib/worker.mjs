@@ -163,8 +163,11 @@ async function exploreRun(explore) {
 
 try {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const adapter = await import(pathToFileURL(path.resolve(spec.adapter)).href);
   const importMs = performance.now() - t0;
+  const { user, system } = process.cpuUsage(cpu0);
+  const importCpuMs = (user + system) / 1000;
   const samples = [];
   if (spec.job === 'explore') {
     phase = 'measure';
@@ -185,6 +188,7 @@ try {
     ok: samples.every((sample) => sample.ok),
     error: samples.find((sample) => !sample.ok)?.error,
     importMs,
+    importCpuMs,
     samples,
   });
   process.exit(0);

@@ -2,6 +2,7 @@
 // again with the chosen definition (run-subagent.ts); to the loop it is a tool like any other.
 import { z } from 'zod';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
+import { EFFORTS } from '../model/model-settings.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
@@ -35,6 +36,12 @@ const agentInputSchema = z.object({
     .string()
     .optional()
     .describe('A model for this agent as provider:model, or "inherit"; default: the agent\'s own.'),
+  effort: z
+    .enum(EFFORTS)
+    .optional()
+    .describe(
+      "How hard the agent's model reasons: low for quick lookups, high for hard problems; default: the agent's own.",
+    ),
   name: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64')
@@ -106,6 +113,7 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
           prompt: input.prompt,
           description: input.description,
           model: input.model,
+          ...(input.effort !== undefined && { effort: input.effort }),
           forkContext: input.forkContext ?? definition.forkContext ?? false,
           name: input.name,
           // A `background: true` definition always runs in the background.

@@ -11,6 +11,7 @@ import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
+import { unframed } from '../testing/framed-output.js';
 import {
   commitAll,
   gitIn,
@@ -83,7 +84,7 @@ describe('a sub-agent with isolation: "worktree"', () => {
     expect(gitIn(repo(), 'show', `warren/${child.agentId}:app.txt`)).toBe('v2');
 
     const [agentResult] = outputs(0);
-    expect(agentResult?.output).toMatch(
+    expect(unframed(agentResult!.output)).toMatch(
       new RegExp(
         `^changed it\\n\\n\\[Worktree kept: the agent's changes are on branch warren/${child.agentId}, in ${worktree} \\(what it left uncommitted was committed as [0-9a-f]{12}\\)\\.\\n app\\.txt \\| 2 \\+-\\n 1 file changed, 1 insertion\\(\\+\\), 1 deletion\\(-\\)\\n`,
       ),
@@ -105,7 +106,7 @@ describe('a sub-agent with isolation: "worktree"', () => {
       { text: 'done' },
     ]);
     const child = worktreeOf(events);
-    expect(outputs(0)[0]?.output).toBe(
+    expect(unframed(outputs(0)[0]!.output)).toBe(
       `looked\n\n[Worktree removed: the agent changed nothing in ${path.join(repo(), '.warren', 'worktrees', child.agentId)}.]`,
     );
     expect(worktreeEvents.map((event) => event.action)).toEqual(['created', 'removed']);

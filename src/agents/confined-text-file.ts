@@ -1,7 +1,8 @@
 // Reads a text file for an agent's prompt from a folder a stranger may have written (a cloned
 // repository): its real location must stay inside a given root, so no symlink leads out; it
 // must be a regular text file; and only its first bytes up to a cap are read.
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { isRefusedFile, openRegularFile } from '../core/regular-file.js';
 import { errorCode, isInside } from '../tools/allowed-path.js';
 import { cutToBytes } from './definitions/text-limits.js';
 
@@ -41,11 +42,16 @@ export async function readConfinedText(
   if (!isInside(real, realRoot)) {
     return { ok: false, problem: `leads outside ${realRoot} (to ${real}); not read` };
   }
-  const handle = await open(real, 'r').catch(() => undefined);
-  if (handle === undefined) return { ok: false, problem: 'cannot be opened' };
+  let opened: Awaited<ReturnType<typeof openRegularFile>>;
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return { ok: false, problem: 'is not a regular file; not read' };
+    opened = await openRegularFile(real);
+  } catch (error) {
+    if (isRefusedFile(error))
+      return { ok: false, problem: `${error.problem}; not read (${error.fix})` };
+    return { ok: false, problem: 'cannot be opened' };
+  }
+  const { handle, stats } = opened;
+  try {
     const buffer = Buffer.alloc(Math.min(stats.size, maxBytes + 4));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const bytes = buffer.subarray(0, bytesRead);

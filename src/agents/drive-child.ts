@@ -1,5 +1,6 @@
 // Runs one child's loop to its end, foreground or background alike: passes its events on, keeps
 // its entry in the run's agent directory, and stops it as `stalled` when it stops making progress.
+
 import type { AgentEvent, RunResult } from '../core/events.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { StallWatchdog } from './stall-watchdog.js';
@@ -37,10 +38,7 @@ export async function driveChild(
   let partial = '';
   let result: RunResult | undefined;
   try {
-    for await (const event of agentLoop({
-      prompt: child.prompt,
-      options: { ...child.options, signal },
-    })) {
+    for await (const event of childRun(child, signal)) {
       const now = Date.now();
       watchdog.observe(event, now);
       sink(event);
@@ -57,4 +55,38 @@ export async function driveChild(
   if (!result) throw new Error(`agent ${agentId} ended without a result`);
   runtime.directory.ended(result);
   return { result, partial };
+}
+
+/** The child's loop, or for a `kind: acp` definition the external agent it speaks to. */
+function childRun(child: ChildRun, signal: AbortSignal): AsyncGenerator<AgentEvent, unknown> {
+  const { options } = child;
+  if (!options.acp) return agentLoop({ prompt: child.prompt, options: { ...options, signal } });
+  return acpChildRun(child, options.acp, signal);
+}
+
+/** The ACP SDK is loaded only by a run that starts an ACP child. */
+async function* acpChildRun(
+  child: ChildRun,
+  acp: NonNullable<SubagentOptions['acp']>,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, void> {
+  const { options } = child;
+  const { runAcpChild } = await import('../acp/acp-child.js');
+  yield* runAcpChild({
+    prompt: child.prompt,
+    acp,
+    agentId: options.agentId,
+    parentId: options.parentId ?? null,
+    depth: options.depth ?? 1,
+    agentType: options.agentType ?? 'acp',
+    description: options.description ?? '',
+    agentPath: options.agentPath ?? options.agentId,
+    ...(options.parentToolCallId ? { parentToolCallId: options.parentToolCallId } : {}),
+    background: child.background,
+    cwd: options.cwd ?? process.cwd(),
+    allowedDirs: options.allowedDirs ?? [options.cwd ?? process.cwd()],
+    permissions: options.permissions,
+    ...(options.budget ? { budget: options.budget } : {}),
+    signal,
+  });
 }

@@ -5,6 +5,7 @@ import type { RunResult } from '../core/events.js';
 import { type ToolOutput, toolError } from '../core/tool.js';
 import { neutraliseHandoff, runHandoffCheck } from '../hooks/handoff-check.js';
 import { strictestHandoff } from '../hooks/merge-outcomes.js';
+import { framedOutput } from './framed-output.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
 export interface HandedOff {
@@ -14,10 +15,16 @@ export interface HandedOff {
   warnings: string[];
 }
 
+/**
+ * @param options.frame the parent reads it as its Agent call's result: the child's words go under
+ *   a sub-agent header, indented (framed-output.ts). A background child's are framed by its
+ *   `<task-notification>` instead, and its task record keeps them as written.
+ */
 export async function handOff(
   result: RunResult,
   runtime: SubagentRuntime,
   signal: AbortSignal,
+  options: { frame?: boolean } = {},
 ): Promise<HandedOff> {
   const type = result.agentType;
   const neutral = neutraliseHandoff(result.result);
@@ -53,10 +60,13 @@ export async function handOff(
     };
   }
   // A structured value is passed whole: cut short, it would no longer be the JSON it claims.
-  const text =
-    result.structuredOutput === undefined
-      ? truncate(neutral.text, runtime.resultMaxChars, () => transcriptOf(result, runtime))
-      : neutral.text;
+  const structured = result.structuredOutput !== undefined;
+  const checked = structured
+    ? neutral.text
+    : truncate(neutral.text, runtime.resultMaxChars, () => transcriptOf(result, runtime));
+  const text = options.frame
+    ? framed(checked, neutral.found.length > 0, result, structured)
+    : checked;
   if (verdict?.decision === 'flag') {
     return {
       output: outputFor(
@@ -91,6 +101,13 @@ function outputFor(result: RunResult, text: string): ToolOutput {
       return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
     }
   }
+}
+
+/** The child's words framed; warren's own escape note (its first line, if any) stays outside. */
+function framed(text: string, noted: boolean, result: RunResult, structured: boolean): string {
+  const cut = noted ? text.indexOf('\n') : -1;
+  const [note, words] = cut < 0 ? ['', text] : [`${text.slice(0, cut)}\n`, text.slice(cut + 1)];
+  return `${note}${framedOutput(words, { agentType: result.agentType, structured })}`;
 }
 
 function transcriptOf(result: RunResult, runtime: SubagentRuntime): string {

@@ -12,6 +12,7 @@ import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
 import { NO_WAIT_RETRY } from '../testing/echo-run-options.js';
+import { unframed } from '../testing/framed-output.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { builtinTools } from '../tools/builtin-tools.js';
@@ -216,7 +217,7 @@ describe('skills', () => {
     );
     expect(systemOf(model, 'CHILD-explore')).not.toContain('MARK-SKILL-BODY');
     const outputs = result.messages.flatMap((m) => (m.role === 'tool' ? m.content : []));
-    expect(outputs.some((part) => part.output === 'loaded it')).toBe(true);
+    expect(outputs.some((part) => unframed(part.output) === 'loaded it')).toBe(true);
   });
 
   it("a definition's `skills` preloads their whole text into its prompt", async () => {

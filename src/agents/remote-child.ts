@@ -121,7 +121,7 @@ async function handedOff(
       `${type} agent at ${result.agentId} ${result.status === 'failed' ? 'failed' : `stopped early (${result.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${result.error}`,
     );
   }
-  const handed = await handOff(result, runtime, ctx.signal);
+  const handed = await handOff(result, runtime, ctx.signal, { frame: true });
   const ref = { agentId: result.agentId, parentId: result.parentId, depth: result.depth };
   for (const message of handed.warnings) ctx.emit({ ...ref, type: 'warning', message });
   return withWorktreeNote(handed.output, result);

@@ -68,7 +68,10 @@ export function remoteSpec(
       request.agentPath ?? childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
     description: request.description,
     prompt: request.prompt,
-    definition: travelling(definition),
+    // The call's effort travels as the definition's: the worker reads it from there.
+    definition: travelling(
+      request.effort === undefined ? definition : { ...definition, effort: request.effort },
+    ),
     definitions: definitions.map(travelling),
     tools,
     model: { spec: modelSpecOf(request, port), ...(baseUrl === undefined ? {} : { baseUrl }) },

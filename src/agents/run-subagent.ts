@@ -57,7 +57,11 @@ export async function runSubagent(
       `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
     );
   }
-  if (request.remote || runtime.remote?.all) return runRemoteSubagent(spawner, request, ctx);
+  // An ACP child is a process beside its parent: it speaks to this warren, not to a worker's.
+  const local = request.definition.kind === 'acp';
+  if (!local && (request.remote || runtime.remote?.all)) {
+    return runRemoteSubagent(spawner, request, ctx);
+  }
   if (request.background) return startInBackground(spawner, request, ctx);
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
     const agentId = newAgentId();
@@ -209,7 +213,7 @@ async function runChild(
       }
     }
     const signal = child.isDetached ? (runtime.background?.signal ?? child.signal) : ctx.signal;
-    const handed = await handOff(ended, runtime, signal);
+    const handed = await handOff(ended, runtime, signal, { frame: !child.isDetached });
     const ref = { agentId: ended.agentId, parentId: ended.parentId, depth: ended.depth };
     for (const message of handed.warnings) {
       const warning = { ...ref, type: 'warning' as const, message };

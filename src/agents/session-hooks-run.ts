@@ -26,6 +26,11 @@ export interface SessionHookSources {
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** The project folder. Default: `process.cwd()`. */
   cwd?: string;
+  /**
+   * Asked before each command hook runs: a reason not to run it (the script a trusted project's
+   * hook names changed during the run), or undefined to run it.
+   */
+  hookCommandCheck?: (command: string) => string | undefined;
 }
 
 export interface SessionHookSetup {
@@ -56,6 +61,7 @@ export function sessionHooksOf(
     mainAgentId,
     transcriptPathFor: sources.transcriptPathFor,
     projectDir: sources.cwd ?? process.cwd(),
+    commandCheck: sources.hookCommandCheck,
   });
   return { hooks, warnings };
 }

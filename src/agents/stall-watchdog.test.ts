@@ -5,6 +5,7 @@ import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { query } from '../query.js';
+import { unframed } from '../testing/framed-output.js';
 import { runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
@@ -56,7 +57,7 @@ describe('the stall watchdog', () => {
     const output = result.messages.flatMap((m) => (m.role === 'tool' ? m.content : []))[0]!;
     expect(output.isError).toBe(true);
     expect(output.output).toMatch(/^The general-purpose agent stalled: Stalled: no model output/);
-    expect(output.output).toMatch(/Its last message:\nFIRST-STEP done/);
+    expect(unframed(output.output)).toMatch(/Its last message:\nFIRST-STEP done/);
     expect(result.result).toBe('The helper stalled; carrying on.');
   });
 

@@ -6,11 +6,13 @@
 // and from its definition the project's instructions, its skills and its memory.
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { AcpCommand } from '../acp/acp-child.js';
 import type { Inbox } from '../core/inbox.js';
 import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
+import type { Effort, ModelSettings } from '../model/model-settings.js';
 import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
 import type { ChildWorkspace } from './child-worktree.js';
@@ -36,6 +38,8 @@ export interface SubagentRequest {
   description: string;
   /** From the Agent call; wins over the definition's model. */
   model?: string;
+  /** From the Agent call; wins over the definition's effort. */
+  effort?: Effort;
   /** `false`: fresh; `true`: the parent's whole conversation; N: its last N turns. */
   forkContext: ForkContext;
   /** From a delegate call's task spec. */
@@ -58,7 +62,12 @@ export function newAgentId(): string {
   return `agent_${randomUUID().slice(0, 8)}`;
 }
 
-export type SubagentOptions = AgentLoopOptions & { agentId: string; model: LanguageModelV4 };
+export type SubagentOptions = AgentLoopOptions & {
+  agentId: string;
+  model: LanguageModelV4;
+  /** A `kind: acp` definition's command: the child is that external ACP agent, not a loop. */
+  acp?: AcpCommand;
+};
 
 /** What a child is derived from: the calling tool's context, or the main agent on a resume. */
 export type ParentView = Pick<
@@ -150,10 +159,32 @@ export async function createSubagentContext(
     description: request.description,
     hooks: agentHookRunner(runtime.sessionHooks, definition, { subagent: true }),
     outputSchema: definition.outputSchema && compileOutputSchema(definition.outputSchema),
+    modelSettings: modelSettingsOf(definition, request.effort),
     background,
     inbox: childInbox(runtime, ref),
+    ...(definition.kind === 'acp' &&
+      definition.command && {
+        acp: {
+          command: definition.command,
+          args: definition.args ?? [],
+          env: definition.env ?? {},
+        },
+      }),
   };
   return { options, prompt, warnings };
+}
+
+/** Its effort (the call's, else its definition's), temperature and cache lifetime. */
+export function modelSettingsOf(
+  definition: AgentDefinition,
+  effort: Effort | undefined,
+): ModelSettings | undefined {
+  const settings: ModelSettings = {
+    ...((effort ?? definition.effort) !== undefined && { effort: effort ?? definition.effort }),
+    ...(definition.temperature !== undefined && { temperature: definition.temperature }),
+    ...(definition.cacheTtl !== undefined && { cacheTtl: definition.cacheTtl }),
+  };
+  return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
 /**

@@ -14,6 +14,7 @@ import { createPermissionPolicy } from '../permissions/create-permission-policy.
 import { type QueryOptions, query } from '../query.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { NO_WAIT_RETRY } from '../testing/echo-run-options.js';
+import { unframed } from '../testing/framed-output.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { deafTool, echoTool, throwingTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -91,7 +92,7 @@ describe('a sub-agent', () => {
       expect(results.find((event) => event.depth === depth)?.status).toBe('completed');
     }
     expect(promptText(callFor(model, 'LEVEL-TWO'))).not.toContain('LEVEL-ONE');
-    expect(toolOutputs(result)[0]?.output).toBe('child answer: deep answer');
+    expect(unframed(toolOutputs(result)[0]!.output)).toBe('child answer: deep answer');
   });
 
   it("with forkContext, continues its parent's last request: same system prompt, tools and messages, then its task", async () => {
@@ -439,7 +440,9 @@ describe('budgets across the tree', () => {
     });
     const [output] = toolOutputs(result);
     expect(output?.isError).toBe(false);
-    expect(output?.output).toMatch(/^partial report\n\n\[Note: the capped agent was stopped early/);
+    expect(unframed(output!.output)).toMatch(
+      /^partial report\n\n\[Note: the capped agent was stopped early/,
+    );
     expect(result.status).toBe('completed');
   });
 
@@ -664,7 +667,7 @@ describe('running sub-agents in parallel', () => {
   it('overlaps the calls of one message and returns results in call order', async () => {
     const { result, events } = await runTree(fanOut(4));
     expect(maxOverlap(events)).toBe(4);
-    expect(toolOutputs(result).map((part) => part.output)).toEqual([
+    expect(toolOutputs(result).map((part) => unframed(part.output))).toEqual([
       'result 0',
       'result 1',
       'result 2',
@@ -722,7 +725,7 @@ describe('what the parent gets back', () => {
       if (event.type === 'result' && event.depth === 0) result = event;
     }
     transcript.close();
-    const output = toolOutputs(result!)[0]!.output;
+    const output = unframed(toolOutputs(result!)[0]!.output);
     expect(output.startsWith(long.slice(0, 100))).toBe(true);
     expect(output).not.toContain('END-OF-TEXT');
     const path = /The full text is in the transcript (\S+)\.\]$/.exec(output)?.[1];

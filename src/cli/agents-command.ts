@@ -3,13 +3,19 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
+import { agentTrustChecker } from './agent-trust.js';
 import { agentsListing, formatAgentsListing } from './agents-listing.js';
 import type { AgentsArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
+import { projectTrust } from './trust/project-trust.js';
 
 export async function runAgentsCommand(args: AgentsArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
-  const listing = agentsListing(await loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }));
+  const [loaded, trust] = await Promise.all([
+    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+    projectTrust(cwd, { agentsDirs: args.agentsDirs }),
+  ]);
+  const listing = agentsListing(loaded, agentTrustChecker(trust));
   io.stdout(
     args.json
       ? `${JSON.stringify(listing, null, 2)}\n`

@@ -60,6 +60,18 @@ describe('agentsListing (the --json output)', () => {
       spawnableAgents: null,
       agents: [],
       status: 'ok',
+      limits: {
+        readOnly: false,
+        toolsOff: [],
+        permissionMode: null,
+        permissionRules: [],
+        mcpServers: [],
+        skills: [],
+        hooks: [],
+        maxTurns: null,
+      },
+      trust: 'trusted',
+      replacesBuiltin: 'explore',
       warnings: [],
       notes: [{ line: 5, message: '`tools`: dropped `WebSearch`: warren has no such tool' }],
     });
@@ -92,25 +104,27 @@ describe('agentsListing (the --json output)', () => {
 });
 
 describe('formatAgentsListing (the text output)', () => {
-  it('prints a table of name, source, format, model, tool count, warnings and status', () => {
+  it('prints a table of name, source, format, model, tool count, limits, trust, warnings and status', () => {
     const lines = formatAgentsListing(listing, { cwd, homeDir: home }).split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+FORMAT\s+MODEL\s+TOOLS\s+WARNINGS\s+STATUS$/);
+    expect(lines[0]).toMatch(
+      /^NAME\s+SOURCE\s+FORMAT\s+MODEL\s+TOOLS\s+LIMITS\s+TRUSTED\s+WARNINGS\s+STATUS$/,
+    );
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^explore\s+project \.warren\/agents\/explore\.md\s+warren\s+haiku\s+1\s+0\s+ok$/,
+        /^explore\s+project \.warren\/agents\/explore\.md\s+warren\s+haiku\s+1\s+-\s+yes\s+0\s+ok, replaces built-in$/,
       ),
     );
     expect(lines).toContainEqual(
-      expect.stringMatching(/^general-purpose\s+built-in\s+-\s+inherit\s+all\s+0\s+ok$/),
+      expect.stringMatching(/^general-purpose\s+built-in\s+-\s+inherit\s+all\s+-\s+yes\s+0\s+ok$/),
     );
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^helper\s+user ~\/\.warren\/agents\/helper\.md\s+warren\s+inherit\s+all\s+0\s+ok$/,
+        /^helper\s+user ~\/\.warren\/agents\/helper\.md\s+warren\s+inherit\s+all\s+-\s+yes\s+0\s+ok$/,
       ),
     );
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^broken\s+project \.warren\/agents\/broken\.md\s+warren\s+-\s+-\s+0\s+error$/,
+        /^broken\s+project \.warren\/agents\/broken\.md\s+warren\s+-\s+-\s+-\s+yes\s+0\s+error$/,
       ),
     );
   });
@@ -126,5 +140,60 @@ describe('formatAgentsListing (the text output)', () => {
 
   it('shows absolute paths when no cwd or home is given', () => {
     expect(formatAgentsListing(listing)).toContain(path.join(cwd, '.warren/agents/explore.md'));
+  });
+});
+
+describe('what limits an agent', () => {
+  it('is listed in full, with spawn targets that do not exist and whether the file is trusted', async () => {
+    const root = await makeTempDir('warren-agents-limits-');
+    const dir = path.join(root, '.claude/agents');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'guarded.md'),
+      [
+        '---',
+        'name: guarded',
+        'description: Guarded.',
+        'tools: Read, Bash, Agent(ghost, helper)',
+        'disallowedTools: Bash(git push:*), WebFetch',
+        'permissionMode: plan',
+        'maxTurns: 7',
+        'skills: [lint]',
+        'mcpServers: [github]',
+        'hooks:',
+        '  PreToolUse: [{ matcher: Bash, hooks: [{ type: command, command: ./guard.sh }] }]',
+        '---',
+        'Guard.',
+      ].join('\n'),
+    );
+    await writeFile(path.join(dir, 'helper.md'), '---\nname: helper\ndescription: H.\n---\nH.');
+    const result = await loadAgentDefinitions({ cwd: root, homeDir: root });
+    const limited = agentsListing(result, (source) =>
+      source.path?.endsWith('guarded.md') ? 'changed' : 'trusted',
+    );
+    const guarded = limited.agents.find((agent) => agent.name === 'guarded')!;
+    expect(guarded).toMatchObject({
+      limits: {
+        readOnly: false,
+        toolsOff: ['Bash(git push:*)', 'WebFetch'],
+        permissionMode: 'plan',
+        mcpServers: ['github'],
+        skills: ['lint'],
+        hooks: ['PreToolUse'],
+        maxTurns: 7,
+      },
+      trust: 'changed',
+      replacesBuiltin: null,
+    });
+    expect(guarded.warnings).toContainEqual({
+      message: 'it may start `ghost`, which no definition provides; that call will fail',
+      line: null,
+    });
+    const text = formatAgentsListing(limited, { cwd: root });
+    expect(text).toMatch(
+      /\nguarded\s+project \.claude\/agents\/guarded\.md\s+claude-code\s+inherit\s+3\s+off: Bash\(git push:\*\) WebFetch, mode plan, mcp: github, 1 skill, hooks: PreToolUse, 7 turns\s+changed\s+1\s+ok\n/,
+    );
+    const readOnly = limited.agents.find((agent) => agent.name === 'explore')!;
+    expect(readOnly.limits?.readOnly).toBe(true);
   });
 });

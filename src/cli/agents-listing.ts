@@ -1,10 +1,16 @@
 // What `warren agents [--json]` shows: every definition with its source, status and load
 // problems, as a JSON-ready object and as a text table. Pure: the CLI only prints the result.
 import path from 'node:path';
-import type { AgentFileFormat, AgentSourceKind } from '../agents/definitions/agent-definition.js';
+import type {
+  AgentFileFormat,
+  AgentSource,
+  AgentSourceKind,
+} from '../agents/definitions/agent-definition.js';
 import type { AgentDiagnostic, AgentLoadStatus } from '../agents/definitions/agent-load-entry.js';
 import type { AgentDefinitionsResult } from '../agents/definitions/load-agent-definitions.js';
 import { unknownToolWarnings } from '../agents/definitions/normalize-tools.js';
+import { type AgentLimits, limitsOf, limitsSummary, missingSpawnTargets } from './agent-limits.js';
+import type { AgentTrust } from './agent-trust.js';
 import { terminalSafe } from './terminal-text.js';
 import { textTable } from './text-table.js';
 
@@ -31,6 +37,12 @@ export interface AgentsListingItem {
   /** Delegation targets (`delegate_to_<name>` tools). */
   agents: string[];
   status: AgentLoadStatus;
+  /** What narrows what it may do; null for error entries. */
+  limits: AgentLimits | null;
+  /** Whether what the file may start is used (agent-trust.ts). */
+  trust: AgentTrust;
+  /** Set on a file that takes the name of a built-in (`explore`): the built-in it replaces. */
+  replacesBuiltin: string | null;
   warnings: AgentsListingDiagnostic[];
   notes: AgentsListingDiagnostic[];
   error?: AgentsListingDiagnostic;
@@ -48,10 +60,19 @@ export interface AgentsListing {
   toolWarnings: string[];
 }
 
-export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
+export function agentsListing(
+  result: AgentDefinitionsResult,
+  trustOf: (source: AgentSource) => AgentTrust = () => 'trusted',
+): AgentsListing {
+  const builtins = new Set(
+    result.entries.filter((entry) => entry.source.kind === 'builtin').map((entry) => entry.name),
+  );
   const agents = result.entries
     .map((entry): AgentsListingItem => {
       const definition = entry.definition;
+      const missing = definition ? missingSpawnTargets(definition, result.definitions) : [];
+      const replaces =
+        entry.source.kind !== 'builtin' && entry.status === 'ok' && builtins.has(entry.name);
       return {
         name: entry.name,
         description: definition?.description ?? null,
@@ -63,7 +84,16 @@ export function agentsListing(result: AgentDefinitionsResult): AgentsListing {
         spawnableAgents: definition?.spawnableAgents ?? null,
         agents: definition?.agents ?? [],
         status: entry.status,
-        warnings: entry.warnings.map(listingDiagnostic),
+        limits: definition ? limitsOf(definition) : null,
+        trust: trustOf(entry.source),
+        replacesBuiltin: replaces ? entry.name : null,
+        warnings: [
+          ...entry.warnings.map(listingDiagnostic),
+          ...missing.map((name) => ({
+            message: `it may start \`${name}\`, which no definition provides; that call will fail`,
+            line: null,
+          })),
+        ],
         notes: entry.notes.map(listingDiagnostic),
         ...(entry.error && { error: listingDiagnostic(entry.error) }),
       };
@@ -100,7 +130,7 @@ export function formatAgentsListing(
   const show = (source: AgentsListingItem['source']) =>
     terminalSafe(displaySource(source, options));
   const rows = [
-    ['NAME', 'SOURCE', 'FORMAT', 'MODEL', 'TOOLS', 'WARNINGS', 'STATUS'],
+    ['NAME', 'SOURCE', 'FORMAT', 'MODEL', 'TOOLS', 'LIMITS', 'TRUSTED', 'WARNINGS', 'STATUS'],
     ...listing.agents.map((agent) => [
       terminalSafe(agent.name),
       agent.source.path === null
@@ -109,8 +139,10 @@ export function formatAgentsListing(
       agent.format ?? '-',
       agent.status === 'error' ? '-' : terminalSafe(agent.model),
       agent.status === 'error' ? '-' : agent.tools === null ? 'all' : String(agent.tools.length),
+      agent.limits === null ? '-' : terminalSafe(limitsSummary(agent.limits)),
+      agent.trust === 'trusted' ? 'yes' : agent.trust === 'changed' ? 'changed' : 'no',
       String(agent.warnings.length),
-      agent.status,
+      agent.replacesBuiltin === null ? agent.status : `${agent.status}, replaces built-in`,
     ]),
   ];
   const lines = textTable(rows);

@@ -3,7 +3,9 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
+import { canonicalFlags, didYouMeanCommand, didYouMeanFlag } from './flag-spelling.js';
 import {
+  type AcpArgs,
   type CliArgs,
   type InteractiveArgs,
   type McpArgs,
@@ -37,7 +39,10 @@ export const OPTIONS = {
   'agents-dir': { type: 'string', multiple: true },
   'mcp-config': { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
+  'no-sandbox': { type: 'boolean' },
   agent: { type: 'string' },
+  'system-prompt': { type: 'string' },
+  'append-system-prompt': { type: 'string' },
   settings: { type: 'string' },
   cwd: { type: 'string' },
   'session-dir': { type: 'string' },
@@ -101,14 +106,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (positionals[0] === 'mcp' && !values.print) return mcpArgs(positionals, values);
   if (positionals[0] === 'trust' && !values.print) {
     if (positionals.length > 2) {
-      throw new ConfigError(
-        `trust ${positionals[2]}`,
-        'unexpected argument',
-        'warren trust [<file>]',
-      );
+      throw new ConfigError(`trust ${positionals[2]}`, 'unexpected argument', 'warren trust');
     }
     return { command: 'trust', file: positionals[1], cwd: values.cwd };
   }
+  if (positionals[0] === 'acp' && !values.print) return acpArgs(positionals, values);
   if (positionals[0] === 'restate' && !values.print)
     return restateArgs(positionals.slice(1), values);
   if (positionals[0] === 'worktrees' && !values.print) {
@@ -116,10 +118,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   }
   if (!values.print) {
     if (positionals.length === 0) return interactiveArgs(values);
+    const guess = didYouMeanCommand(positionals[0] ?? '');
     throw new ConfigError(
       `"${positionals[0]}"`,
       'is not a command',
-      'to run a prompt to the end, use -p "<prompt>"',
+      `${guess ? `${guess} ` : ''}to run a prompt to the end, use -p "<prompt>"`,
     );
   }
   if (positionals.length > 1) {
@@ -152,7 +155,34 @@ function interactiveArgs(values: ParsedValues): InteractiveArgs {
   return { command: 'interactive', ...runArgs(values) };
 }
 
+function acpArgs(positionals: readonly string[], values: ParsedValues): AcpArgs {
+  if (positionals.length > 1) {
+    throw new ConfigError(`acp ${positionals[1]}`, 'unexpected argument', 'warren acp [flags]');
+  }
+  for (const flag of ['resume', 'continue', 'output-format', 'verbose'] as const) {
+    if (values[flag] !== undefined) {
+      throw new ConfigError(
+        `--${flag}`,
+        'does not apply to warren acp',
+        flag === 'resume' || flag === 'continue'
+          ? 'the editor loads a session (session/load); leave the flag out'
+          : 'leave it out: the editor shows the session',
+      );
+    }
+  }
+  return { command: 'acp', ...runArgs(values) };
+}
+
 export function runArgs(values: ParsedValues): RunArgs {
+  for (const flag of ['system-prompt', 'append-system-prompt'] as const) {
+    if (values[flag] !== undefined && values.agent !== undefined) {
+      throw new ConfigError(
+        `--${flag}`,
+        "cannot be used with --agent: the definition's body is the main agent's prompt",
+        'write the text into the definition, or leave --agent out',
+      );
+    }
+  }
   if (values.continue && values.resume !== undefined) {
     throw new ConfigError(
       '--continue',
@@ -186,7 +216,12 @@ export function runArgs(values: ParsedValues): RunArgs {
     agentsDirs: values['agents-dir'] ?? [],
     mcpConfigs: values['mcp-config'] ?? [],
     trustProject: values['trust-project'] === true,
+    noSandbox: values['no-sandbox'] === true,
     agent: values.agent,
+    ...(values['system-prompt'] !== undefined && { systemPrompt: values['system-prompt'] }),
+    ...(values['append-system-prompt'] !== undefined && {
+      appendSystemPrompt: values['append-system-prompt'],
+    }),
     settings: values.settings,
     cwd: values.cwd,
     sessionDir: values['session-dir'],
@@ -224,16 +259,9 @@ function cassetteFlags(values: {
 function sessionArgs(
   command: 'usage' | 'report',
   rest: readonly string[],
-  values: { 'session-dir'?: string; json?: boolean; html?: string },
+  values: { 'session-dir'?: string; json?: boolean; html?: string; cwd?: string },
 ): SessionArgs {
   const [sessionId, extra] = rest;
-  if (sessionId === undefined) {
-    throw new ConfigError(
-      command,
-      'needs a session id',
-      `warren ${command} <session-id> (the "session_id" of a run; the .jsonl names in the session folder)`,
-    );
-  }
   if (extra !== undefined) {
     throw new ConfigError(`${command} ${extra}`, 'unexpected argument', 'run warren --help');
   }
@@ -244,6 +272,7 @@ function sessionArgs(
     command,
     sessionId,
     sessionDir: values['session-dir'],
+    cwd: values.cwd,
     json: values.json === true,
     html: values.html,
   };
@@ -317,11 +346,21 @@ function worktreesArgs(
 
 function parseOrExplain(argv: readonly string[]) {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({
+      args: canonicalFlags(argv, OPTIONS),
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const flag = /'([^']+)'/.exec(message)?.[1] ?? 'arguments';
-    throw new ConfigError(flag, message.replace(/\. To specify.*$/s, ''), 'run warren --help');
+    const guess = message.startsWith('Unknown option') ? didYouMeanFlag(flag, OPTIONS) : '';
+    throw new ConfigError(
+      flag,
+      message.replace(/\. To specify.*$/s, ''),
+      guess ? `${guess}; run warren --help for all flags` : 'run warren --help',
+    );
   }
 }
 

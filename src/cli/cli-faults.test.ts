@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type CliRun, runWarren, startWarren } from '../testing/cli-process.js';
 import { useCliSandbox } from '../testing/cli-sandbox.js';
-import { killIfAlive, stillAlive } from '../testing/process-liveness.js';
+import { killIfAlive, processesWith, stillAlive } from '../testing/process-liveness.js';
 
 const cli = useCliSandbox();
 const { env, project, sessions, chatRequests } = cli;
@@ -47,15 +47,21 @@ function scripted(turns: ScriptTurn[], ...extra: string[]): string[] {
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
-/** A Bash command that ignores SIGTERM and writes its PIDs (bash, then sleep) to `file`. */
-const deafCommand = (file: string) => `trap "" TERM; sleep 600 & echo "$$ $!" >> ${file}; wait`;
+/** What the deaf commands of this file sleep: their command lines, and only theirs, hold it. */
+const DEAF_SLEEP = `sleep 600.${process.pid}${Math.floor(Math.random() * 1e6)}`;
 
-/** The PIDs the deaf commands wrote, once `count` commands have written theirs. */
+/**
+ * A Bash command that ignores SIGTERM, starts a sleep and writes a line to `file`. Its `$$`
+ * means nothing outside the command sandbox's PID namespace: the host PIDs are found by name.
+ */
+const deafCommand = (file: string) => `trap "" TERM; ${DEAF_SLEEP} & echo started >> ${file}; wait`;
+
+/** The host PIDs of the deaf commands (each: sandbox, bash, sleep), once `count` have started. */
 async function deafPids(file: string, count: number): Promise<number[]> {
   for (;;) {
     const text = await readFile(file, 'utf8').catch(() => '');
-    const pids = text.split(/\s+/).filter(Boolean).map(Number);
-    if (pids.length >= 2 * count) {
+    const pids = processesWith(DEAF_SLEEP);
+    if (lines(text).length >= count && pids.length >= 2 * count) {
       started.push(...pids);
       return pids;
     }
@@ -126,17 +132,21 @@ describe('signals: no process a tool started outlives warren', () => {
     toolCalls: [{ name: 'Bash', input: { command: deafCommand(pidFile()) } }],
   });
 
+  // In the sandbox the first signal already ends the command with everything it started (its
+  // PID namespace goes); unconfined, a command deaf to SIGTERM needs the second Ctrl-C.
   it.each([
-    ['a second Ctrl-C', ['SIGINT', 'SIGINT'], 130],
-    ['SIGTERM', ['SIGTERM'], 1],
-    ['SIGHUP', ['SIGHUP'], 1],
-  ] as const)('%s kills a Bash command that ignores SIGTERM', async (_, signals, code) => {
+    ['Ctrl-C', ['SIGINT'], 1, []],
+    ['a second Ctrl-C, with the sandbox off,', ['SIGINT', 'SIGINT'], 130, ['--no-sandbox']],
+    ['SIGTERM', ['SIGTERM'], 1, []],
+    ['SIGHUP', ['SIGHUP'], 1, []],
+  ] as const)('%s kills a Bash command that ignores SIGTERM', async (_, signals, code, flags) => {
     cli.server.enqueue(deafTurn());
     const run = startWarren(
       [
         '-p',
         'run it',
         ...against('--permission-mode', 'bypassPermissions', '--output-format', 'stream-json'),
+        ...flags,
       ],
       { env: env() },
     );

@@ -31,6 +31,8 @@ async function warren(turns: unknown[], ...extra: string[]) {
       join(home(), 'sessions'),
       '--permission-mode',
       'bypassPermissions',
+      // The project's hooks run only in a trusted project (cli-project-trust.test.ts).
+      '--trust-project',
       ...extra,
     ],
     { cwd: project(), env: homeEnv(home()) },

@@ -3,7 +3,7 @@
 // and no server left running after SIGTERM. Runs the built CLI (`npm test` builds first).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('warren -p with MCP servers', () => {
     const script = await scriptCalling('mcp__e__echo', { message: 'hi' });
     const untrusted = await runScript(script);
     expect(untrusted.stderr).toBe(
-      'warren: warning: MCP servers of .mcp.json ("e") not started: it is not trusted (trust this version with `warren trust .mcp.json`, or run with --trust-project)\n',
+      `warren: untrusted project: .mcp.json mcpServers.e would start MCP server "e": \`${everything.command} ${everything.args!.join(' ')}\`; not applied: trust the project with \`warren trust\` (it lists everything first), or run with --trust-project\n`,
     );
 
     const once = await runScript(script, '--trust-project', '--output-format', 'json');
@@ -86,10 +86,13 @@ describe('warren -p with MCP servers', () => {
 
     const trust = await warren(['trust']);
     expect(trust.code).toBe(0);
-    expect(trust.stdout).toContain('Trusted .mcp.json');
-    expect(trust.stdout).toContain(`e: runs ${everything.command} ${everything.args!.join(' ')}`);
-    const record = JSON.parse(await readFile(join(home, '.warren', 'trusted.json'), 'utf8'));
-    expect(Object.keys(record.files)).toEqual([join(project, '.mcp.json')]);
+    expect(trust.stdout).toContain('Trusted 1 item(s)');
+    expect(trust.stdout).toContain(`command: ${everything.command}`);
+    expect(trust.stdout).toContain(`args: ${JSON.stringify(everything.args)}`);
+    const record = JSON.parse(
+      await readFile(join(home, '.warren', 'trusted-projects.json'), 'utf8'),
+    );
+    expect(Object.keys(record.projects)).toEqual([project]);
 
     const trusted = await runScript(script);
     expect(trusted.stderr).toBe('');
@@ -97,7 +100,9 @@ describe('warren -p with MCP servers', () => {
 
     await writeServers('.mcp.json', { e: everything, more: everything });
     const edited = await runScript(script);
-    expect(edited.stderr).toContain('it changed since it was trusted');
+    expect(edited.stderr).toContain(
+      'warren: project trust withdrawn: .mcp.json mcpServers.more is new since the project was trusted',
+    );
   });
 
   it('exits 2 for a broken config file, naming file:line:column and the fix', async () => {
@@ -222,5 +227,25 @@ describe('SIGTERM during a run', () => {
     await exited;
     expect(stderr).not.toContain('internal error');
     expect(await isGoneWithin(pid)).toBe(true);
+  });
+});
+
+describe('the .mcp.json of the repository root', () => {
+  it('is read from a folder inside the repository, named as `warren trust` takes it', async () => {
+    await mkdir(join(project, '.git'));
+    await writeServers('.mcp.json', { root: { command: 'x' } });
+    const inside = join(project, 'packages', 'web');
+    await mkdir(inside, { recursive: true });
+    const run = await runWarren(['mcp', 'list', '--json'], { env: env(), cwd: inside });
+    expect(JSON.parse(run.stdout).servers).toEqual([
+      expect.objectContaining({ name: 'root', status: 'untrusted', source: '../../.mcp.json' }),
+    ]);
+    const trusted = await runWarren(['trust'], { env: env(), cwd: inside });
+    expect(trusted).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^1\. \.\.\/\.\.\/\.mcp\.json mcpServers\.root: start MCP server "root"/m,
+      ),
+    });
   });
 });

@@ -116,7 +116,7 @@ describe('warren agents --json with every agent-file format', () => {
 
     const text = await warren(['agents']);
     expect(text.stdout).toMatch(
-      /^x\s+project \.codex\/agents\/x\.toml\s+codex\s+openai:gpt-5\.3-codex\s+all\s+0\s+ok$/m,
+      /^x\s+project \.codex\/agents\/x\.toml\s+codex\s+openai:gpt-5\.3-codex\s+all\s+read-only\s+yes\s+0\s+ok$/m,
     );
   });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLines, startWarren } from '../testing/cli-process.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
-import { restateSuite, type Script } from '../testing/restate-world.js';
+import { remoteAgentCall, restateSuite, type Script } from '../testing/restate-world.js';
 
 const suite = restateSuite('remote-children crash tests');
 
@@ -32,19 +32,7 @@ function crashScript(marker: string, file: string) {
       return { text: `child ${marker} survived` };
     }
     return turn.turn === 0
-      ? {
-          toolCalls: [
-            {
-              name: 'Agent',
-              input: {
-                subagent_type: 'general-purpose',
-                description: 'crash me',
-                prompt: `CHILD-${marker} do it`,
-                isolation: 'remote',
-              },
-            },
-          ],
-        }
+      ? remoteAgentCall(`CHILD-${marker} do it`, 'crash me')
       : { text: `PARENT got: ${turn.last.includes(`child ${marker} survived`)}` };
   };
   return { run, atSecondCall, release };

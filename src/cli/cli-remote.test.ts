@@ -6,11 +6,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seal } from '../remote/signed-envelope.js';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
-import { isGoneWithin } from '../testing/process-liveness.js';
-import { PARENT_KEY, restateSuite, type Turn, WORKER_KEY } from '../testing/restate-world.js';
+import { processesWith, stillAlive } from '../testing/process-liveness.js';
+import {
+  PARENT_KEY,
+  REMOTE_KEY,
+  restateSuite,
+  type Turn,
+  WORKER_KEY,
+} from '../testing/restate-world.js';
 
 const suite = restateSuite('remote-children CLI tests');
 
@@ -51,7 +58,13 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
         return turn.turn === 0
           ? {
               toolCalls: [
-                { name: 'Bash', input: { command: 'echo ran-on-worker >> side-one.txt' } },
+                {
+                  name: 'Bash',
+                  input: {
+                    command:
+                      'echo ran-on-worker >> side-one.txt; echo "remote key: $WARREN_REMOTE_KEY" > seen.txt',
+                  },
+                },
               ],
             }
           : { text: 'child one wrote the marker' };
@@ -79,6 +92,8 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       result: 'child one wrote the marker',
     });
     expect(world.read('side-one.txt')).toBe('ran-on-worker\n');
+    // The remote key is the worker's alone: the commands its children run never see it.
+    expect(world.read('seen.txt')).toBe('remote key: \n');
     // The child's model calls came from the worker, with the worker's own key; never the parent's.
     const child = world.requestsOf('CHILD-ONE');
     expect(child).toHaveLength(2);
@@ -124,12 +139,15 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
   it('TaskStop cancels a remote child and the children it started, whose processes end', async () => {
     const { world } = suite;
     const pidFile = join(world.project, 'grandchild.pid');
+    // Found by name: in the worker's command sandbox `$$` is a PID of the command's namespace.
+    const sleep = `sleep 300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    let pids: number[] = [];
     suite.script = async (turn) => {
       if (turn.prompt.includes('GRANDCHILD')) {
         return turn.turn === 0
           ? {
               toolCalls: [
-                { name: 'Bash', input: { command: `echo $$ > ${pidFile}; exec sleep 300` } },
+                { name: 'Bash', input: { command: `echo started > ${pidFile}; exec ${sleep}` } },
               ],
             }
           : { text: 'grandchild should not get here' };
@@ -144,6 +162,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
       }
       if (turn.turn === 1) {
         await until(() => world.read('grandchild.pid').trim() !== '');
+        pids = processesWith(sleep);
         return { toolCalls: [{ name: 'TaskStop', input: { task_id: taskIdIn(turn) } }] };
       }
       return { text: 'PARENT stopped it' };
@@ -151,9 +170,8 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     const run = await world.run(['-p', 'PARENT-STOP go', ...world.flags()]);
     expect(run.code).toBe(0);
     const lines = jsonLines(run.stdout);
-    const pid = Number(world.read('grandchild.pid'));
-    expect(pid).toBeGreaterThan(0);
-    expect(await isGoneWithin(pid, 30_000)).toBe(true);
+    expect(pids).not.toEqual([]);
+    expect(await stillAlive(pids, 30_000)).toEqual([]);
     const child = lines.find((line) => line.type === 'agent_end' && line.depth === 1);
     expect(child).toMatchObject({ status: 'cancelled' });
     expect(world.requestsOf('CHILD-STOP')).toHaveLength(1);
@@ -322,7 +340,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     await until(async () => {
       const response = await fetch(
         `${world.server.ingressUrl}/subagent/${started.task_agent_id}/progress`,
-        { method: 'POST' },
+        signedRead('read-progress', started.task_agent_id),
       );
       return ((await response.json()) as { state?: string } | null)?.state === 'ended';
     });
@@ -330,9 +348,7 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     // session's durable inbox still holds its ending.
     const status = await fetch(
       `${world.server.ingressUrl}/subagent/${started.task_agent_id}/status`,
-      {
-        method: 'POST',
-      },
+      signedRead('read-status', started.task_agent_id),
     );
     const { invocationId } = (await status.json()) as { invocationId: string };
     const purged = await fetch(`${world.server.adminUrl}/invocations/${invocationId}/purge`, {
@@ -364,6 +380,15 @@ describe.skipIf(suite.skip)('remote children on Restate', () => {
     );
   }, 60_000);
 });
+
+/** A read of a child's progress or status, signed with the key as its parent would. */
+function signedRead(kind: 'read-progress' | 'read-status', agentId: string): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(seal({ keys: [REMOTE_KEY] }, kind, agentId, '')),
+  };
+}
 
 /** Waits until `check` holds, looking again every 50 ms. */
 async function until(check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {

@@ -2,9 +2,12 @@
 // one with a child of its own, read back from its transcripts.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { homeEnv, runWarren } from '../testing/cli-process.js';
 import { type FanOutSession, runFanOutSession } from '../testing/fan-out-session.js';
+
+const FAN_OUT = fileURLToPath(new URL('../testing/fixtures/fan-out.yaml', import.meta.url));
 
 let session: FanOutSession;
 
@@ -108,11 +111,57 @@ describe('warren usage', () => {
     expect(run.stderr).toMatch(
       /^warren: warren usage no-such-session: no such session \(looked for .*no-such-session\.jsonl\)/,
     );
-    const missing = await runWarren(['report'], { env: { HOME: session.home } });
+    const missing = await runWarren(['report', '--session-dir', session.sessionDir], {
+      env: { HOME: session.home },
+      cwd: session.home,
+    });
     expect(missing).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/^warren: report: needs a session id/),
+      stderr: expect.stringMatching(
+        /^warren: warren report: no session of .* in .*sessions \(pass a session id/,
+      ),
     });
+  });
+
+  it('reads the newest session of the folder when no id is given', async () => {
+    const inProject = await runWarren(['usage', '--json', '--session-dir', session.sessionDir], {
+      env: homeEnv(session.home),
+      cwd: session.project,
+    });
+    expect(inProject.code).toBe(0);
+    expect(JSON.parse(inProject.stdout).session_id).toBe(session.sessionId);
+    const viaCwd = await warren(['report', '--cwd', session.project]);
+    expect(viaCwd.stdout).toBe(`${join(session.sessionDir, `${session.sessionId}.html`)}\n`);
+  });
+});
+
+describe('warren -p --verbose', () => {
+  it('names the session, and which of two children of one type each line is from', async () => {
+    const run = await runWarren(
+      [
+        '-p',
+        'Review the code base.',
+        '--verbose',
+        '--model',
+        `scripted:${FAN_OUT}`,
+        '--cwd',
+        session.project,
+        '--session-dir',
+        session.sessionDir,
+      ],
+      { env: homeEnv(session.home) },
+    );
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    expect(lines[0]).toMatch(/^session [\w.-]+$/);
+    const started = (description: string) =>
+      lines.find((line) => line.endsWith(`: ${description}`))?.match(/▸ (explore \w+):/)?.[1];
+    const loop = started('review the loop');
+    const tools = started('review the tools');
+    expect(loop).toBeDefined();
+    expect(loop).not.toBe(tools);
+    expect(lines).toContain(`  [${loop}] → Glob {"pattern":"**/*.txt"}`);
+    expect(lines).toContain(`  [${tools}] → Read {"file_path":"missing.txt"}`);
   });
 });
 

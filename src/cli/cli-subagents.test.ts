@@ -250,7 +250,7 @@ describe('warren agents', () => {
     expect(text.code).toBe(1);
     expect(text.stderr).toBe('');
     expect(text.stdout).toMatch(
-      /^bomb\s+project \.claude\/agents\/bomb\.md\s+claude-code\s+-\s+-\s+0\s+error$/m,
+      /^bomb\s+project \.claude\/agents\/bomb\.md\s+claude-code\s+-\s+-\s+-\s+yes\s+0\s+error$/m,
     );
     expect(text.stdout).toMatch(/^general-purpose\s+built-in/m);
     expect(text.stdout).toContain('.claude/agents/bomb.md:5: the frontmatter');

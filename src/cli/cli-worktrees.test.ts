@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonLines } from '../testing/cli-process.js';
 import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { branches, commitAll, gitIn, makeGitRepo, writeFiles } from '../testing/git-repo.js';
+import { isolatedChildReply } from '../testing/isolated-child-reply.js';
 
 const cli = useCliSandbox();
 const { project, run: warren } = cli;
@@ -25,18 +26,7 @@ const printArgs = (format: string) => [
 /** The main agent starts one isolated child, which rewrites notes.txt; both then finish. */
 function enqueueIsolatedChild() {
   cli.server.enqueue(
-    {
-      toolCalls: [
-        {
-          name: 'Agent',
-          input: {
-            description: 'improve notes',
-            prompt: 'Improve notes.txt.',
-            isolation: 'worktree',
-          },
-        },
-      ],
-    },
+    isolatedChildReply(),
     { toolCalls: [{ name: 'Read', input: { file_path: 'notes.txt' } }] },
     { toolCalls: [{ name: 'Write', input: { file_path: 'notes.txt', content: 'one\ntwo\n' } }] },
     { text: 'Added a line.' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPTIONS } from './cli-args.js';
+import { OPTIONS, parseCliArgs } from './cli-args.js';
 import { HELP } from './help-text.js';
 
 describe('warren --help', () => {
@@ -10,5 +10,19 @@ describe('warren --help', () => {
       (flag) => !shownOtherwise.has(flag) && !HELP.includes(`--${flag}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('names warren acp, which an editor runs with the run flags', () => {
+    expect(HELP).toMatch(/^ {2}warren acp \[flags\] +warren as an ACP agent/m);
+    expect(parseCliArgs(['acp', '--model', 'scripted:x.json'])).toMatchObject({
+      command: 'acp',
+      model: 'scripted:x.json',
+    });
+  });
+
+  it('refuses --resume for warren acp: the editor loads sessions', () => {
+    expect(() => parseCliArgs(['acp', '--resume', 'abc'])).toThrow(
+      /--resume: does not apply to warren acp.*session\/load/,
+    );
   });
 });

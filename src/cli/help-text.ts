@@ -20,18 +20,35 @@ Usage:
                                     go on with a run: completed items are not run again
   warren workflows [--json]         saved workflows (.warren/workflows/, .claude/workflows/,
                                     bundled) and the runs of the session folder with their status
-  warren usage <session-id> [--session-dir <dir>] [--json]
+  warren usage [<session-id>] [--session-dir <dir>] [--json]
                                     tokens, cost and time of every agent of a session, as a tree
-  warren report <session-id> [--session-dir <dir>] [--html <file>]
+                                    (default: the newest session of this folder)
+  warren report [<session-id>] [--session-dir <dir>] [--html <file>]
                                     a self-contained HTML timeline of the session's agent tree
   warren mcp [list | tools <server>] [--json]
                                     MCP servers: transport, status, tool count; a server's tools
+  warren acp [flags]                warren as an ACP agent on stdin and stdout, for Zed and other
+                                    ACP editors (docs/acp.md); takes the run flags below
   warren restate serve --port <p> [--host <addr>]
-                                    a worker: runs remote children (Restate services over HTTP/2)
+                                    a worker: runs remote children (Restate services over HTTP/2);
+                                    serves only requests signed with its remote key:
+      --remote-key-file <file>      the key(s) shared with parents, one a line (else env
+                                    WARREN_REMOTE_KEY); the first signs, all are accepted
+      --insecure-no-auth            serve without a key: anyone who reaches the ingress (warned)
+      --base-url <url>              where its openai-compatible models send requests (else its
+                                    WARREN_BASE_URL); a spec naming another endpoint is refused
+      --providers <list>            model providers children may use (default
+                                    anthropic,openai,openai-compatible)
+      --max-permission-mode <mode>  highest mode a child may run in (default: default); a spec
+                                    asking for more is refused
+      --restate-identity-key <key>  serve only requests restate-server signed (its publickeyv1_…
+                                    key; comma-separated for several)
   warren restate register <worker-url> [--admin-url <admin>]
                                     register a worker with restate-server (docs/remote.md)
-  warren trust [<file>]             let a project file (.mcp.json, an agent definition) start its
-                                    MCP servers, until it changes (default: .mcp.json)
+  warren restate keygen             print a new remote key for parents and workers
+  warren trust                      list everything the project would run or allow (hooks, MCP
+                                    servers, widening settings) in full, then trust it until any
+                                    of it changes (docs/security.md)
   warren --help | --version
 
 Flags:
@@ -55,16 +72,23 @@ Flags:
   --disallowed-tools <rules>        deny rules; they win over allow rules and modes
   --agents-dir <dir>                extra agent definition folder (repeatable)
   --agent <name>                    run the main agent as that definition
+  --system-prompt <text>            the main agent's system prompt instead of warren's
+  --append-system-prompt <text>     text added after the main agent's system prompt
   --settings <file>                 a settings file (permissions, hooks) read after
                                     ~/.warren/settings.json and .warren/settings.json
   --mcp-config <file>               MCP servers, in .mcp.json's shape (repeatable; trusted)
-  --trust-project                   start the project's MCP servers (.mcp.json, agent definitions)
-                                    without a trust record
+  --trust-project                   trust the project for this run: its hooks, MCP servers and
+                                    widening permission settings apply without a trust record
+  --no-sandbox                      run Bash commands unconfined: no bubblewrap sandbox, the full
+                                    environment (also "sandbox": {"enabled": false} in
+                                    ~/.warren/settings.json; a project's settings cannot)
   --executor local|restate          restate: every sub-agent runs on a worker (default local: only
                                     those with isolation "remote")
   --restate-url <ingress>           Restate ingress for remote sub-agents (env WARREN_RESTATE_URL)
   --restate-admin-url <admin>       its admin API, for TaskStop (env WARREN_RESTATE_ADMIN_URL;
                                     default port 9070 of the ingress host)
+  --remote-key-file <file>          the remote key its workers accept (env WARREN_REMOTE_KEY);
+                                    remote children need one
   --cwd <dir>                       working directory (default: the current one)
   --force                           worktrees remove/prune: also discard changes that are not merged
   --args <json>                     workflow run: the script's global args

@@ -30,6 +30,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
       case 'mcp':
         return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+      case 'acp':
+        try {
+          return await (await import('./acp-command.js')).runAcpCommand(args, io);
+        } finally {
+          killLiveGroups();
+        }
       case 'restate':
         return await (await import('./restate-command.js')).runRestateCommand(args, io);
       case 'trust':
@@ -71,6 +77,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTerminal: process.stderr.isTTY === true,
   async readStdin() {
     if (process.stdin.isTTY) return '';
     let text = '';

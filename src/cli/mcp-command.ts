@@ -6,7 +6,8 @@ import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { McpConnection } from '../mcp/mcp-connection.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTools } from '../mcp/mcp-tool.js';
-import { mcpTrust, untrustedReason } from '../mcp/trust-store.js';
+import { untrustedReason } from '../mcp/trust-store.js';
+import { projectFolders } from '../tools/project-folders.js';
 import {
   formatMcpListing,
   formatToolsListing,
@@ -16,14 +17,18 @@ import {
 } from './mcp-listing.js';
 import type { McpArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
+import { projectMcpTrust } from './trust/apply-project-trust.js';
+import { projectTrust } from './trust/project-trust.js';
 
 /** Exit code 1 when a server failed to start, as `warren agents` does for a broken file. */
 export async function runMcpCommand(args: McpArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
   const config = await loadMcpConfig({
     cwd,
+    projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
-    trust: mcpTrust({ trustProject: args.trustProject }),
+    // The project's one trust decision, as a run makes it.
+    trust: projectMcpTrust(await projectTrust(cwd, { trustProject: args.trustProject })),
   });
   const timeouts = mcpTimeoutsFromEnv();
   const wanted =

@@ -6,6 +6,7 @@ import { denialReport } from './denial-report.js';
 import { mainTextStream } from './main-text-stream.js';
 import { usageJson } from './result-json.js';
 import { terminalSafe } from './terminal-text.js';
+import { VerboseProgress } from './verbose-progress.js';
 
 export interface OutputSink {
   /** Called for every event, after its transcript line is on disk. */
@@ -21,6 +22,8 @@ export interface OutputOptions {
   stderr: (text: string) => void;
   /** Text format only: report progress on stderr. */
   verbose: boolean;
+  /** Text format: stderr is a terminal, so a person can be told the session id to go on with. */
+  stderrIsTerminal?: boolean;
 }
 
 /** Warnings go to stderr in every format: one line each, for the person at the terminal. */
@@ -32,14 +35,18 @@ function warningLine(event: AgentEvent, options: OutputOptions): void {
 export function textOutput(options: OutputOptions): OutputSink {
   const text = mainTextStream(options.stdout);
   const denials = denialReport(options.stderr);
+  const progress = new VerboseProgress();
   return {
     event(event) {
       warningLine(event, options);
       text.event(event);
       denials.event(event);
       if (options.verbose) {
-        const line = progressLine(event);
-        if (line) options.stderr(`${'  '.repeat(event.depth)}${line}\n`);
+        // The session id first: what `warren usage`, `report` and `--resume` take.
+        if (event.type === 'run_start' && event.depth === 0) {
+          options.stderr(`session ${options.sessionId}\n`);
+        }
+        for (const line of progress.lines(event)) options.stderr(`${line}\n`);
       } else if (event.type === 'retry') {
         // A model call that fails and waits is never silent: one line per retry.
         const wait = formatSeconds(Math.round(event.delayMs));
@@ -51,6 +58,11 @@ export function textOutput(options: OutputOptions): OutputSink {
       text.finish(result.result);
       denials.finish();
       if (result.is_error && result.error) options.stderr(`warren: ${result.error}\n`);
+      if (options.stderrIsTerminal && !options.verbose) {
+        options.stderr(
+          `warren: session ${options.sessionId} (go on with warren --resume ${options.sessionId})\n`,
+        );
+      }
     },
   };
 }
@@ -211,40 +223,4 @@ function taskLine(
     output_file: event.resultPath,
     duration_ms: event.durationMs,
   };
-}
-
-function progressLine(event: AgentEvent): string | undefined {
-  switch (event.type) {
-    case 'run_start':
-      return event.depth === 0 ? undefined : `▸ ${event.agentType}: ${event.description}`;
-    case 'tool_start':
-      return `→ ${event.toolName} ${summarize(event.input)}`;
-    case 'tool_end':
-      // A denial has a line of its own (denial-report.ts), verbose or not.
-      if (!event.isError || event.denial !== undefined) return undefined;
-      return `  ✗ ${event.toolName}: ${firstLine(event.output)}`;
-    case 'retry':
-      return `… retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt}): ${event.error}`;
-    case 'worktree':
-      return event.action === 'created'
-        ? `  worktree ${event.path} (branch ${event.branch})`
-        : `  worktree ${event.action}: ${event.action === 'kept' ? `${event.path} (branch ${event.branch})` : event.path}`;
-    case 'result':
-      return event.depth === 0 ? undefined : `◂ ${event.agentType} ${event.status}`;
-    case 'task_started':
-      return `⇢ ${event.taskId} started in the background: ${event.description}`;
-    case 'task_notification':
-      return `⇠ ${event.taskId} ${event.status}${event.error ? `: ${firstLine(event.error)}` : ''}`;
-    default:
-      return undefined;
-  }
-}
-
-function summarize(input: unknown): string {
-  const text = JSON.stringify(input) ?? '';
-  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? '';
 }

@@ -22,6 +22,8 @@ export interface RunArgs extends ExecutorArgs {
   /** `--mcp-config` files, in the order given. */
   mcpConfigs: string[];
   trustProject: boolean;
+  /** `--no-sandbox`: commands run unconfined, with warren's whole environment. */
+  noSandbox?: boolean;
   agent: string | undefined;
   /** A settings file read after the user's and the project's (permissions and hooks). */
   settings: string | undefined;
@@ -36,6 +38,10 @@ export interface RunArgs extends ExecutorArgs {
   replay: string | undefined;
   /** With `replay`: tools answer with their recorded results instead of running. */
   replayTools: boolean;
+  /** `--system-prompt`: the main agent's system prompt instead of warren's. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`: text after the main agent's system prompt. */
+  appendSystemPrompt?: string;
 }
 
 export interface PrintArgs extends RunArgs {
@@ -52,10 +58,17 @@ export interface InteractiveArgs extends RunArgs {
 }
 
 /** `warren usage <session-id>` and `warren report <session-id>`: a finished session, read back. */
+/** `warren acp`: warren as an ACP agent on stdin and stdout, for an editor to run. */
+export interface AcpArgs extends RunArgs {
+  command: 'acp';
+}
+
 export interface SessionArgs {
   command: 'usage' | 'report';
-  sessionId: string;
+  /** Undefined: the newest session of `cwd` (the folder the command runs in). */
+  sessionId: string | undefined;
   sessionDir: string | undefined;
+  cwd: string | undefined;
   json: boolean;
   /** `report`: where the HTML goes. */
   html: string | undefined;
@@ -103,7 +116,7 @@ export interface McpArgs {
 
 export interface TrustArgs {
   command: 'trust';
-  /** Default: the project's `.mcp.json`. */
+  /** A file of the project (the older form): its project is trusted, as without it. */
   file: string | undefined;
   cwd: string | undefined;
 }
@@ -136,6 +149,7 @@ export type CliArgs =
   | PrintArgs
   | WorkflowArgs
   | WorkflowsArgs
+  | AcpArgs
   | AgentsArgs
   | TasksArgs
   | WorktreesArgs

@@ -16,6 +16,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readStdin: () => Promise<string>;
+  /** stderr is a terminal (a person reads it), not a pipe or a file. */
+  stderrIsTerminal?: boolean;
   /** Aborts the run on Ctrl-C; returns a function that stops listening. */
   onInterrupt: (abort: () => void) => () => void;
 }
@@ -75,6 +77,9 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     feed.close();
     await setup.close();
   }
+  // The server was never there: a setup mistake (exit 2), not a run that failed.
+  const unreachable = result.isError ? setup.unreachable() : undefined;
+  if (unreachable) throw unreachable;
   output.finish(resultJson({ result, sessionId, tree }));
   return result.isError ? 1 : 0;
 }
@@ -89,6 +94,7 @@ function outputFor(
     stdout: context.io.stdout,
     stderr: context.io.stderr,
     verbose: args.verbose,
+    stderrIsTerminal: context.io.stderrIsTerminal,
   };
   if (args.outputFormat === 'json') return jsonOutput(options);
   if (args.outputFormat === 'stream-json') return streamJsonOutput(options);

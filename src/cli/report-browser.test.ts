@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium } from '../testing/chromium.js';
+import { findChromium, requireChromiumInCi } from '../testing/chromium.js';
 import { runWarren } from '../testing/cli-process.js';
 import { type FanOutSession, runFanOutSession } from '../testing/fan-out-session.js';
 
@@ -25,11 +25,7 @@ interface PageElement {
 }
 
 describe('the report page in Chromium', () => {
-  it('has a browser to test with in CI (.ci/run installs Debian chromium)', () => {
-    if (process.env.CI && !CHROMIUM) {
-      throw new Error('no Chromium in CI: apt-get install chromium, or set WARREN_CHROMIUM');
-    }
-  });
+  it('has a browser to test with in CI (.ci/run installs Debian chromium)', requireChromiumInCi);
 
   describe.skipIf(!CHROMIUM)(
     'with Chromium (skipped when no chromium binary is found: apt-get install chromium, or set WARREN_CHROMIUM)',

@@ -14,8 +14,9 @@ export async function runReportCommand(args: SessionArgs, io: CliIo): Promise<nu
   const file = resolve(
     args.html ?? join(args.sessionDir ?? defaultSessionDir(), `${timeline.sessionId}.html`),
   );
+  const page = renderReport(timeline);
   try {
-    writeFileSync(file, renderReport(timeline));
+    writeFileSync(file, page);
   } catch (error) {
     throw new ConfigError(
       `--html ${args.html ?? file}`,

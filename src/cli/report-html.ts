@@ -1,7 +1,9 @@
 // The page of `warren report`: one self-contained HTML file (inline CSS and a few lines of
 // script, nothing fetched) with the agent tree as a timeline, a bar per agent nested under its
 // parent and coloured by status, model calls and tool calls as marks, each agent's numbers,
-// and its transcript on a click.
+// and its transcript on a click. A transcript is a file anyone could have written: every field
+// is escaped whatever its type, and the page's policy runs its own script only (by its hash).
+import { createHash } from 'node:crypto';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
 import {
@@ -62,14 +64,14 @@ export function renderReport(timeline: SessionTimeline): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
   <h1>${escapeHtml(title)}</h1>
-  <p class="summary">${ordered.length} agent${ordered.length === 1 ? '' : 's'} · ${seconds(span)} · ${tokens(timeline.usage)} · cost ${cost(timeline.costUsd)} · started ${escapeHtml(new Date(timeline.startMs).toISOString())}</p>
+  <p class="summary">${ordered.length} agent${ordered.length === 1 ? '' : 's'} · ${seconds(span)} · ${tokens(timeline.usage)} · cost ${cost(timeline.costUsd)} · started ${escapeHtml(isoTime(timeline.startMs))}</p>
   <p class="legend">${statuses.map((status) => `<span class="swatch status-${escapeHtml(status)}"></span>${escapeHtml(status)}`).join(' ')} <span class="swatch turn"></span>model call <span class="swatch tool"></span>tool call <span class="swatch tool error"></span>failed tool call</p>
 </header>
 <main>
@@ -111,27 +113,33 @@ ${messages || '<p class="empty">No messages recorded.</p>'}
 </section>`;
 }
 
+/** The roles a message can have; any other (a crafted file) is shown as `unknown`. */
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
 function messageHtml(message: Message): string {
   const parts: string[] = [];
-  if (message.role === 'system' || message.role === 'user') {
-    parts.push(pre(message.content));
-  } else if (message.role === 'assistant') {
-    for (const part of message.content) {
-      if (part.type === 'text') parts.push(pre(part.text));
+  const role = ROLES.has(String(message.role)) ? message.role : 'unknown';
+  // The record is not checked when read: the shapes below are hoped for, never trusted.
+  const content: unknown = message.content;
+  if (role === 'system' || role === 'user' || !Array.isArray(content)) {
+    parts.push(pre(typeof content === 'string' ? content : JSON.stringify(content ?? '')));
+  } else if (role === 'assistant') {
+    for (const part of content as Record<string, unknown>[]) {
+      if (part?.type === 'text') parts.push(pre(String(part.text ?? '')));
       else {
         parts.push(
-          `<div class="call">→ ${escapeHtml(part.toolName)} ${pre(JSON.stringify(part.input))}</div>`,
+          `<div class="call">→ ${escapeHtml(part?.toolName)} ${pre(JSON.stringify(part?.input ?? null))}</div>`,
         );
       }
     }
   } else {
-    for (const part of message.content) {
+    for (const part of content as Record<string, unknown>[]) {
       parts.push(
-        `<div class="result${part.isError ? ' error' : ''}">← ${escapeHtml(part.toolName)}${part.isError ? ' (error)' : ''} ${pre(part.output)}</div>`,
+        `<div class="result${part?.isError === true ? ' error' : ''}">← ${escapeHtml(part?.toolName)}${part?.isError === true ? ' (error)' : ''} ${pre(String(part?.output ?? ''))}</div>`,
       );
     }
   }
-  return `<article class="message ${message.role}"><h3>${message.role}</h3>${parts.join('')}</article>`;
+  return `<article class="message ${role}"><h3>${role}</h3>${parts.join('')}</article>`;
 }
 
 function pre(text: string): string {
@@ -142,8 +150,9 @@ function pre(text: string): string {
   return `<pre>${escapeHtml(shown)}</pre>`;
 }
 
-function escapeHtml(text: string): string {
-  return text
+/** Any value as text safe in an element or a quoted attribute. */
+function escapeHtml(value: unknown): string {
+  return String(value ?? '')
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
@@ -151,29 +160,44 @@ function escapeHtml(text: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** A number read from a transcript, or 0: a crafted file may hold text (or markup) there. */
+function numberOf(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
 function inputOf(usage: Usage): number {
-  return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+  return (
+    numberOf(usage.inputTokens) +
+    numberOf(usage.cacheReadInputTokens) +
+    numberOf(usage.cacheCreationInputTokens)
+  );
 }
 
 /** Share of the input read from the provider's cache. */
 function cacheRatio(usage: Usage): string {
   const input = inputOf(usage);
-  return input === 0 ? '–' : `${Math.round((usage.cacheReadInputTokens / input) * 100)}%`;
+  return input === 0 ? '–' : `${Math.round((numberOf(usage.cacheReadInputTokens) / input) * 100)}%`;
 }
 
 function tokens(usage: Usage): string {
   return `${count(inputOf(usage))} in / ${count(usage.outputTokens)} out`;
 }
 
-function count(value: number): string {
-  return value.toLocaleString('en-US');
+/** A time as ISO 8601; a crafted file can make it no time at all. */
+function isoTime(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : '–';
 }
 
-function cost(value: number | null): string {
-  return value === null ? '–' : `$${value.toFixed(4)}`;
+function count(value: unknown): string {
+  return numberOf(value).toLocaleString('en-US');
 }
 
-function seconds(ms: number): string {
+function cost(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? `$${value.toFixed(4)}` : '–';
+}
+
+function seconds(value: unknown): string {
+  const ms = numberOf(value);
   return ms < 10_000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
@@ -236,3 +260,15 @@ const SCRIPT = `
   }
 })();
 `;
+
+/**
+ * Nothing loads from anywhere; styles are inline; the one script that runs is the page's own,
+ * named by its hash, so markup that slipped into a field could not run script even if unescaped.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  `script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

@@ -45,6 +45,56 @@ describe('warren restate', () => {
   });
 });
 
+describe("a worker's own limits and key on the command line", () => {
+  it('defaults to real providers and the default mode, and takes narrower or wider ones', () => {
+    expect(parseCliArgs(['restate', 'serve', '--port', '0'])).toMatchObject({
+      providers: ['anthropic', 'openai', 'openai-compatible'],
+      maxPermissionMode: 'default',
+      insecureNoAuth: false,
+      baseUrl: undefined,
+      remoteKeyFile: undefined,
+    });
+    expect(
+      parseCliArgs([
+        'restate',
+        'serve',
+        '--port',
+        '0',
+        '--providers',
+        'anthropic',
+        '--max-permission-mode',
+        'plan',
+        '--base-url',
+        'http://127.0.0.1:11434/v1/',
+        '--remote-key-file',
+        '/etc/warren/remote.key',
+      ]),
+    ).toMatchObject({
+      providers: ['anthropic'],
+      maxPermissionMode: 'plan',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      remoteKeyFile: '/etc/warren/remote.key',
+    });
+    expect(parseCliArgs(['restate', 'keygen'])).toEqual({ command: 'restate', action: 'keygen' });
+  });
+
+  it('names a wrong provider, mode or endpoint and the fix', () => {
+    const serve =
+      (...flags: string[]) =>
+      () =>
+        parseCliArgs(['restate', 'serve', '--port', '0', ...flags]);
+    expect(serve('--providers', 'anthropic,evil')).toThrow(
+      /--providers: unknown provider "evil" \(a comma-separated list of anthropic/,
+    );
+    expect(serve('--max-permission-mode', 'yolo')).toThrow(
+      /--max-permission-mode: unknown mode "yolo" \(use one of: plan, default, acceptEdits, bypassPermissions\)/,
+    );
+    expect(serve('--base-url', 'http://u:p@h/v1')).toThrow(
+      /must not carry a user name or password/,
+    );
+  });
+});
+
 describe('the executor flags of a run', () => {
   it('defaults to local, reads WARREN_RESTATE_URL and puts the admin API on port 9070', () => {
     expect(executorArgs({}, {})).toEqual({

@@ -1,8 +1,12 @@
-// The command line of remote children, checked: `warren restate serve|register`, and the run
-// flags that pick where children run (`--executor`, `--restate-url`, `--restate-admin-url`, and
-// their variables). Nothing here touches the network; URLs are only parsed.
+// The command line of remote children, checked: `warren restate serve|register|keygen`, and the
+// run flags that pick where children run (`--executor`, `--restate-url`, `--restate-admin-url`,
+// `--remote-key-file`, and their variables). Nothing here touches the network or reads a key.
 import { ConfigError } from '../core/config-error.js';
+import type { PermissionMode } from '../core/permission-policy.js';
+import { isProviderName, type ProviderName } from '../model/model-endpoint.js';
+import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import { checkedUrl, defaultAdminUrl } from '../remote/restate-admin.js';
+import { DEFAULT_LIMITS } from '../remote/worker-limits.js';
 
 const EXECUTORS = ['local', 'restate'] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];
@@ -15,6 +19,8 @@ export interface ExecutorArgs {
   restateUrl: string | undefined;
   /** The admin API (cancel): the flag, WARREN_RESTATE_ADMIN_URL, or port 9070 beside the ingress. */
   restateAdminUrl: string | undefined;
+  /** `--remote-key-file`: the key shared with workers (else WARREN_REMOTE_KEY), read at start. */
+  remoteKeyFile?: string;
 }
 
 export type RestateArgs =
@@ -26,8 +32,21 @@ export type RestateArgs =
       /** Where this worker's children's own remote children go, if anywhere. */
       restateUrl: string | undefined;
       restateAdminUrl: string | undefined;
+      /** Its key file (else WARREN_REMOTE_KEY); read when it starts. */
+      remoteKeyFile: string | undefined;
+      /** Serve requests nobody signed: the explicit, warned-about opt-out. */
+      insecureNoAuth: boolean;
+      /** Where its openai-compatible models send requests (else its WARREN_BASE_URL). */
+      baseUrl: string | undefined;
+      /** The providers its children's models may be from. */
+      providers: readonly ProviderName[];
+      /** The highest permission mode its children may run in. */
+      maxPermissionMode: PermissionMode;
+      /** Restate request identity keys: only requests restate-server signed reach its handlers. */
+      identityKeys: readonly string[];
     }
-  | { command: 'restate'; action: 'register'; adminUrl: string; workerUrl: string };
+  | { command: 'restate'; action: 'register'; adminUrl: string; workerUrl: string }
+  | { command: 'restate'; action: 'keygen' };
 
 interface RestateValues {
   executor?: string;
@@ -37,6 +56,12 @@ interface RestateValues {
   'worker-url'?: string;
   port?: string;
   host?: string;
+  'remote-key-file'?: string;
+  'insecure-no-auth'?: boolean;
+  'base-url'?: string;
+  providers?: string;
+  'max-permission-mode'?: string;
+  'restate-identity-key'?: string;
 }
 
 export const RESTATE_OPTIONS = {
@@ -47,9 +72,15 @@ export const RESTATE_OPTIONS = {
   'worker-url': { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
+  'remote-key-file': { type: 'string' },
+  'insecure-no-auth': { type: 'boolean' },
+  providers: { type: 'string' },
+  'max-permission-mode': { type: 'string' },
+  'restate-identity-key': { type: 'string' },
 } as const;
 
-const SERVE_USAGE = 'warren restate serve --port <p> [--host <addr>] [--restate-url <ingress>]';
+const SERVE_USAGE =
+  'warren restate serve --port <p> [--host <addr>] [--remote-key-file <file>] [--base-url <url>] [--providers <list>] [--max-permission-mode <mode>] [--restate-identity-key <key>] [--restate-url <ingress>]';
 const REGISTER_USAGE = 'warren restate register <worker-url> [--admin-url <admin>]';
 
 /** `warren -p`'s executor flags; `--executor restate` needs an ingress URL. */
@@ -66,7 +97,13 @@ export function executorArgs(
       'pass --restate-url http://127.0.0.1:8080 (or set WARREN_RESTATE_URL)',
     );
   }
-  return { executor, ...urls };
+  return {
+    executor,
+    ...urls,
+    ...(values['remote-key-file'] === undefined
+      ? {}
+      : { remoteKeyFile: values['remote-key-file'] }),
+  };
 }
 
 /** `warren restate serve|register`. */
@@ -91,7 +128,25 @@ export function restateArgs(words: readonly string[], values: RestateValues): Re
       port,
       host: values.host ?? '127.0.0.1',
       ...restateUrls(values, process.env),
+      remoteKeyFile: values['remote-key-file'],
+      insecureNoAuth: values['insecure-no-auth'] === true,
+      baseUrl:
+        values['base-url'] === undefined
+          ? undefined
+          : checkedUrl(values['base-url'], '--base-url', 'http://127.0.0.1:11434/v1'),
+      providers: providersOf(values.providers),
+      maxPermissionMode: maxModeOf(values['max-permission-mode']),
+      identityKeys: identityKeysOf(values['restate-identity-key']),
     };
+  }
+  if (action === 'keygen') {
+    if (rest.length > 0)
+      throw new ConfigError(
+        `restate keygen ${rest[0]}`,
+        'unexpected argument',
+        'warren restate keygen',
+      );
+    return { command: 'restate', action: 'keygen' };
   }
   if (action === 'register') {
     const workerUrl = rest[0] ?? values['worker-url'];
@@ -116,7 +171,47 @@ export function restateArgs(words: readonly string[], values: RestateValues): Re
   throw new ConfigError(
     `restate ${action ?? ''}`.trim(),
     action === undefined ? 'needs a command' : 'is not a restate command',
-    `${SERVE_USAGE}, or ${REGISTER_USAGE}`,
+    `${SERVE_USAGE}, or ${REGISTER_USAGE}, or warren restate keygen`,
+  );
+}
+
+function providersOf(value: string | undefined): readonly ProviderName[] {
+  if (value === undefined) return DEFAULT_LIMITS.providers;
+  const names = value.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!isProviderName(name)) {
+      throw new ConfigError(
+        '--providers',
+        `unknown provider "${name}"`,
+        'a comma-separated list of anthropic, openai, openai-compatible, scripted',
+      );
+    }
+  }
+  return names as ProviderName[];
+}
+
+function identityKeysOf(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const keys = value.split(',').map((key) => key.trim());
+  for (const key of keys) {
+    if (!/^publickeyv1_[1-9A-HJ-NP-Za-km-z]{32,64}$/.test(key)) {
+      throw new ConfigError(
+        '--restate-identity-key',
+        'expected the public key restate-server logs at start (publickeyv1_…)',
+        'see "Locking down service access" in Restate\'s security docs',
+      );
+    }
+  }
+  return keys;
+}
+
+function maxModeOf(value: string | undefined): PermissionMode {
+  if (value === undefined) return DEFAULT_LIMITS.maxMode;
+  if ((PERMISSION_MODES as readonly string[]).includes(value)) return value as PermissionMode;
+  throw new ConfigError(
+    '--max-permission-mode',
+    `unknown mode "${value}"`,
+    `use one of: ${PERMISSION_MODES.join(', ')}`,
   );
 }
 

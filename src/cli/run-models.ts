@@ -3,9 +3,11 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ConfigError } from '../core/config-error.js';
 import type { Tool } from '../core/tool.js';
+import { FirstContact } from '../model/first-contact.js';
 import { isModelAlias } from '../model/model-alias.js';
+import { endpointOfModel } from '../model/model-endpoint.js';
 import { modelName } from '../model/pricing.js';
-import { checkReachable, type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
+import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
 import type { CassetteRecorder } from '../telemetry/cassette.js';
 import type { RunArgs } from './parsed-args.js';
 
@@ -16,6 +18,8 @@ export interface RunModels {
   /** The run's tools: the given ones, or with `--replay-tools` their recorded results. */
   tools(tools: Tool[]): Tool[];
   recorder?: CassetteRecorder;
+  /** The setup mistake when the main model's server never answered (refused, no such host). */
+  unreachable(): ConfigError | undefined;
 }
 
 /** The main model and how children get theirs: for real, recorded to a cassette, or replayed. */
@@ -36,6 +40,7 @@ export async function modelsFor(
       model: replay.model(cassette.header.model ?? args.model),
       resolveChild: async (spec) => replay.model(spec),
       tools: (tools) => (args.replayTools ? replayTools(tools, cassette) : tools),
+      unreachable: () => undefined,
     };
   }
   const modelSpec = args.model ?? definitionModel;
@@ -46,12 +51,13 @@ export async function modelsFor(
       'pass --model anthropic:claude-sonnet-4-5 (or openai:…, openai-compatible:… with --base-url, scripted:<file>), or set WARREN_MODEL',
     );
   }
-  // The server check overlaps loading the provider package: start-up is what people feel.
-  const [model] = await Promise.all([
-    resolveModel(modelSpec, { baseUrl: args.baseUrl }),
-    checkReachable(modelSpec, { baseUrl: args.baseUrl }),
-  ]);
-  if (!args.record) return { model, resolveChild: resolveModel, tools: (tools) => tools };
+  // No request before the run's own first one: a server that is not there shows in its answer.
+  const contact = new FirstContact();
+  const model = await resolveModel(modelSpec, { baseUrl: args.baseUrl, fetch: contact.fetch });
+  const unreachable = () => contact.unreachable(endpointOfModel(model));
+  if (!args.record) {
+    return { model, resolveChild: resolveModel, tools: (tools) => tools, unreachable };
+  }
   const [{ CassetteRecorder }, { recordModel }] = await Promise.all([
     import('../telemetry/cassette.js'),
     import('../telemetry/record-model.js'),
@@ -71,6 +77,7 @@ export async function modelsFor(
     resolveChild: async (spec, options) => recordModel(await resolveModel(spec, options), recorder),
     tools: (tools) => tools,
     recorder,
+    unreachable,
   };
 }
 

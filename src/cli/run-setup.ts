@@ -22,7 +22,6 @@ import type { PermissionMode } from '../core/permission-policy.js';
 import { compileHookSettings } from '../hooks/hook-settings.js';
 import { loadMcpConfig } from '../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../mcp/server-config.js';
-import { mcpTrust } from '../mcp/trust-store.js';
 import { loadPriceTable } from '../model/price-file.js';
 import { modelName } from '../model/pricing.js';
 import {
@@ -31,8 +30,10 @@ import {
   type RulePermissionPolicy,
 } from '../permissions/create-permission-policy.js';
 import { parseRuleList } from '../permissions/permission-rule.js';
-import { loadSettings } from '../permissions/settings-file.js';
+import { readSettingsFiles } from '../permissions/settings-file.js';
 import type { QueryOptions } from '../query.js';
+import { runSandbox } from '../sandbox/run-sandbox.js';
+import { loadSandboxSettings } from '../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../session/session-dir.js';
 import { defaultSessionDir, newSessionId, taskOutputDir } from '../session/session-paths.js';
 import type { TranscriptWriter } from '../session/transcript-writer.js';
@@ -41,6 +42,7 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
+import { projectFolders } from '../tools/project-folders.js';
 import type { WorkflowEvent } from '../workflows/workflow-events.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
@@ -49,6 +51,21 @@ import { remoteFor } from './remote-children.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
 import { terminalSafe } from './terminal-text.js';
+import {
+  projectMcpTrust,
+  trustedDefinitions,
+  trustedSettings,
+} from './trust/apply-project-trust.js';
+import {
+  type ClientMcpServers,
+  checkedClientServers,
+  clientServerItems,
+  untrustedClientServers,
+} from './trust/client-server-items.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
+import { pinnedHookCheck } from './trust/pinned-hook-files.js';
+import { collectTrustItems, type ProjectTrust } from './trust/project-trust.js';
+import { decideRunTrust } from './trust/run-trust.js';
 
 export interface RunSetup {
   cwd: string;
@@ -77,6 +94,11 @@ export interface RunSetup {
   observe(event: AgentEvent): void;
   /** Flushes the cassette and the spans; call once, when the session ends. */
   close(): Promise<void>;
+  /**
+   * After a failed run: the setup mistake when the main model's server never answered (a
+   * refused connection to `--base-url`), which print mode reports as bad configuration.
+   */
+  unreachable(): ConfigError | undefined;
 }
 
 export interface QueryRun {
@@ -104,6 +126,17 @@ export interface QueryRun {
 export interface SetUpOptions {
   /** How a person is asked about a call no rule decides; without it such calls are denied. */
   canUseTool?: CanUseTool;
+  /**
+   * Asks a person whether to trust the project's items, before any of them runs (the terminal
+   * UI); true records the trust. Without it (print mode), an untrusted project's items are left
+   * out with one stderr line each.
+   */
+  askProjectTrust?: (trust: ProjectTrust) => Promise<boolean>;
+  /**
+   * MCP servers a client hands the session (`warren acp`): trust items of the project like its
+   * `.mcp.json` servers, started only once the project is trusted, checked as a file's are.
+   */
+  clientMcpServers?: ClientMcpServers;
 }
 
 export async function setUpRun(
@@ -114,16 +147,36 @@ export async function setUpRun(
   const cwd = existingDirectory(args.cwd ?? process.cwd(), '--cwd');
   // Bad tracing variables are bad input too: refused before anything runs.
   const tracingConfig = otlpConfig();
-  // `--mcp-config` files are trusted (the person named them); the project's `.mcp.json` and
-  // project definitions start servers only with --trust-project or a trust record.
-  const trust = mcpTrust({ trustProject: args.trustProject });
-  const [agents, settings, mcp, prices, context] = await Promise.all([
-    loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
-    loadSettings({ projectDir: cwd, homeDir: homedir(), settingsFile: args.settings }),
-    loadMcpConfig({ cwd, configFiles: args.mcpConfigs, trust }),
-    loadPriceTable(),
-    ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
-  ]);
+  const sources = { projectDir: cwd, homeDir: homedir(), settingsFile: args.settings };
+  const [loaded, settingsFiles, sandboxSettings, projectMcpFiles, prices, context] =
+    await Promise.all([
+      loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
+      readSettingsFiles(sources),
+      loadSandboxSettings({ ...sources, noSandbox: args.noSandbox }),
+      readProjectMcpFiles(cwd),
+      loadPriceTable(),
+      ProjectContext.load({ projectDir: cwd, instructions: true, skills: true }),
+    ]);
+  // What the project's files would run or widen applies only once the project is trusted; the
+  // person's own files and flags (`--settings`, `--mcp-config`, `--agents-dir`) always apply.
+  const trust = await decideRunTrust(
+    collectTrustItems({
+      projectDir: cwd,
+      settingsFiles,
+      definitions: loaded.definitions.values(),
+      mcpFiles: projectMcpFiles,
+    }).concat(clientServerItems(options.clientMcpServers, cwd)),
+    { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
+  );
+  const settings = trustedSettings(trust, settingsFiles);
+  const hookCommandCheck = pinnedHookCheck(trust);
+  const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
+  const mcp = await loadMcpConfig({
+    cwd,
+    projectDirs: projectFolders(cwd),
+    configFiles: args.mcpConfigs,
+    trust: projectMcpTrust(trust),
+  });
   const { definitions, entries } = agents;
   reportUnusableDefinitions(entries, io);
   const settingsHooks = settings.hooks.map((section) => {
@@ -145,7 +198,12 @@ export async function setUpRun(
   const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
+  const { sandbox, warning: sandboxWarning } = runSandbox(
+    { ...sandboxSettings.options, enabled: sandboxSettings.enabled },
+    (line) => io.stderr(`warren: warning: ${terminalSafe(line)}\n`),
+  );
   const permissions = createPermissionPolicy({
+    sandbox,
     mode: permissionMode,
     allow: [...settings.allow, ...parseRuleList(args.allowedTools ?? '', '--allowed-tools')],
     deny: [...settings.deny, ...parseRuleList(args.disallowedTools ?? '', '--disallowed-tools')],
@@ -157,12 +215,16 @@ export async function setUpRun(
     : await context.agentContext(undefined, cwd, { skillTool: context.skillTool !== undefined });
   // One date for every system prompt of the session: a changing prompt defeats the cache.
   const date = sessionDate();
-  const systemPrompt = mainSystemPrompt({
-    cwd,
-    subagents: args.maxDepth > 0,
-    sections: mainContext.sections.map((section) => section.text),
-    date,
-  });
+  const systemPrompt = withAppended(
+    args.systemPrompt ??
+      mainSystemPrompt({
+        cwd,
+        subagents: args.maxDepth > 0,
+        sections: mainContext.sections.map((section) => section.text),
+        date,
+      }),
+    args.appendSystemPrompt,
+  );
   const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
   const resume = args.continue ? await latestSession(sessionDir, cwd) : args.resume;
   const resumed = resume
@@ -178,9 +240,12 @@ export async function setUpRun(
   });
   const tools = models.tools(builtinTools());
   const tracing = tracingConfig && (await startTracing(tracingConfig, io));
-  const mcpServers = Object.fromEntries(
-    mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
-  );
+  const mcpServers = {
+    ...Object.fromEntries(
+      mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
+    ),
+    ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
+  };
 
   return {
     cwd,
@@ -192,10 +257,12 @@ export async function setUpRun(
     sessionDir,
     sessionId,
     history: resumed?.history ?? [],
-    // Untrusted project servers, tools definitions list that warren lacks (once per tool, not
-    // per file), and problems with the project's instructions and skills.
+    // Tools definitions list that warren lacks (once per tool, not per file), and problems with
+    // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
-      ...mcp.warnings,
+      ...sandboxSettings.warnings,
+      ...(sandboxWarning ? [sandboxWarning] : []),
+      ...(trust.trusted ? mcp.warnings : untrustedClientServers(options.clientMcpServers)),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],
@@ -205,6 +272,8 @@ export async function setUpRun(
       baseUrl: args.baseUrl,
       systemPrompt,
       tools,
+      // The session's one sandbox, or none at all (--no-sandbox): query() makes no other.
+      ...(sandbox ? { commandSandbox: sandbox } : { sandbox: false as const }),
       definitions: definitions as ReadonlyMap<string, AgentDefinition>,
       agent: mainDefinition?.name,
       maxDepth: args.maxDepth,
@@ -227,9 +296,11 @@ export async function setUpRun(
       ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
       ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
       settingsHooks,
+      hookCommandCheck,
       sessionId: run.sessionId,
       mcpServers,
-      trustProject: args.trustProject,
+      // Decided above: what reaches the run from an untrusted project has nothing left to trust.
+      trustProject: trust.trusted,
       projectContext: context,
       prices,
       resolveModel: models.resolveChild,
@@ -240,6 +311,7 @@ export async function setUpRun(
       workflows: run.onWorkflowEvent ? { onEvent: run.onWorkflowEvent } : {},
     }),
     observe: (event) => models.recorder?.observe(event),
+    unreachable: models.unreachable,
     close: async () => {
       models.recorder?.close();
       // Spans are sent before the process exits, or they are lost.
@@ -309,4 +381,9 @@ function existingDirectory(path: string, flag: string): string {
     throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
+}
+
+/** `--append-system-prompt`'s text after the prompt, a blank line between. */
+function withAppended(prompt: string, appended: string | undefined): string {
+  return appended?.trim() ? `${prompt}\n\n${appended.trim()}` : prompt;
 }

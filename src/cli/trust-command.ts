@@ -1,63 +1,53 @@
-// `warren trust [<file>]`: records a project file (its `.mcp.json`, or an agent definition with
-// inline MCP servers) as trusted at its current content, after showing what it will start.
+// `warren trust [<file>]`: shows everything the project's files would make warren run or allow
+// (hooks, MCP servers, widening permission settings: every field as written, the scripts they
+// run pinned by hash), then records the project as trusted at exactly that. A change to any of
+// it withdraws the trust. `<file>` (a project file, kept for older habits) trusts its project.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadAgentFile } from '../agents/definitions/load-agent-file.js';
 import { ConfigError } from '../core/config-error.js';
-import { PROJECT_MCP_FILE, parseMcpConfigFile, readMcpConfigFile } from '../mcp/config-file.js';
+import { parseMcpConfigFile, readMcpConfigFile } from '../mcp/config-file.js';
 import { recordTrust, trustStorePath } from '../mcp/trust-store.js';
 import type { TrustArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
+import { terminalSafe } from './terminal-text.js';
+import { readProjectMcpFiles } from './trust/mcp-file-items.js';
+import { type ProjectTrust, projectTrust, recordProjectTrustOf } from './trust/project-trust.js';
+import { projectTrustStorePath } from './trust/project-trust-store.js';
+import { trustListing } from './trust/trust-report.js';
 
 export async function runTrustCommand(args: TrustArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
-  const label = args.file ?? PROJECT_MCP_FILE;
-  const file = (await readMcpConfigFile(resolve(cwd, label), label))!;
-  const servers = file.path.endsWith('.md')
-    ? await definitionServers(file.path, label)
-    : // Checked as a run would, but not expanded: what is shown is what the file says.
-      parseMcpConfigFile(file, undefined).map(({ name, config }) => `${name}: ${describe(config)}`);
-  const store = trustStorePath();
-  await recordTrust(store, file.path, file.sha256);
-  const list = servers.map((server) => `  ${server}`).join('\n') || '  (none)';
+  if (args.file !== undefined && !statSync(resolve(cwd, args.file), { throwIfNoEntry: false })) {
+    throw new ConfigError(
+      `trust ${args.file}`,
+      'no such file',
+      'run `warren trust` in the project: it trusts the whole project',
+    );
+  }
+  // Checked as a run would (not expanded): a file that cannot be used is fixed before it is trusted.
+  for (const mcpFile of await readProjectMcpFiles(cwd)) parseMcpConfigFile(mcpFile, undefined);
+  const trust = await projectTrust(cwd);
+  io.stdout(trustListing(trust));
+  if (trust.items.length === 0) return 0;
+  const store = projectTrustStorePath();
+  recordProjectTrustOf(trust, store);
+  await recordFileTrust(trust);
   io.stdout(
-    `Trusted ${label} (sha256 ${file.sha256.slice(0, 12)}…) in ${store}.\nThese MCP servers may start now:\n${list}\nEditing the file withdraws the trust; run warren trust again after a change.\n`,
+    `Trusted ${trust.items.length} item(s) of ${terminalSafe(trust.projectDir)} (recorded in ${store}).\nA change to any of them, or to a script they run, withdraws the trust: run warren trust again after a change.\n`,
   );
   return 0;
 }
 
-/** The inline servers of a definition file, as written. */
-async function definitionServers(path: string, label: string): Promise<string[]> {
-  const entry = await loadAgentFile({ path, kind: 'project' });
-  if (!entry.definition) {
-    throw new ConfigError(
-      label,
-      `cannot be used: ${entry.error?.message ?? 'not an agent definition'}`,
-      'fix the file first',
-    );
-  }
-  return (entry.definition.mcpServers ?? []).flatMap((server) =>
-    typeof server === 'string' ? [] : [describeEntry(server)],
+/**
+ * The files that start MCP servers are also pinned in the per-file record the library's gate
+ * reads (query() with definitions loaded from a project), so both gates agree.
+ */
+async function recordFileTrust(trust: ProjectTrust): Promise<void> {
+  const files = new Set(
+    trust.items.filter(({ item }) => item.kind === 'mcp-server').map(({ item }) => item.file),
   );
-}
-
-function describeEntry(entry: Record<string, unknown>): string {
-  if (typeof entry.name === 'string') {
-    const { name, ...config } = entry;
-    return `${name}: ${describe(config)}`;
+  for (const file of files) {
+    const read = await readMcpConfigFile(resolve(trust.projectDir, file), file, { optional: true });
+    if (read) await recordTrust(trustStorePath(), read.path, read.sha256);
   }
-  const [name, config] = Object.entries(entry)[0] ?? ['?', {}];
-  return `${name}: ${describe(config)}`;
-}
-
-/** A server as its file writes it: the command line or the address, `${VAR}`s unexpanded. */
-function describe(config: unknown): string {
-  const fields = (typeof config === 'object' && config !== null ? config : {}) as Record<
-    string,
-    unknown
-  >;
-  if ('command' in fields) {
-    const args = Array.isArray(fields.args) ? fields.args.map(String) : [];
-    return `runs ${[String(fields.command), ...args].join(' ')}`;
-  }
-  return `connects to ${String(fields.url ?? '?')}`;
 }

@@ -10,6 +10,7 @@ import { GitError } from '../isolation/run-git.js';
 import type { WorktreesArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { textTable } from './text-table.js';
+import { changesOf } from './worktree-changes.js';
 
 export async function runWorktreesCommand(args: WorktreesArgs, io: CliIo): Promise<number> {
   const cwd = resolve(args.cwd ?? process.cwd());
@@ -135,18 +136,6 @@ function formatList(root: string, worktrees: readonly ListedWorktree[]): string 
     `${worktrees.length} in ${root}. Review one: warren worktrees diff <agent-id>; take it: warren worktrees merge <agent-id>; drop it: warren worktrees remove <agent-id>; drop all with nothing unmerged: warren worktrees prune.`,
   );
   return `${lines.join('\n')}\n`;
-}
-
-function changesOf(worktree: ListedWorktree): string {
-  if (!worktree.changed) return 'none';
-  const stat = worktree.shortStat
-    .replace(/ files? changed/, (match) => (match.includes('files') ? ' files' : ' file'))
-    .replace(/ insertions?\(\+\)/, '+')
-    .replace(/ deletions?\(-\)/, '-');
-  const uncommitted =
-    worktree.uncommitted.length > 0 ? `, ${worktree.uncommitted.length} uncommitted` : '';
-  const merged = worktree.merged ? ' (merged)' : '';
-  return `${stat || 'commits'}${uncommitted}${merged}`;
 }
 
 function age(ms: number): string {

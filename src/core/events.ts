@@ -107,6 +107,10 @@ export type AgentEvent = AgentRef &
         durationMs: number;
         /** The provider's finish reason, unified: `stop`, `tool-calls`, `length`, … */
         finishReason: string;
+        /** The provider's id of the response, when it gave one. */
+        responseId?: string;
+        /** The model that answered, as the provider named it (may differ from the one asked). */
+        responseModel?: string;
       }
     | { type: 'turn_end'; turn: number; message: AssistantMessage }
     /**

@@ -1,6 +1,7 @@
 // How an agent calls its model and its tools, passed unchanged to every sub-agent it starts.
 
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type { CommandSandbox } from './command-sandbox.js';
 import type { AgentEvent } from './events.js';
 
 /** Prices of models (see model/pricing.ts); the loop only hands it to `priceOf`. */
@@ -56,6 +57,8 @@ export interface InheritedOptions {
   onEvent?: (event: AgentEvent) => void;
   /** What models cost, for `costUsd` and cost budgets. Default: the built-in table. */
   prices?: PriceTableRef;
+  /** The sandbox every shell command of the tree runs in (src/sandbox/); none when turned off. */
+  commandSandbox?: CommandSandbox;
 }
 
 /** Every inherited field, in one place: a field added to InheritedOptions must be added here. */
@@ -70,6 +73,7 @@ const INHERITED_FIELDS: { readonly [Field in keyof Required<InheritedOptions>]: 
   stream: true,
   onEvent: true,
   prices: true,
+  commandSandbox: true,
 };
 
 /** Exactly the inherited fields of a larger options object (each present, undefined or not). */

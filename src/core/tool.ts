@@ -1,6 +1,7 @@
 // What a tool is: a plain object with a zod schema and one `call`. Built-ins, MCP tools and the
 // tools that start agents all have this shape; the loop treats them alike.
 import type { z } from 'zod';
+import type { CommandSandbox } from './command-sandbox.js';
 import { hasErrorMark } from './error-mark.js';
 import type { AgentEvent, AgentRef } from './events.js';
 import type { FileState } from './file-state.js';
@@ -36,6 +37,11 @@ export interface ToolContext {
    * to fetch resolves to a private address). Absent when the agent has no policy.
    */
   askPermission?(subject: string): Promise<PermissionDecision>;
+  /**
+   * Where shell commands run: the run's operating-system sandbox. Absent only when the sandbox
+   * was turned off explicitly (`--no-sandbox`, `sandbox: false`) or for a bare agent loop.
+   */
+  sandbox?: CommandSandbox;
 }
 
 /** What a tool that starts agents gets besides: the calling run, and its event stream. */

@@ -3,14 +3,16 @@
 // (nothing is removed) under a one-line marker. Pluggable: a `handoffCheck` callback and the
 // SubagentStop hooks may let the output through, flag it, or withhold it.
 import type { HandoffVerdict } from '../core/hook-runner.js';
+import { foldLookalikes } from './lookalike-text.js';
 
 /**
  * Tags a harness puts around what it tells a model: warren's own (`system-reminder` around hook
  * context, `task-notification` for background results, `agent-message` for SendMessage) and
- * those models know from Claude Code. A sub-agent that writes one could pass its words off as
+ * those models know from Claude Code, and the plain `<system>` of prompt injections. A sub-agent that writes one could pass its words off as
  * the harness's.
  */
 const HARNESS_TAGS: readonly string[] = [
+  'system',
   'system-reminder',
   'task-notification',
   'agent-message',
@@ -35,23 +37,49 @@ export interface NeutralisedText {
 
 /**
  * Escapes harness tags (`<system-reminder>` → `&lt;system-reminder&gt;`) and line-start turn
- * markers (`Human:` → `\Human:`); every other character stays as it was. With anything escaped,
- * a marker line at the top tells the parent so.
+ * markers (`Human:` → `\Human:`); every other character stays as it was. The text is matched
+ * as a model reads it (lookalike-text.ts): a tag spelled with zero-width characters inside or
+ * full-width brackets is found too, and escaped in place. With anything escaped, a marker line
+ * at the top tells the parent so.
  */
 export function neutraliseHandoff(text: string): NeutralisedText {
+  const folded = foldLookalikes(text);
   const found = new Set<string>();
-  const escaped = text
-    .replace(TAG, (_, inner: string) => {
-      found.add(`<${/[\w-]+/.exec(inner)![0].toLowerCase()}>`);
-      return `&lt;${inner}&gt;`;
-    })
-    .replace(TURN_MARKER, (_, indent: string, role: string) => {
-      found.add(`${role}:`);
-      return `${indent}\\${role}:`;
-    });
+  const edits: Edit[] = [];
+  for (const match of folded.text.matchAll(TAG)) {
+    const inner = match[1]!;
+    found.add(`<${/[\w-]+/.exec(inner)![0].toLowerCase()}>`);
+    const open = match.index;
+    const close = open + match[0].length - 1;
+    edits.push({ from: folded.start[open]!, to: folded.end[open]!, insert: '&lt;' });
+    edits.push({ from: folded.start[close]!, to: folded.end[close]!, insert: '&gt;' });
+  }
+  for (const match of folded.text.matchAll(TURN_MARKER)) {
+    const role = match[2]!;
+    found.add(`${role}:`);
+    const at = folded.start[match.index + match[1]!.length]!;
+    edits.push({ from: at, to: at, insert: '\\' });
+  }
   if (found.size === 0) return { text, found: [] };
   const list = [...found];
-  return { text: `${handoffMarker(list)}\n${escaped}`, found: list };
+  return { text: `${handoffMarker(list)}\n${applyEdits(text, edits)}`, found: list };
+}
+
+/** Replace `text.slice(from, to)` with `insert`. */
+interface Edit {
+  from: number;
+  to: number;
+  insert: string;
+}
+
+function applyEdits(text: string, edits: Edit[]): string {
+  let out = '';
+  let at = 0;
+  for (const edit of edits.sort((a, b) => a.from - b.from)) {
+    out += text.slice(at, edit.from) + edit.insert;
+    at = edit.to;
+  }
+  return out + text.slice(at);
 }
 
 function handoffMarker(found: readonly string[]): string {

@@ -10,6 +10,7 @@ import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { type QueryOptions, query } from '../query.js';
+import { unframed } from '../testing/framed-output.js';
 import { answer, writeHookScript } from '../testing/hook-scripts.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
@@ -399,7 +400,7 @@ describe('SubagentStart and SubagentStop hooks', () => {
       hook_event_name: 'SubagentStop',
       status: 'completed',
     });
-    expect(toolResults(events, 0)[0]?.output).toBe('fixed, tests pass');
+    expect(unframed(toolResults(events, 0)[0]!.output)).toBe('fixed, tests pass');
   });
 
   it('a stop hook that never lets go cannot keep an agent working forever', async () => {

@@ -24,6 +24,8 @@ export interface SessionHooksOptions {
   projectDir: string;
   /** Environment of command hooks. Default: this process's. */
   env?: NodeJS.ProcessEnv;
+  /** A reason not to run a command hook now (its pinned script changed), else undefined. */
+  commandCheck?: (command: string) => string | undefined;
 }
 
 export interface AgentHooks {
@@ -39,6 +41,7 @@ export class SessionHooks {
   readonly #session: HookSession;
   readonly #hooks: readonly CompiledHooks[];
   readonly #env: NodeJS.ProcessEnv;
+  readonly #commandCheck: SessionHooksOptions['commandCheck'];
   readonly #closing = new AbortController();
   readonly #running = new Set<Promise<HookOutcome>>();
 
@@ -49,6 +52,7 @@ export class SessionHooks {
       transcriptPathFor: options.transcriptPathFor ?? (() => undefined),
     };
     this.#hooks = options.hooks.filter((hooks) => hooks.size > 0);
+    this.#commandCheck = options.commandCheck;
     this.#env = {
       ...(options.env ?? process.env),
       CLAUDE_PROJECT_DIR: options.projectDir,
@@ -127,6 +131,7 @@ export class SessionHooks {
             cwd: event.cwd,
             env: this.#env,
             signal: stop,
+            check: this.#commandCheck,
           }),
         ),
       );
@@ -146,6 +151,7 @@ interface HandlerRun {
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  check: SessionHooksOptions['commandCheck'];
 }
 
 async function runHandler(
@@ -155,6 +161,8 @@ async function runHandler(
 ): Promise<HookOutcome> {
   const { hook, label } = handler;
   if (typeof hook !== 'function') {
+    const held = run.check?.(hook.command);
+    if (held !== undefined) return { warnings: [`hook ${label}: ${held}`] };
     const result = await runCommandHook({
       command: hook.command,
       input: run.json,

@@ -63,6 +63,20 @@ export async function finishWorktree(
       return { ...outcome, changed: false, problem: `removing it failed: ${messageOf(error)}` };
     }
   }
+  if (status.branch !== worktree.branch) {
+    // The agent pointed its HEAD elsewhere (`git symbolic-ref HEAD refs/heads/main`, a checkout):
+    // what it left belongs on its own branch, never on the one it named.
+    try {
+      await git(worktree.path, ['symbolic-ref', 'HEAD', `refs/heads/${worktree.branch}`]);
+      outcome.problem = `it moved its HEAD off ${worktree.branch} (to ${status.branch ?? 'a detached commit'}); warren put it back, and what it left is on ${worktree.branch}`;
+    } catch (error) {
+      await unlock(worktree);
+      return {
+        ...outcome,
+        problem: `it moved its HEAD off ${worktree.branch}, which could not be put back: ${messageOf(error)}`,
+      };
+    }
+  }
   if (status.conflicts.length > 0) {
     // Committing would record the conflict markers as resolved: leave them for a person.
     outcome.problem = `it left unresolved conflicts (${status.conflicts.join(', ')}), so nothing was committed; they are in the worktree as it left them`;

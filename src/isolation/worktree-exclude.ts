@@ -1,7 +1,8 @@
 // Keeps agent worktrees out of the main checkout's `git status`: one line in the repository's
 // own `.git/info/exclude` (never in the user's .gitignore, which is tracked).
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { CONFIG_FILE_MAX_BYTES, readRegularText } from '../core/regular-file.js';
 import { errorCode } from '../tools/allowed-path.js';
 
 const EXCLUDE_LINE = '/.warren/worktrees/';
@@ -23,10 +24,12 @@ export function excludeWorktrees(commonDir: string): Promise<void> {
 }
 
 async function addLine(file: string): Promise<void> {
-  const text = await readFile(file, 'utf8').catch((error: unknown) => {
-    if (errorCode(error) === 'ENOENT') return '';
-    throw error;
-  });
+  const text = await readRegularText(file, { maxBytes: CONFIG_FILE_MAX_BYTES }).catch(
+    (error: unknown) => {
+      if (errorCode(error) === 'ENOENT') return '';
+      throw error;
+    },
+  );
   if (text.split(/\r?\n/).some((line) => line.trim() === EXCLUDE_LINE)) return;
   await mkdir(path.dirname(file), { recursive: true });
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';

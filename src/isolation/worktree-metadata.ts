@@ -1,10 +1,11 @@
 // What warren remembers of an agent worktree beyond git's own records: whose it is, what it was
 // for, where it branched from, and which process runs in it. Kept in the worktree's entry in
 // the git directory, so it goes away with the worktree, whoever removes it.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { readRegularText } from '../core/regular-file.js';
 
 const FILE_NAME = 'warren-agent.json';
 
@@ -35,15 +36,20 @@ export function newMetadata(
  * inside the worktree, or, when the directory is gone, found by the `gitdir` file pointing at it.
  */
 export async function adminDirOf(commonDir: string, worktree: string): Promise<string | undefined> {
-  const pointer = await readFile(path.join(worktree, '.git'), 'utf8').catch(() => undefined);
+  const pointer = await readSmall(path.join(worktree, '.git')).catch(() => undefined);
   const named = pointer === undefined ? undefined : /^gitdir: (.+)$/m.exec(pointer)?.[1]?.trim();
   if (named !== undefined) return path.resolve(worktree, named);
   const entries = path.join(commonDir, 'worktrees');
   for (const name of await readdir(entries).catch(() => [] as string[])) {
-    const gitdir = await readFile(path.join(entries, name, 'gitdir'), 'utf8').catch(() => '');
+    const gitdir = await readSmall(path.join(entries, name, 'gitdir')).catch(() => '');
     if (path.dirname(gitdir.trim()) === worktree) return path.join(entries, name);
   }
   return undefined;
+}
+
+/** A pointer or metadata file is a line or two; nothing else is waited on or read whole. */
+function readSmall(file: string): Promise<string> {
+  return readRegularText(file, { maxBytes: 64 * 1024 });
 }
 
 export async function writeMetadata(adminDir: string, metadata: WorktreeMetadata): Promise<void> {
@@ -55,7 +61,7 @@ export async function readMetadata(
   adminDir: string | undefined,
 ): Promise<WorktreeMetadata | undefined> {
   if (adminDir === undefined) return undefined;
-  const text = await readFile(path.join(adminDir, FILE_NAME), 'utf8').catch(() => undefined);
+  const text = await readSmall(path.join(adminDir, FILE_NAME)).catch(() => undefined);
   if (text === undefined) return undefined;
   try {
     const parsed = metadataSchema.safeParse(JSON.parse(text));

@@ -11,6 +11,7 @@ import type { OutputSchema } from '../core/output-schema.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { StepRunner } from '../core/step-runner.js';
 import type { Tool } from '../core/tool.js';
+import type { ModelSettings } from '../model/model-settings.js';
 
 export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
   /**
@@ -78,6 +79,11 @@ export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
    * Default: each step runs directly.
    */
   steps?: StepRunner;
+  /**
+   * This agent's reasoning effort, temperature and prompt-cache lifetime (a definition's, or
+   * the Agent call's `effort`). Not inherited: a child's come from its own definition and call.
+   */
+  modelSettings?: ModelSettings;
 }
 
 export interface AgentLoopParams {

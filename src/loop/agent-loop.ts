@@ -74,6 +74,7 @@ export async function* agentLoop({
     context: {
       cwd,
       allowedDirs: options.allowedDirs ?? [cwd],
+      ...(options.commandSandbox && { sandbox: options.commandSandbox }),
       fileState: options.fileState ?? new FileStateCache(),
       agent: {
         ...run.ref,

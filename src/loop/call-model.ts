@@ -40,6 +40,7 @@ export async function* callModel(
         describeFailure: (error) => describeModelFailure(error, modelOf(run)),
         maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
         providerOptions: options.providerOptions,
+        settings: options.modelSettings,
         headers: run.headers,
       });
       let step = await turns.next();
@@ -62,6 +63,8 @@ export async function* callModel(
     costUsd: turnCost,
     durationMs: Date.now() - started,
     finishReason: turn.finishReason,
+    ...(turn.response?.id !== undefined && { responseId: turn.response.id }),
+    ...(turn.response?.modelId !== undefined && { responseModel: turn.response.modelId }),
   });
   return turn;
 }

@@ -44,7 +44,7 @@ export function resultOf(run: ResultFacts): RunResult {
   const structured = run.output?.recorded;
   return {
     ...run.ref,
-    subtype: SUBTYPES[status],
+    subtype: subtypeOf(status),
     status,
     isError: status !== 'completed',
     result: structured ? JSON.stringify(structured.value) : lastReplyText(run),
@@ -61,6 +61,11 @@ export function resultOf(run: ResultFacts): RunResult {
     costUsd: run.costUsd,
     messages: run.messages,
   };
+}
+
+/** The JSON contract's subtype of a status. */
+export function subtypeOf(status: AgentStatus): ResultSubtype {
+  return SUBTYPES[status];
 }
 
 const SUBTYPES: Record<AgentStatus, ResultSubtype> = {

@@ -32,6 +32,13 @@ export function startDeadline(at: number, endsAt: number): Deadline | undefined 
 }
 
 /**
+ * The reason of an agent's own signal when the agent ends: the AbortError `abort()` would make,
+ * made once. A new DOMException per agent captured a stack each time, a measurable share of
+ * what a thousand short children cost.
+ */
+const AGENT_ENDED = new DOMException('This operation was aborted', 'AbortError');
+
+/**
  * A signal of the agent's own that aborts when the caller's does. `end` aborts it too, so
  * whatever the agent started stops with it, and stops listening to the caller.
  */
@@ -47,7 +54,7 @@ export function followSignal(caller: AbortSignal | undefined): {
     signal: own.signal,
     end() {
       caller?.removeEventListener('abort', onAbort);
-      own.abort();
+      own.abort(AGENT_ENDED);
     },
   };
 }

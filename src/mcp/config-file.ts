@@ -1,9 +1,9 @@
 // `.mcp.json` and `--mcp-config` files: read once (their text is also what trust is pinned to),
 // checked against the shape, each server parsed with errors that point at file:line:column.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { ConfigError } from '../core/config-error.js';
+import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { CONFIG_SHAPE, type McpServerSpec, parseServerConfig } from './server-config.js';
 
 /** The project's own server file, at the root of the working directory. */
@@ -28,8 +28,9 @@ export async function readMcpConfigFile(
 ): Promise<McpConfigFile | undefined> {
   let text: string;
   try {
-    text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+    text = await readRegularText(path, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(label, error.problem, error.fix);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && optional) return undefined;
     throw new ConfigError(

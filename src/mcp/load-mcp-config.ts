@@ -1,6 +1,8 @@
-// The session's MCP servers from files: the project's `.mcp.json` (started only when trusted)
-// and each `--mcp-config` file (trusted: the person named it). A later file wins a name.
-import { join, resolve } from 'node:path';
+// The session's MCP servers from files: the project's `.mcp.json` files (the working folder's and
+// those above it up to the repository root; started only when trusted) and each `--mcp-config`
+// file (trusted: the person named it). A nearer project file wins a name; a --mcp-config file wins
+// over them all, the later one over the earlier.
+import { join, relative, resolve } from 'node:path';
 import {
   type McpConfigFile,
   PROJECT_MCP_FILE,
@@ -13,6 +15,11 @@ import { type McpTrust, type TrustState, untrustedReason } from './trust-store.j
 
 export interface LoadMcpConfigOptions {
   cwd: string;
+  /**
+   * The folders whose `.mcp.json` is read, nearest first (tools/project-folders.ts: `cwd` up to
+   * the repository root). Default: `cwd` alone.
+   */
+  projectDirs?: readonly string[];
   /** `--mcp-config` files, as typed. */
   configFiles: readonly string[];
   trust: McpTrust;
@@ -37,15 +44,23 @@ export interface LoadedMcpConfig {
 /** @throws ConfigError for a file that cannot be read or does not fit the shape */
 export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<LoadedMcpConfig> {
   const env = options.env ?? process.env;
-  const project = await readMcpConfigFile(join(options.cwd, PROJECT_MCP_FILE), PROJECT_MCP_FILE, {
-    optional: true,
-  });
+  const dirs = options.projectDirs ?? [options.cwd];
+  const projects = await Promise.all(
+    dirs.map((dir) => {
+      const path = join(dir, PROJECT_MCP_FILE);
+      // Named as `warren trust` takes it from the working folder: `.mcp.json`, `../.mcp.json`.
+      const label = relative(dirs[0] ?? resolve(options.cwd), path);
+      return readMcpConfigFile(path, label, { optional: true });
+    }),
+  );
   const given = await Promise.all(
     options.configFiles.map(async (file) => (await readMcpConfigFile(resolve(file), file))!),
   );
   const byName = new Map<string, McpServerSpec>();
   const untrusted: UntrustedFile[] = [];
-  if (project) {
+  // The repository root's first, so a nearer file's server of the same name replaces it.
+  for (const project of [...projects].reverse()) {
+    if (!project) continue;
     const state = options.trust.trustOf(project.path);
     if (state === 'trusted') {
       for (const spec of parseMcpConfigFile(project, env)) byName.set(spec.name, spec);

@@ -11,6 +11,7 @@ import {
   CallToolResultSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
+import { McpServerGone } from './mcp-server-gone.js';
 import { openTransport } from './open-transport.js';
 import type { McpServerSpec } from './server-config.js';
 import { ProcessGroupStdioTransport } from './stdio-transport.js';
@@ -27,9 +28,6 @@ export interface CallOptions {
   timeoutMs: number;
   onProgress?: (text: string) => void;
 }
-
-/** A server that went away during a call; the model reads `message` as the call's result. */
-export class McpServerGone extends Error {}
 
 export class McpConnection {
   readonly spec: McpServerSpec;

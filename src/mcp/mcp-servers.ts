@@ -1,7 +1,7 @@
 // A set of MCP servers started together (a session's, or one agent's own): all at once, each
 // with a start timeout; one that cannot start is a warning and the rest go on; closed together.
 import { ConfigError } from '../core/config-error.js';
-import { McpConnection } from './mcp-connection.js';
+import type { McpConnection } from './mcp-connection.js';
 import { type McpTool, mcpTools } from './mcp-tool.js';
 import type { McpServerSpec } from './server-config.js';
 
@@ -46,6 +46,9 @@ export async function startMcpServers(
   options: StartServersOptions,
 ): Promise<StartedServers> {
   const warnings: string[] = [];
+  if (specs.length === 0) return NO_SERVERS;
+  // The MCP SDK (with its JSON Schema validator) loads with the first server, not with warren.
+  const { McpConnection } = await import('./mcp-connection.js');
   const connections = specs.map(
     (spec) => new McpConnection(spec, { cwd: options.cwd, startTimeoutMs: options.startTimeoutMs }),
   );
@@ -89,6 +92,13 @@ export async function startMcpServers(
     },
   };
 }
+
+const NO_SERVERS: StartedServers = {
+  connections: [],
+  tools: [],
+  warnings: [],
+  close: async () => {},
+};
 
 function millisecondsFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = env[name];

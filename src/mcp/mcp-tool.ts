@@ -4,7 +4,8 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, type PlainTool, type Tool, toolError } from '../core/tool.js';
-import { type McpConnection, McpServerGone } from './mcp-connection.js';
+import type { McpConnection } from './mcp-connection.js';
+import { McpServerGone } from './mcp-server-gone.js';
 import { mcpToolNames } from './tool-names.js';
 import { toolOutputOf } from './tool-result.js';
 

@@ -1,10 +1,9 @@
 // Which repository files may start MCP servers: `$WARREN_HOME/trusted.json` pins each trusted
 // file (a project `.mcp.json`, a project agent definition) to the SHA-256 of its content, so an
 // edited file must be trusted again before it starts anything.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { ConfigError } from '../core/config-error.js';
+import { join } from 'node:path';
+import { readPrivateJson, writePrivateJson } from '../core/private-json-file.js';
+import { CONFIG_FILE_MAX_BYTES, readRegularTextSync } from '../core/regular-file.js';
 import { warrenHome } from '../core/warren-home.js';
 import { sha256Of } from './config-file.js';
 
@@ -39,7 +38,7 @@ export function mcpTrust(options: { trustProject?: boolean; storePath?: string }
     trustOf(file) {
       let text: string;
       try {
-        text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+        text = readRegularTextSync(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
       } catch {
         return 'untrusted';
       }
@@ -65,36 +64,19 @@ export function untrustedReason(state: TrustState, label: string): string {
 export async function recordTrust(storePath: string, file: string, sha256: string): Promise<void> {
   const store = readStore(storePath);
   store.files[file] = { sha256, trustedAt: new Date().toISOString() };
-  await mkdir(dirname(storePath), { recursive: true });
-  // Written whole and renamed into place: a crash never leaves half a file.
-  const temporary = `${storePath}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, storePath);
+  writePrivateJson(storePath, store);
 }
 
 function readStore(storePath: string): TrustFile {
-  let text: string;
-  try {
-    text = readFileSync(storePath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, files: {} };
-    throw new ConfigError(
-      storePath,
-      `cannot be read: ${(error as Error).message}`,
-      'fix its permissions',
-    );
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<TrustFile>;
-    if (typeof parsed.files === 'object' && parsed.files !== null && !Array.isArray(parsed.files)) {
-      return { version: 1, files: parsed.files };
-    }
-  } catch {
-    // Reported below.
-  }
-  throw new ConfigError(
-    storePath,
-    'is not a warren trust record',
-    'remove it and trust the files again with `warren trust <file>`',
-  );
+  const store = readPrivateJson(storePath, {
+    what: 'a warren trust record',
+    fix: 'remove it and trust the files again with `warren trust <file>`',
+    accepts: (value): value is Partial<TrustFile> & Pick<TrustFile, 'files'> =>
+      isObject(value) && isObject((value as Partial<TrustFile>).files),
+  });
+  return { version: 1, files: store?.files ?? {} };
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,8 +10,24 @@ import type {
 import { z } from 'zod';
 import type { Message } from '../core/messages.js';
 import type { Tool } from '../core/tool.js';
+import type { CacheTtl } from './model-settings.js';
 
 const schemaCache = new WeakMap<Tool, LanguageModelV4FunctionTool>();
+/**
+ * JSON Schemas by zod schema: the Agent and task tools are made anew for every query() (they
+ * hold its runtime) around the same module-level schemas, and converting one costs milliseconds.
+ */
+const jsonSchemaCache = new WeakMap<object, JSONSchema7>();
+
+/** A zod schema as JSON Schema, made once per schema object. */
+function jsonSchemaOf(schema: Tool['inputSchema']): JSONSchema7 {
+  let json = jsonSchemaCache.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { target: 'draft-07', io: 'input' }) as JSONSchema7;
+    jsonSchemaCache.set(schema, json);
+  }
+  return json;
+}
 
 /**
  * The spec's tool list; each tool's JSON schema is computed once per tool object. A tool that
@@ -21,8 +37,7 @@ export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionToo
   return tools.map((tool) => {
     let spec = schemaCache.get(tool);
     if (!spec) {
-      const inputSchema =
-        tool.jsonSchema ?? z.toJSONSchema(tool.inputSchema, { target: 'draft-07', io: 'input' });
+      const inputSchema = tool.jsonSchema ?? jsonSchemaOf(tool.inputSchema);
       spec = {
         type: 'function',
         name: tool.name,
@@ -72,7 +87,10 @@ function toModelMessage(message: Message): LanguageModelV4Message {
   }
 }
 
-const EPHEMERAL: SharedV4ProviderOptions = { anthropic: { cacheControl: { type: 'ephemeral' } } };
+/** Anthropic's cache marker; with a ttl, entries live that long instead of 5 minutes. */
+function ephemeral(ttl: CacheTtl | undefined): SharedV4ProviderOptions {
+  return { anthropic: { cacheControl: { type: 'ephemeral', ...(ttl && { ttl }) } } };
+}
 
 /**
  * Marks Anthropic's cache breakpoints (at most four) where a later request can read what this
@@ -90,7 +108,9 @@ const EPHEMERAL: SharedV4ProviderOptions = { anthropic: { cacheControl: { type: 
 export function withCacheBreakpoints(
   prompt: LanguageModelV4Prompt,
   tools: LanguageModelV4FunctionTool[],
+  ttl?: CacheTtl,
 ): { prompt: LanguageModelV4Prompt; tools: LanguageModelV4FunctionTool[] } {
+  const EPHEMERAL = ephemeral(ttl);
   const marked = new Set<number>();
   const lastSystem = prompt.findLastIndex((message) => message.role === 'system');
   if (lastSystem >= 0) marked.add(lastSystem);

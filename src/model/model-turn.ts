@@ -21,6 +21,7 @@ import {
 import type { Tool } from '../core/tool.js';
 import type { Usage } from '../core/usage.js';
 import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-prompt.js';
+import type { ModelSettings } from './model-settings.js';
 import { prefixKey, promptCacheGate } from './prompt-cache-gate.js';
 import { RequestWatchdog } from './request-timeout.js';
 import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
@@ -41,6 +42,8 @@ export interface ModelTurnRequest {
   describeFailure?: (error: unknown) => string;
   maxOutputTokens?: number;
   providerOptions?: SharedV4ProviderOptions;
+  /** This agent's effort, temperature and cache lifetime. */
+  settings?: ModelSettings;
   /** Extra HTTP headers of the request, e.g. who is asking (`x-warren-agent-id`). */
   headers?: Record<string, string>;
 }
@@ -55,6 +58,8 @@ export interface ModelTurn {
   usage: Usage;
   /** The provider's finish reason, unified (`stop`, `tool-calls`, `length`, …). */
   finishReason: string;
+  /** What the provider said of its response: its id and the model that answered. */
+  response?: { id?: string; modelId?: string };
 }
 
 export async function* modelTurn(
@@ -110,10 +115,13 @@ function buildCallOptions(request: ModelTurnRequest) {
   let prompt = toModelPrompt(request.messages);
   let tools = toModelTools(request.tools);
   if (usesCacheBreakpoints(request.model)) {
-    ({ prompt, tools } = withCacheBreakpoints(prompt, tools));
+    ({ prompt, tools } = withCacheBreakpoints(prompt, tools, request.settings?.cacheTtl));
   }
+  const { effort, temperature } = request.settings ?? {};
   return {
     prompt,
+    ...(effort !== undefined && { reasoning: effort }),
+    ...(temperature !== undefined && { temperature }),
     tools: tools.length > 0 ? tools : undefined,
     toolChoice: tools.length > 0 ? { type: request.toolChoice } : undefined,
     maxOutputTokens: request.maxOutputTokens,
@@ -136,6 +144,7 @@ async function* readStream(
   let text: TextPart | undefined;
   let usage: Usage | undefined;
   let finishReason = 'other';
+  let response: ModelTurn['response'];
   let first = true;
   const reader = stream.getReader();
   // Ends a read that waits on a provider that ignores the abort signal.
@@ -174,6 +183,9 @@ async function* readStream(
             input: parseToolInput(part.input),
           });
           break;
+        case 'response-metadata':
+          response = responseOf(part);
+          break;
         case 'error':
           throw part.error;
         case 'finish':
@@ -192,13 +204,30 @@ async function* readStream(
   // A provider whose connection drops may close the stream quietly; without `finish` the
   // reply may be missing its tail, so it is treated like a dropped connection.
   if (!usage) throw new StreamCutError();
-  return { message: { role: 'assistant', content }, usage, finishReason };
+  return {
+    message: { role: 'assistant', content },
+    usage,
+    finishReason,
+    ...(response && { response }),
+  };
+}
+
+/** The response's id and model, when the provider named them. */
+function responseOf(
+  metadata: { id?: string; modelId?: string } | undefined,
+): ModelTurn['response'] {
+  if (metadata?.id === undefined && metadata?.modelId === undefined) return undefined;
+  return {
+    ...(metadata.id !== undefined && { id: metadata.id }),
+    ...(metadata.modelId !== undefined && { modelId: metadata.modelId }),
+  };
 }
 
 function fromContent(result: {
   content: LanguageModelV4Content[];
   finishReason: LanguageModelV4FinishReason;
   usage: LanguageModelV4Usage;
+  response?: { id?: string; modelId?: string };
 }): ModelTurn {
   checkFinished(result.finishReason);
   const content: Array<TextPart | ToolCallPart> = [];
@@ -217,6 +246,7 @@ function fromContent(result: {
     message: { role: 'assistant', content },
     usage: toUsage(result.usage),
     finishReason: result.finishReason.unified,
+    ...(responseOf(result.response) && { response: responseOf(result.response) }),
   };
 }
 

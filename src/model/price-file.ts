@@ -1,10 +1,10 @@
 // The user's prices, `~/.warren/prices.json` (`$WARREN_HOME/prices.json`): models warren does not
 // price (a local server, a negotiated rate) and corrections, laid over the built-in table.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { warrenHome } from '../core/warren-home.js';
 import { BUILTIN_PRICES, type PriceTable } from './pricing.js';
 
@@ -45,8 +45,9 @@ export async function loadPriceTable(
   const file = options.file ?? priceFilePath(options.env);
   let text: string;
   try {
-    text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    text = await readRegularText(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(file, error.problem, error.fix);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return BUILTIN_PRICES;
     throw new ConfigError(file, `cannot be read: ${(error as Error).message}`, 'fix or remove it');
   }

@@ -102,6 +102,8 @@ describe('the user price file', () => {
     expect(broken.problem).toMatch(/^not valid JSON/);
     const dir = await makeTempDir();
     await mkdir(join(dir, 'prices.json'));
-    await expect(loadPriceTable({ env: { WARREN_HOME: dir } })).rejects.toThrow(/cannot be read/);
+    await expect(loadPriceTable({ env: { WARREN_HOME: dir } })).rejects.toThrow(
+      /prices\.json: is a directory, not a regular file/,
+    );
   });
 });

@@ -1,9 +1,7 @@
-import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configErrorOf } from '../testing/caught-errors.js';
-import { closedPort } from '../testing/closed-port.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { checkReachable, resolveModel } from './resolve-model.js';
+import { resolveModel } from './resolve-model.js';
 
 const prompt = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }];
 
@@ -187,56 +185,5 @@ describe('resolveModel', () => {
     );
 
     expect(error.where).toBe('OPENAI_BASE_URL nope');
-  });
-});
-
-describe('checkReachable', () => {
-  it('passes when the server answers, whatever the status', async () => {
-    await checkReachable('openai-compatible:m', { env: {}, baseUrl: `${server.url}/v1` });
-
-    expect(server.requests.map((request) => request.path)).toEqual(['/v1/models']);
-  });
-
-  it('refuses a server that is not running, naming the flag and the fix', async () => {
-    const baseUrl = `http://127.0.0.1:${await closedPort()}/v1`;
-    const error = await configErrorOf(checkReachable('openai-compatible:m', { env: {}, baseUrl }));
-
-    expect(error.message).toMatch(
-      /^--base-url: http:\/\/127\.0\.0\.1:\d+\/v1 is unreachable: connect ECONNREFUSED 127\.0\.0\.1:\d+ \(is the server running\?\)$/,
-    );
-  });
-
-  it('names WARREN_BASE_URL when the address came from there', async () => {
-    const env = { WARREN_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` };
-    const error = await configErrorOf(checkReachable('openai-compatible:m', { env }));
-
-    expect(error.where).toBe('WARREN_BASE_URL');
-  });
-
-  it('gives up on a server that accepts the connection but never answers', async () => {
-    const sockets: Socket[] = [];
-    const silent = createServer((socket) => sockets.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as AddressInfo;
-    try {
-      const baseUrl = `http://127.0.0.1:${port}/v1`;
-      const error = await configErrorOf(
-        checkReachable('openai-compatible:m', { env: {}, baseUrl, timeoutMs: 50 }),
-      );
-      expect(error.message).toBe(
-        `--base-url: ${baseUrl} is unreachable: no answer within 50 ms (is the server running?)`,
-      );
-    } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    }
-  });
-
-  it('checks nothing for other providers', async () => {
-    await checkReachable('anthropic:claude-sonnet-4-5', {
-      env: { ANTHROPIC_BASE_URL: server.url },
-    });
-
-    expect(server.requests).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 // Turns a `provider:model` spec into a LanguageModelV4, loading only the provider package it
-// needs (its responses capped in size), and checks before a run that a local server answers.
-// Setup mistakes found here are ConfigErrors naming the flag or variable to fix.
+// needs (its responses capped in size). Nothing is sent here: a server that is not there shows
+// in the run's first request (first-contact.ts). Setup mistakes found here are ConfigErrors
+// naming the flag or variable to fix.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ConfigError } from '../core/config-error.js';
-import { connectionFailure } from './describe-model-error.js';
 import {
   ENDPOINT_EXAMPLES,
   type Endpoint,
@@ -82,48 +82,6 @@ export async function resolveModel(
       }).chatModel(modelId);
       return rememberEndpoint(model, endpoint);
     }
-  }
-}
-
-export interface CheckReachableOptions extends ResolveModelOptions {
-  signal?: AbortSignal;
-  /** How long the server may take to answer at all. Default 10 s. */
-  timeoutMs?: number;
-}
-
-/**
- * Fails fast, before a run starts, when an openai-compatible server does not answer: a local
- * server that is not running is the most common setup mistake, and the model call itself would
- * retry it for a while first. Any HTTP answer counts as reachable. A no-op for other providers.
- * @throws ConfigError naming the base URL, the connection error and the fix.
- */
-export async function checkReachable(
-  spec: string,
-  options: CheckReachableOptions = {},
-): Promise<void> {
-  const { provider, where } = parseSpec(spec, options.source);
-  if (provider !== 'openai-compatible') return;
-  const endpoint = endpointOf(provider, options, options.env ?? process.env);
-  const baseUrl = requireOpenAiCompatibleEndpoint(endpoint, where);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  try {
-    const response = await (options.fetch ?? fetch)(`${baseUrl.replace(/\/+$/, '')}/models`, {
-      signal,
-    });
-    await response.body?.cancel();
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    const failure = timeout.aborted
-      ? { message: `no answer within ${timeoutMs} ms`, hint: 'is the server running?' }
-      : connectionFailure(error);
-    if (failure === undefined) throw error;
-    throw new ConfigError(
-      endpoint.where,
-      `${baseUrl} is unreachable: ${failure.message}`,
-      failure.hint,
-    );
   }
 }
 

@@ -28,24 +28,57 @@ export function cappedFetch(
 ): typeof fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
-    if (!response.body) return response;
-    let received = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          received += chunk.byteLength;
-          // Erroring the pipe cancels the body too, which closes the connection.
-          if (received > maxBytes) controller.error(new ReplyTooLargeError(maxBytes));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, {
+    if (!response.body || withinDeclaredLength(response, maxBytes)) return response;
+    return new Response(capped(response.body, maxBytes), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     });
   };
+}
+
+/**
+ * An uncompressed body whose Content-Length is within the cap cannot pass it: fetch reads no
+ * more than the declared length. A whole JSON reply then needs no counting layer. (A compressed
+ * one can: fetch decompresses it, so it is counted like a stream.)
+ */
+function withinDeclaredLength(response: Response, maxBytes: number): boolean {
+  const length = response.headers.get('content-length');
+  const encoding = response.headers.get('content-encoding');
+  if (length === null || !/^\d+$/.test(length)) return false;
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') return false;
+  return Number(length) <= maxBytes;
+}
+
+/**
+ * The body, counted as it is read, erroring (and cancelling the source, which closes the
+ * connection) past `maxBytes`. A pull source rather than `pipeThrough`: one read per chunk,
+ * without a pipe's writable side, on every streamed reply.
+ */
+function capped(body: ReadableStream<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let received = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        received += value.byteLength;
+        if (received <= maxBytes) {
+          controller.enqueue(value);
+          return;
+        }
+        const error = new ReplyTooLargeError(maxBytes);
+        controller.error(error);
+        await reader.cancel(error).catch(() => {});
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 function formatBytes(bytes: number): string {

@@ -34,6 +34,10 @@ export function isRetryable(error: unknown): boolean {
   if ([...causes(error)].some(ReplyTooLargeError.isInstance)) return false;
   // The SDK marks every network failure retryable; a server that is not there stays not there.
   if (hasCode(error, REFUSED_CODES)) return false;
+  // undici refuses the Fetch standard's blocked ports (6000, ...) before connecting: no retry helps.
+  if ([...causes(error)].some((cause) => cause instanceof Error && cause.message === 'bad port')) {
+    return false;
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status !== undefined && status >= 400) {

@@ -1,7 +1,6 @@
 // ScriptedModel: a LanguageModelV4 that answers from a script of turns instead of a provider, so
 // the real loop runs offline and deterministically, parallel sub-agents included.
 
-import { STATUS_CODES } from 'node:http';
 import { basename, extname } from 'node:path';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import {
@@ -260,7 +259,7 @@ function failureOf(
   const message =
     error.message ??
     (status !== undefined
-      ? `${status} ${STATUS_CODES[status] ?? 'error'}`
+      ? `${status} ${statusText(status)}`
       : cutAfterDeltas !== undefined
         ? `stream cut after ${cutAfterDeltas} text deltas`
         : 'scripted failure');
@@ -307,4 +306,12 @@ function describeTurn({ turn, index }: PreparedTurn): string {
       : `text ${quoteHead(turn.text ?? '')}`;
   const match = turn.match ? ` matching ${JSON.stringify(turn.match)}` : '';
   return `turns[${index}]${match}: ${answer}`;
+}
+
+/**
+ * The reason phrase of an HTTP status. From Node's CommonJS object: an ES import of node:http
+ * loads undici's WebSocket with it (see tools/http-get.ts).
+ */
+function statusText(status: number): string {
+  return process.getBuiltinModule('node:http').STATUS_CODES[status] ?? 'error';
 }

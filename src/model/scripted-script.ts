@@ -1,11 +1,11 @@
 // The scripted model's script: what a turn may say, and reading a script file so that every
 // mistake in it is reported as file:line:column with the field and the fix.
 
-import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { isRefusedFile, readRegularText } from '../core/regular-file.js';
 
 /** One tool call the scripted model makes. */
 export interface ScriptToolCall {
@@ -275,6 +275,7 @@ interface Child {
 }
 
 function childOf(node: unknown, segment: PropertyKey): Child | undefined {
+  const { isMap, isScalar, isSeq } = yaml();
   if (isSeq(node) && typeof segment === 'number') {
     const item = node.items[segment];
     return item === undefined ? undefined : { node: item, key: segment };
@@ -291,6 +292,7 @@ function childOf(node: unknown, segment: PropertyKey): Child | undefined {
 
 /** Where an unknown key is written, so the error points at the typo itself. */
 function keyOffset(node: unknown, key: string): number | undefined {
+  const { isMap, isScalar } = yaml();
   if (!isMap(node)) return undefined;
   const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
   return pair ? startOf(pair.key) : undefined;
@@ -307,6 +309,14 @@ function startOf(node: unknown): number | undefined {
  * @param file the file name used in error messages.
  */
 export function parseScript(source: string, file: string): Script {
+  // A valid JSON script needs no YAML parser; any mistake is located through YAML's nodes.
+  if (extname(file) === '.json') {
+    const parsed = parseJson(source);
+    const value = Array.isArray(parsed) ? { turns: parsed } : parsed;
+    const result = value === undefined ? undefined : ScriptFileSchema.safeParse(value);
+    if (result?.success) return result.data;
+  }
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const document = parseDocument(source, { lineCounter, prettyErrors: false });
   const at = (offset: number): string => {
@@ -345,7 +355,27 @@ export function parseScript(source: string, file: string): Script {
   throw new ConfigError(at(offset), located.path ? `${located.path}: ${problem}` : problem, fix);
 }
 
+function parseJson(source: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The YAML package, loaded on first use (synchronously: parseScript is): `import 'warren/testing'`
+ * and a run on a JSON script never load it.
+ */
+function yaml(): typeof import('yaml') {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+}
+let yamlModule: typeof import('yaml') | undefined;
+
 const SCRIPT_EXTENSIONS = ['.yaml', '.yml', '.json'];
+/** 64 MiB: a script of scripted turns is far smaller; a bigger file is not one. */
+const SCRIPT_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Reads a script file with its optional model name. */
 export async function readScript(path: string): Promise<Script> {
@@ -358,8 +388,9 @@ export async function readScript(path: string): Promise<Script> {
   }
   let source: string;
   try {
-    source = await readFile(path, 'utf8');
+    source = await readRegularText(path, { maxBytes: SCRIPT_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(path, error.problem, error.fix);
     throw new ConfigError(
       path,
       `cannot read the script: ${(error as Error).message}`,

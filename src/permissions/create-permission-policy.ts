@@ -2,6 +2,7 @@
 // rules, then the permission mode, then the shared decision store and a person (or a deny that
 // says how to allow); and how a sub-agent's policy is derived from its parent's.
 import path from 'node:path';
+import type { CommandSandbox } from '../core/command-sandbox.js';
 import {
   nobodyToAsk,
   type PermissionDecision,
@@ -60,6 +61,11 @@ export interface PermissionPolicyOptions {
    * allowed without asking, in every mode; deny rules still apply. Not passed on to children.
    */
   memoryDir?: string;
+  /**
+   * The run's command sandbox. Where it cannot confine commands, bypassPermissions still asks
+   * before each Bash command that is not read-only: the mode assumes the sandbox holds.
+   */
+  sandbox?: CommandSandbox;
 }
 
 export interface DerivePolicyOptions {
@@ -103,6 +109,7 @@ interface PolicyState {
   canUseTool: CanUseTool | undefined;
   additionalDirs: readonly string[];
   memoryDir: string | undefined;
+  sandbox: CommandSandbox | undefined;
 }
 
 export function createPermissionPolicy(options: PermissionPolicyOptions): RulePermissionPolicy {
@@ -115,6 +122,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
     canUseTool: options.canUseTool,
     additionalDirs: [...(options.additionalDirs ?? [])],
     memoryDir: options.memoryDir,
+    sandbox: options.sandbox,
   };
   const self: RulePermissionPolicy = {
     mode: policy.mode,
@@ -223,8 +231,15 @@ async function decide(
   if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
   const asking = findAskingRule(policy.ask, target);
-  if (policy.mode === 'bypassPermissions') return ALLOW;
   const why = readOnly ? '' : notReadOnlyReason(request, target);
+  if (policy.mode === 'bypassPermissions') {
+    const unconfined = readOnly ? undefined : await unconfinedCommand(policy, target);
+    if (unconfined === undefined) return ALLOW;
+    return ask(policy, request, target, {
+      why: `${why || ': it is not read-only'}, and ${unconfined}`,
+      guarded,
+    });
+  }
   if (policy.mode === 'plan' && !readOnly) {
     return deny(
       `${call} was not run: the agent is in plan mode and must not change anything${why}. Use read-only tools to research, then present the plan.`,
@@ -235,6 +250,18 @@ async function decide(
   if (readOnly) return ALLOW;
   if (policy.mode === 'acceptEdits' && !guarded && isAcceptableEdit(policy, target)) return ALLOW;
   return ask(policy, request, target, { why, guarded });
+}
+
+/** Why a Bash command would run unconfined although the sandbox is on; undefined when it would not. */
+async function unconfinedCommand(
+  policy: PolicyState,
+  target: PermissionTarget,
+): Promise<string | undefined> {
+  if (target.toolName !== 'Bash' || policy.sandbox === undefined) return undefined;
+  const availability = await policy.sandbox.confines();
+  return availability.confined
+    ? undefined
+    : `commands cannot be sandboxed here (${availability.why})`;
 }
 
 /** Why a call needs asking, for the message that denies it when nobody can be asked. */
@@ -313,6 +340,11 @@ function notGrantedMessage(
     policy.mode !== 'acceptEdits' &&
     isAcceptableEdit(policy, target);
   const modes = acceptEditsHelps ? 'acceptEdits|bypassPermissions' : 'bypassPermissions';
+  // In bypassPermissions already, only the missing sandbox stands in the way.
+  const lastResort =
+    policy.mode === 'bypassPermissions'
+      ? '--no-sandbox to run commands unconfined'
+      : `--permission-mode ${modes}`;
   const because = rule
     ? `: the rule "${rule.text}" from ${rule.source} says to ask first, and no one can be asked here`
     : guarded
@@ -320,7 +352,7 @@ function notGrantedMessage(
       : why;
   return (
     `Permission to use ${describeCall(target)} was not granted${because}. ` +
-    `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or --permission-mode ${modes}.`
+    `To allow it, rerun with --allowed-tools ${shellQuote(exact)}${alternative}, or ${lastResort}.`
   );
 }
 

@@ -2,12 +2,12 @@
 // `--settings <file>`): read and validated, with errors that name the file, line, column and
 // field. Permission rules and the default mode are parsed here; each file's `hooks` section is
 // handed on as written, with a way to name its places (hooks/ checks it).
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 import type { PermissionMode, PermissionRule } from '../core/permission-policy.js';
+import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { PERMISSION_MODES } from './create-permission-policy.js';
 import { parsePermissionRule } from './permission-rule.js';
 
@@ -60,20 +60,53 @@ const settingsSchema = z.looseObject({
  * a rule that does not parse.
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<Settings> {
-  const files = [options.homeDir, options.projectDir]
-    .filter((dir) => dir !== undefined)
-    .map((dir) => path.join(dir, SETTINGS_FILE));
-  if (options.settingsFile !== undefined) files.push(options.settingsFile);
-  const settings: Settings = { allow: [], deny: [], defaultMode: undefined, hooks: [] };
-  for (const file of files) {
-    const read = await readSettingsFile(file, { required: file === options.settingsFile });
-    if (!read) continue;
-    settings.allow.push(...read.allow);
-    settings.deny.push(...read.deny);
-    settings.defaultMode = read.defaultMode ?? settings.defaultMode;
-    settings.hooks.push(...read.hooks);
+  return mergeSettings(await readSettingsFiles(options));
+}
+
+/** Who wrote a settings file: the person (their home, `--settings`) or the project's repository. */
+export type SettingsScope = 'user' | 'project' | 'flag';
+
+/** One settings file that exists, read and checked on its own. */
+export interface SettingsFile {
+  file: string;
+  scope: SettingsScope;
+  settings: Settings;
+}
+
+/**
+ * Each settings file that exists, in precedence order (user, project, `--settings`), so a caller
+ * can leave out what an untrusted project's file would widen before merging them.
+ * @throws ConfigError as loadSettings does
+ */
+export async function readSettingsFiles(options: LoadSettingsOptions): Promise<SettingsFile[]> {
+  const files: { file: string; scope: SettingsScope }[] = [];
+  if (options.homeDir !== undefined) {
+    files.push({ file: path.join(options.homeDir, SETTINGS_FILE), scope: 'user' });
   }
-  return settings;
+  // Run from the home folder, the project's file is the user's own: read once, as the user's.
+  const project = path.join(options.projectDir, SETTINGS_FILE);
+  if (!files.some(({ file }) => file === project)) files.push({ file: project, scope: 'project' });
+  if (options.settingsFile !== undefined) {
+    files.push({ file: options.settingsFile, scope: 'flag' });
+  }
+  const read: SettingsFile[] = [];
+  for (const { file, scope } of files) {
+    const settings = await readSettingsFile(file, { required: scope === 'flag' });
+    if (settings) read.push({ file, scope, settings });
+  }
+  return read;
+}
+
+/** The files' settings as one: rules and hooks added up in order, the last `defaultMode` wins. */
+export function mergeSettings(files: readonly SettingsFile[]): Settings {
+  const merged: Settings = { allow: [], deny: [], defaultMode: undefined, hooks: [] };
+  for (const { settings } of files) {
+    merged.allow.push(...settings.allow);
+    merged.deny.push(...settings.deny);
+    merged.defaultMode = settings.defaultMode ?? merged.defaultMode;
+    merged.hooks.push(...settings.hooks);
+  }
+  return merged;
 }
 
 async function readSettingsFile(
@@ -104,8 +137,9 @@ async function readSettingsFile(
 
 async function readText(file: string, required: boolean): Promise<string | undefined> {
   try {
-    return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
+    return await readRegularText(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
   } catch (error) {
+    if (isRefusedFile(error)) throw new ConfigError(file, error.problem, error.fix);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (!required) return undefined;
       throw new ConfigError(

@@ -9,6 +9,12 @@ import type { RestateJournal } from './restate-journal.js';
 /** How many messages one child takes in its life: a bound on a hostile sender's loop. */
 export const MAX_INBOX_MESSAGES = 1000;
 
+/** A message as its slot holds it: `id` is its signature's nonce, so a resend is seen as one. */
+export interface InboxSlot {
+  id: string;
+  text: string;
+}
+
 /** The durable promise that holds the `n`th message (from 1). */
 export function inboxSlot(n: number): string {
   return `inbox-${n}`;
@@ -29,10 +35,13 @@ export class JournaledInbox implements Inbox {
   async collect(): Promise<void> {
     while (this.#next <= MAX_INBOX_MESSAGES) {
       // peek() answers through the journal (a RestatePromise), typed as a plain promise.
-      const peeked = this.#ctx.promise<string>(inboxSlot(this.#next)).peek();
-      const text = await this.#journal.await(peeked as restate.RestatePromise<string | undefined>);
-      if (text === undefined || text === null) return;
-      this.#arrived.push(text);
+      const peeked = this.#ctx.promise<InboxSlot>(inboxSlot(this.#next)).peek();
+      const slot = await this.#journal.await(
+        peeked as restate.RestatePromise<InboxSlot | string | undefined>,
+      );
+      if (slot === undefined || slot === null) return;
+      // A bare string: left by a worker of the version before messages were signed.
+      this.#arrived.push(typeof slot === 'string' ? slot : slot.text);
       this.#next++;
     }
   }

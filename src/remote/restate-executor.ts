@@ -17,12 +17,16 @@ import {
   SUBAGENT_SERVICE,
   type SubagentApi,
 } from './restate-services.js';
+import { openResult } from './sealed-result.js';
+import { type RemoteAuth, seal } from './signed-envelope.js';
 
 export interface RestateExecutorOptions {
   /** The ingress, e.g. `http://127.0.0.1:8080`. */
   ingressUrl: string;
   /** The admin API, for cancel; e.g. `http://127.0.0.1:9070`. */
   adminUrl: string;
+  /** The remote key(s) workers share with this process: every call is signed with the first. */
+  auth: RemoteAuth;
   /** How long to keep retrying a call while restate-server does not answer. Default 10 minutes. */
   unavailableMs?: number;
 }
@@ -36,6 +40,7 @@ export class RestateExecutor implements RemoteExecutor {
   readonly adminUrl: string;
   readonly #ingress: clients.Ingress;
   readonly #unavailableMs: number;
+  readonly #auth: RemoteAuth;
   /** Invocation ids of the children this process submitted, for cancel without a lookup. */
   readonly #invocations = new Map<string, string>();
 
@@ -44,24 +49,31 @@ export class RestateExecutor implements RemoteExecutor {
     this.adminUrl = options.adminUrl;
     this.#ingress = clients.connect({ url: options.ingressUrl });
     this.#unavailableMs = options.unavailableMs ?? 600_000;
+    this.#auth = options.auth;
   }
 
   async submit(spec: RemoteChildSpec, signal?: AbortSignal): Promise<void> {
+    // Signed for this agent id alone: the same spec under another workflow id is refused.
+    const sealed = seal(this.#auth, 'spec', spec.agentId, JSON.stringify(spec));
     const submitted = await this.#retrying(signal, () =>
-      this.#workflow(spec.agentId).workflowSubmit(spec, clients.SendOpts.from({ signal })),
+      this.#workflow(spec.agentId).workflowSubmit(sealed, clients.SendOpts.from({ signal })),
     );
     this.#invocations.set(spec.agentId, submitted.invocationId);
   }
 
-  result(agentId: string, signal?: AbortSignal): Promise<RunResult> {
-    return this.#retrying(signal, () =>
+  async result(agentId: string, signal?: AbortSignal): Promise<RunResult> {
+    const output = await this.#retrying(signal, () =>
       this.#workflow(agentId).workflowAttach(clients.rpc.opts({ signal })),
     );
+    return openResult(this.#auth, agentId, output);
   }
 
   async progress(agentId: string, signal?: AbortSignal): Promise<RemoteProgress | undefined> {
     const progress = await this.#retrying(signal, () =>
-      this.#workflow(agentId).progress(clients.rpc.opts({ signal })),
+      this.#workflow(agentId).progress(
+        seal(this.#auth, 'read-progress', agentId, ''),
+        clients.rpc.opts({ signal }),
+      ),
     );
     return progress ?? undefined;
   }
@@ -69,21 +81,30 @@ export class RestateExecutor implements RemoteExecutor {
   async cancel(agentId: string): Promise<void> {
     const invocationId =
       this.#invocations.get(agentId) ??
-      (await this.#retrying(undefined, () => this.#workflow(agentId).status())).invocationId;
+      (
+        await this.#retrying(undefined, () =>
+          this.#workflow(agentId).status(seal(this.#auth, 'read-status', agentId, '')),
+        )
+      ).invocationId;
     if (!invocationId) return;
     await cancelInvocation({ adminUrl: this.adminUrl, invocationId });
   }
 
   send(agentId: string, text: string): Promise<boolean> {
-    return this.#retrying(undefined, () => this.#workflow(agentId).message(text));
+    // Sealed once: a retry is the same message, which the worker delivers once.
+    const sealed = seal(this.#auth, 'message', agentId, text);
+    return this.#retrying(undefined, () => this.#workflow(agentId).message(sealed));
   }
 
   inbox(key: string): Promise<RemoteEnding[]> {
-    return this.#retrying(undefined, () => this.#parentInbox(key).pending());
+    return this.#retrying(undefined, () =>
+      this.#parentInbox(key).pending(seal(this.#auth, 'read-inbox', key, '')),
+    );
   }
 
   async acknowledge(key: string, taskId: string): Promise<void> {
-    await this.#retrying(undefined, () => this.#parentInbox(key).acknowledge(taskId));
+    const sealed = seal(this.#auth, 'acknowledge', key, taskId);
+    await this.#retrying(undefined, () => this.#parentInbox(key).acknowledge(sealed));
   }
 
   #workflow(agentId: string) {

@@ -2,6 +2,7 @@
 // back on a replay instead of run again. The SDK takes one await at a time, each one a replay can
 // answer, so all journal awaits go through one pump that races them with the cancellation.
 import * as restate from '@restatedev/restate-sdk';
+import { redactJson, secretValuesFromEnv } from '../core/secret-redaction.js';
 import type { LoopStep, StepRunner } from '../core/step-runner.js';
 import { FatalToolError } from '../core/tool.js';
 
@@ -29,16 +30,28 @@ type Settled = { id: number; value?: unknown; failure?: restate.TerminalError };
 
 type CancellableContext = restate.WorkflowContext & restate.internal.ContextInternal;
 
+export interface JournalOptions {
+  /** Whose secret-looking variables are redacted from the journal; defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
 export class RestateJournal implements StepRunner {
   readonly #ctx: CancellableContext;
   readonly #hooks: JournalHooks;
+  readonly #secrets: readonly string[];
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
   #pumping = false;
 
-  constructor(ctx: restate.WorkflowContext, hooks: JournalHooks) {
+  constructor(ctx: restate.WorkflowContext, hooks: JournalHooks, options: JournalOptions = {}) {
     this.#ctx = ctx as CancellableContext;
     this.#hooks = hooks;
+    this.#secrets = secretValuesFromEnv(options.env ?? process.env);
+  }
+
+  /** A value with the secrets a journal must not keep redacted: for what the workflow returns. */
+  redact<T>(value: T): T {
+    return redactJson(value, this.#secrets);
   }
 
   /** A loop step: its work runs once; its outcome is journaled and replayed. */
@@ -53,17 +66,22 @@ export class RestateJournal implements StepRunner {
    * A journaled step of the worker's own (a worktree made, a clock read): the outcome, failure
    * included, the same on every replay.
    */
-  side<T>(name: string, work: () => Promise<T> | T): Promise<JournaledOutcome> {
+  async side<T>(name: string, work: () => Promise<T> | T): Promise<JournaledOutcome> {
+    // The journal keeps the outcome with its secrets redacted, as a transcript does; the run
+    // that did the work goes on with what it got, and only a replay sees the redacted copy.
+    let live: JournaledOutcome | undefined;
     const journaled = this.#ctx.run(name, async (): Promise<JournaledOutcome> => {
       try {
         const value = await work();
         // What the journal keeps is JSON; `undefined` would not survive it.
-        return { ok: true, value: value === undefined ? null : value, at: Date.now() };
+        live = { ok: true, value: value === undefined ? null : value, at: Date.now() };
       } catch (error) {
-        return { ok: false, error: describe(error), at: Date.now() };
+        live = { ok: false, error: describe(error), at: Date.now() };
       }
+      return this.redact(live);
     });
-    return this.await(journaled) as Promise<JournaledOutcome>;
+    const kept = (await this.await(journaled)) as JournaledOutcome;
+    return live ?? kept;
   }
 
   /** Awaits any journal promise (a durable promise peeked, a call's answer) through the pump. */

@@ -3,6 +3,8 @@
 // object (key: a session) where background children post their endings.
 import type { RunResult } from '../core/events.js';
 import type { RemoteEnding, RemoteProgress } from '../core/remote-executor.js';
+import type { SealedResult } from './sealed-result.js';
+import type { Sealed } from './signed-envelope.js';
 
 export const SUBAGENT_SERVICE = 'subagent';
 export const PARENT_INBOX_SERVICE = 'parentInbox';
@@ -14,20 +16,22 @@ export interface SubagentStatus {
 }
 
 /**
- * The `subagent` workflow as a client sees it: `run` takes a spec, the others are shared. Each
+ * The `subagent` workflow as a client sees it: `run` takes a spec, the others are shared; each
+ * takes its input sealed (signed-envelope.ts), reads a sealed empty body. Each
  * handler's first parameter is the worker's context, as the SDK's client types expect (a type,
  * not an interface: they want an object type with an index signature).
  */
 export type SubagentApi = {
-  run(ctx: unknown, spec: unknown): Promise<RunResult>;
-  status(ctx: unknown): Promise<SubagentStatus>;
-  progress(ctx: unknown): Promise<RemoteProgress | null>;
-  message(ctx: unknown, text: string): Promise<boolean>;
+  /** The child's result, encrypted (sealed-result.ts) unless its worker has no key. */
+  run(ctx: unknown, spec: Sealed): Promise<SealedResult | RunResult>;
+  status(ctx: unknown, request: Sealed): Promise<SubagentStatus>;
+  progress(ctx: unknown, request: Sealed): Promise<RemoteProgress | null>;
+  message(ctx: unknown, text: Sealed): Promise<boolean>;
 };
 
 /** The `parentInbox` object: endings in, the list out, acknowledged ones forgotten. */
 export type ParentInboxApi = {
-  childDone(ctx: unknown, ending: RemoteEnding): Promise<void>;
-  pending(ctx: unknown): Promise<RemoteEnding[]>;
-  acknowledge(ctx: unknown, taskId: string): Promise<void>;
+  childDone(ctx: unknown, ending: Sealed): Promise<void>;
+  pending(ctx: unknown, request: Sealed): Promise<RemoteEnding[]>;
+  acknowledge(ctx: unknown, taskId: Sealed): Promise<void>;
 };

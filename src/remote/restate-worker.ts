@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
 import { parentInbox } from './parent-inbox.js';
 import { subagentWorkflow, type WorkerSettings } from './subagent-workflow.js';
+import { workerLogger } from './worker-log.js';
 
 export interface WorkerOptions extends WorkerSettings {
   port: number;
@@ -27,7 +28,8 @@ export interface RunningWorker {
 export async function serveWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const handler = restate.createEndpointHandler({
-    services: [subagentWorkflow(options), parentInbox],
+    services: [subagentWorkflow(options), parentInbox(options)],
+    logger: workerLogger(process.env),
     ...(options.identityKeys?.length ? { identityKeys: [...options.identityKeys] } : {}),
   });
   const server = http2.createServer(handler);

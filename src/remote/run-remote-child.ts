@@ -11,6 +11,7 @@ import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
 import { SubagentRuntime } from '../agents/subagent-runtime.js';
 import { Budget } from '../core/budget.js';
+import type { CommandSandbox } from '../core/command-sandbox.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { StepRunner } from '../core/step-runner.js';
@@ -18,6 +19,8 @@ import { agentLoop } from '../loop/agent-loop.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { messageOf } from '../model/retry-policy.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { createCommandSandbox } from '../sandbox/command-sandbox.js';
+import { unconfinedWarning } from '../sandbox/run-sandbox.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { CheckedChildSpec } from './child-spec-schema.js';
@@ -49,6 +52,11 @@ export interface RemoteChildRun {
   remote?: RemotePort;
   /** Where the model's key and endpoint are read: the worker's environment. */
   env?: Record<string, string | undefined>;
+  /**
+   * Where openai-compatible models send requests: the worker's own `--base-url` (else its
+   * WARREN_BASE_URL). Never the spec's: a spec must not choose where the worker's key goes.
+   */
+  modelBaseUrl?: string;
   onEvent?: (event: AgentEvent) => void;
 }
 
@@ -56,6 +64,17 @@ export interface RemoteChildRun {
  * Runs the child to its end, in a worktree of its own on this worker when its spec asks for one.
  * Never throws for a child that could not start: it ends `failed`.
  */
+let sandbox: CommandSandbox | undefined;
+
+/** The worker's one command sandbox, which says once on stderr when it cannot confine anything. */
+function workerSandbox(): CommandSandbox {
+  sandbox ??= createCommandSandbox({
+    onUnconfined: (why) =>
+      process.stderr.write(`warren worker: warning: ${unconfinedWarning(why)}\n`),
+  });
+  return sandbox;
+}
+
 export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   const { spec } = run;
   const side: SideStep = run.side ?? (async (_name, work) => work());
@@ -136,7 +155,7 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
     );
   }
   const model = await resolveModel(spec.model.spec, {
-    baseUrl: spec.model.baseUrl,
+    baseUrl: run.modelBaseUrl,
     env: run.env,
     source: `the child's model (${spec.model.spec})`,
   });
@@ -147,12 +166,19 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
     costUsd,
     windDownMs,
   });
-  const permissions = createPermissionPolicy(spec.permissions);
+  // The worker's own sandbox: a spec cannot turn it off or open the network.
+  const commandSandbox = workerSandbox();
+  const permissions = createPermissionPolicy({ ...spec.permissions, sandbox: commandSandbox });
   const parentPath = spec.agentPath.split('/').slice(0, -2).join('/') || 'main';
   const parent: ParentView = {
     run: {
       agentPath: parentPath,
-      inherited: { ...spec.calls, baseUrl: spec.model.baseUrl, onEvent: run.onEvent },
+      inherited: {
+        ...spec.calls,
+        baseUrl: run.modelBaseUrl,
+        onEvent: run.onEvent,
+        commandSandbox,
+      },
       cancelSignal: run.signal,
       model,
       tools: parentTools,

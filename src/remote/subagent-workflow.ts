@@ -1,6 +1,7 @@
 // The `subagent` workflow a worker serves: `run` is the child's agentLoop(), journaled; `status`
 // and `progress` read its state while it runs; `message` leaves SendMessage text in its inbox.
-// A cancelled invocation stops the child as a local one stops, and it returns what it had.
+// A cancelled invocation stops the child as a local one stops, and it returns what it had. Every
+// handler takes a sealed request (signed-envelope.ts) and refuses one not signed with the key.
 import * as restate from '@restatedev/restate-sdk';
 import { z } from 'zod';
 import type { RemotePort } from '../agents/remote-port.js';
@@ -11,16 +12,31 @@ import type { StepRunner } from '../core/step-runner.js';
 import { messageOf } from '../model/retry-policy.js';
 import { ChildProgress } from './child-progress.js';
 import { type CheckedChildSpec, checkChildSpec } from './child-spec-schema.js';
-import { inboxSlot, JournaledInbox, MAX_INBOX_MESSAGES } from './journaled-inbox.js';
+import {
+  type InboxSlot,
+  inboxSlot,
+  JournaledInbox,
+  MAX_INBOX_MESSAGES,
+} from './journaled-inbox.js';
+import { admitted, type RefusalLog, refuse, stderrLog } from './refusal.js';
 import { RestateJournal } from './restate-journal.js';
 import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE, type SubagentStatus } from './restate-services.js';
 import { runRemoteChild } from './run-remote-child.js';
+import { type SealedResult, sealResult } from './sealed-result.js';
+import { READ_MAX_AGE_MS, type RemoteAuth, SIGNED_MAX_AGE_MS, seal } from './signed-envelope.js';
+import { beyondLimits, DEFAULT_LIMITS, type WorkerLimits } from './worker-limits.js';
 
 export interface WorkerSettings {
+  /** The shared remote key(s) requests must be signed with, or the explicit opt-out. */
+  auth: RemoteAuth;
+  /** What the worker's own configuration fixes (providers, endpoint, permission ceiling). */
+  limits?: WorkerLimits;
   /** Where this worker's children's own children go (its `--restate-url`), if anywhere. */
   remote?: RemotePort;
   /** Where models' keys and endpoints are read: the worker's environment. */
   env?: Record<string, string | undefined>;
+  /** Where refusals are written, a line each. Default: stderr. */
+  log?: RefusalLog;
 }
 
 /** A message longer than this is refused: the inbox is not a file transfer. */
@@ -28,32 +44,68 @@ const MAX_MESSAGE_CHARS = 200_000;
 
 const messageSchema = z.string().min(1).max(MAX_MESSAGE_CHARS);
 
-export function subagentWorkflow(settings: WorkerSettings = {}) {
+export function subagentWorkflow(settings: WorkerSettings) {
+  const { auth } = settings;
+  const log = settings.log ?? stderrLog;
+  const read = (input: unknown, ctx: restate.WorkflowSharedContext, kind: 'progress' | 'status') =>
+    admitted(
+      input,
+      { auth, kind: `read-${kind}`, key: ctx.key, maxAgeMs: READ_MAX_AGE_MS },
+      log,
+      `a read of a child's ${kind}`,
+    );
   return restate.workflow({
     name: SUBAGENT_SERVICE,
     handlers: {
-      run: async (ctx: restate.WorkflowContext, input: unknown): Promise<RunResult> => {
-        const spec = checkedSpec(input, ctx.key);
+      run: async (
+        ctx: restate.WorkflowContext,
+        input: unknown,
+      ): Promise<SealedResult | RunResult> => {
+        // The clock as the first attempt read it: a replay after a crash, hours later, still
+        // finds the signature as fresh as it was then.
+        const receivedAt = await ctx.run('received', () => Date.now());
+        const { body } = admitted(
+          input,
+          { auth, kind: 'spec', key: ctx.key, maxAgeMs: SIGNED_MAX_AGE_MS, now: receivedAt },
+          log,
+          'a child spec',
+        );
+        const spec = checkedSpec(body, ctx.key, log);
+        const beyond = beyondLimits(spec, settings.limits ?? DEFAULT_LIMITS);
+        if (beyond) refuse(log, 'a child spec', ctx.key, beyond, 403);
         ctx.set('invocation', ctx.request().id);
-        return runChild(ctx, spec, settings);
+        return sealResult(auth, spec.agentId, await runChild(ctx, spec, settings));
       },
-      status: async (ctx: restate.WorkflowSharedContext): Promise<SubagentStatus> => {
+      status: async (
+        ctx: restate.WorkflowSharedContext,
+        input: unknown,
+      ): Promise<SubagentStatus> => {
+        read(input, ctx, 'status');
         const progress = await ctx.get<RemoteProgress>('progress');
         return {
           invocationId: await ctx.get<string>('invocation'),
           state: progress?.state ?? null,
         };
       },
-      progress: (ctx: restate.WorkflowSharedContext): Promise<RemoteProgress | null> =>
-        ctx.get<RemoteProgress>('progress'),
-      message: async (ctx: restate.WorkflowSharedContext, text: unknown): Promise<boolean> => {
-        const checked = messageSchema.safeParse(text);
+      progress: async (
+        ctx: restate.WorkflowSharedContext,
+        input: unknown,
+      ): Promise<RemoteProgress | null> => {
+        read(input, ctx, 'progress');
+        return ctx.get<RemoteProgress>('progress');
+      },
+      message: async (ctx: restate.WorkflowSharedContext, input: unknown): Promise<boolean> => {
+        const { body, nonce } = admitted(
+          input,
+          { auth, kind: 'message', key: ctx.key, maxAgeMs: SIGNED_MAX_AGE_MS },
+          log,
+          'a message',
+        );
+        const checked = messageSchema.safeParse(body);
         if (!checked.success) {
           throw new restate.TerminalError(
             'a message is a non-empty string of at most 200000 characters',
-            {
-              errorCode: 400,
-            },
+            { errorCode: 400 },
           );
         }
         // Before its first step (a SendMessage right after the start) it is taken too: the
@@ -61,10 +113,13 @@ export function subagentWorkflow(settings: WorkerSettings = {}) {
         const progress = await ctx.get<RemoteProgress>('progress');
         if (progress?.state === 'ended') return false;
         for (let n = 1; n <= MAX_INBOX_MESSAGES; n++) {
-          const slot = ctx.promise<string>(inboxSlot(n));
-          if ((await slot.peek()) !== undefined) continue;
+          const slot = ctx.promise<InboxSlot>(inboxSlot(n));
+          const taken = await slot.peek();
+          // The same signed message again (a retry, a replay) is delivered once.
+          if (taken !== undefined && taken !== null && taken.id === nonce) return true;
+          if (taken !== undefined) continue;
           try {
-            await slot.resolve(checked.data);
+            await slot.resolve({ id: nonce, text: checked.data });
             return true;
           } catch {
             // Another sender took this slot first: the next one.
@@ -81,18 +136,21 @@ export function subagentWorkflow(settings: WorkerSettings = {}) {
 
 export type SubagentWorkflow = ReturnType<typeof subagentWorkflow>;
 
-function checkedSpec(input: unknown, key: string): CheckedChildSpec {
+function checkedSpec(body: string, key: string, log: RefusalLog): CheckedChildSpec {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    // JSON.parse's message quotes the text: not for the log.
+    refuse(log, 'a child spec', key, 'it is not JSON', 400);
+  }
   let spec: CheckedChildSpec;
   try {
-    spec = checkChildSpec(input);
+    spec = checkChildSpec(parsed);
   } catch (error) {
-    throw new restate.TerminalError(messageOf(error), { errorCode: 400 });
+    refuse(log, 'a child spec', key, messageOf(error), 400);
   }
-  if (spec.agentId !== key) {
-    throw new restate.TerminalError(`the spec is for agent ${spec.agentId}, not ${key}`, {
-      errorCode: 400,
-    });
-  }
+  if (spec.agentId !== key) refuse(log, 'a child spec', key, 'it is for another agent', 400);
   return spec;
 }
 
@@ -103,19 +161,23 @@ async function runChild(
 ): Promise<RunResult> {
   const cancel = new AbortController();
   const progress = new ChildProgress();
-  const journal = new RestateJournal(ctx, {
-    onCancel: () =>
-      cancel.abort(
-        new AgentStop(
-          'cancelled',
-          spec.agentId,
-          'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+  const journal = new RestateJournal(
+    ctx,
+    {
+      onCancel: () =>
+        cancel.abort(
+          new AgentStop(
+            'cancelled',
+            spec.agentId,
+            'Stopped: its invocation was cancelled (TaskStop, or its parent ended).',
+          ),
         ),
-      ),
-    onStep: (step, outcome) => {
-      if (step.kind === 'model') progress.modelEnded(outcome);
+      onStep: (step, outcome) => {
+        if (step.kind === 'model') progress.modelEnded(outcome);
+      },
     },
-  });
+    { env: settings.env },
+  );
   const inbox = new JournaledInbox(ctx, journal);
   const steps: StepRunner = {
     async run(step, work) {
@@ -125,14 +187,14 @@ async function runChild(
       } finally {
         // After a model call, and only then: a point every replay passes in the same state.
         if (step.kind === 'model') {
-          ctx.set('progress', progress.snapshot());
+          ctx.set('progress', journal.redact(progress.snapshot()));
           await inbox.collect();
         }
       }
     },
   };
   const clock = await journal.side('started', () => Date.now());
-  ctx.set('progress', progress.snapshot());
+  ctx.set('progress', journal.redact(progress.snapshot()));
   const result = await runRemoteChild({
     spec,
     steps,
@@ -146,23 +208,33 @@ async function runChild(
     },
     remote: settings.remote,
     env: settings.env,
+    modelBaseUrl: (settings.limits ?? DEFAULT_LIMITS).baseUrl,
   });
-  ctx.set('progress', progress.ended());
+  ctx.set('progress', journal.redact(progress.ended()));
+  // What the workflow returns and posts is kept by Restate too: redacted like a transcript.
+  const kept = journal.redact(result);
   if (spec.notify) {
     // The last step posts the ending to the parent's durable inbox: its notification survives
     // the parent's process being down. The conversation stays with the workflow's result.
     const ending: RemoteEnding = {
       taskId: spec.notify.taskId,
       agentId: spec.agentId,
-      result: { ...result, messages: [] },
+      result: { ...kept, messages: [] },
     };
-    ctx.genericSend({
-      service: PARENT_INBOX_SERVICE,
-      method: 'childDone',
-      key: spec.notify.inbox,
-      parameter: ending,
-      inputSerde: restate.serde.json,
-    });
+    const { inbox: key } = spec.notify;
+    // Sealed once, in the journal: a replay sends the same signed ending.
+    const sealed = await journal.side('seal ending', () =>
+      seal(settings.auth, 'ending', key, JSON.stringify(ending)),
+    );
+    if (sealed.ok) {
+      ctx.genericSend({
+        service: PARENT_INBOX_SERVICE,
+        method: 'childDone',
+        key,
+        parameter: sealed.value,
+        inputSerde: restate.serde.json,
+      });
+    }
   }
-  return result;
+  return kept;
 }

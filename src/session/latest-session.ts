@@ -14,6 +14,10 @@ export interface FindLatestSessionOptions {
   sessionDir: string;
   /** The directory the session must belong to. */
   cwd: string;
+  /** What asked, for the error message (default `--continue`). */
+  where?: string;
+  /** What to do instead, for the error message. */
+  fix?: string;
 }
 
 /** The id of the latest session of `cwd`, or a ConfigError that says there is none and what to do. */
@@ -25,19 +29,21 @@ export function findLatestSession(options: FindLatestSessionOptions): string {
   const latest = candidates.find((candidate) => sessionDirectory(candidate.path) === cwd);
   if (latest !== undefined) return latest.id;
   throw new ConfigError(
-    '--continue',
+    options.where ?? '--continue',
     `no session of ${cwd} in ${options.sessionDir}`,
-    'start one with warren -p "<prompt>" in this directory, pass --session-dir if its sessions are kept elsewhere, or --resume <session-id> to continue one from another directory',
+    options.fix ??
+      'start one with warren -p "<prompt>" in this directory, pass --session-dir if its sessions are kept elsewhere, or --resume <session-id> to continue one from another directory',
   );
 }
 
-interface MainTranscript {
+export interface MainTranscript {
   id: string;
   path: string;
   mtimeMs: number;
 }
 
-function mainTranscripts(sessionDir: string): MainTranscript[] {
+/** Every session's main transcript in `sessionDir`, in no order. */
+export function mainTranscripts(sessionDir: string): MainTranscript[] {
   let names: string[];
   try {
     names = readdirSync(sessionDir);
@@ -55,6 +61,14 @@ function mainTranscripts(sessionDir: string): MainTranscript[] {
 
 /** The `cwd` of the first `run_start` record near the file's start; undefined when none. */
 function sessionDirectory(path: string): string | undefined {
+  const cwd = headRecords(path).find(
+    (record) => record.type === 'run_start' && record.depth === 0 && typeof record.cwd === 'string',
+  )?.cwd;
+  return typeof cwd === 'string' ? realPath(cwd) : undefined;
+}
+
+/** The records that parse among the first 64 KiB of a transcript (a line cut there does not). */
+export function headRecords(path: string): Record<string, unknown>[] {
   let head: string;
   try {
     const fd = openSync(path, 'r');
@@ -65,23 +79,18 @@ function sessionDirectory(path: string): string | undefined {
       closeSync(fd);
     }
   } catch {
-    return undefined;
+    return [];
   }
-  for (const line of head.split('\n')) {
-    let record: unknown;
+  return head.split('\n').flatMap((line) => {
     try {
-      record = JSON.parse(line);
+      const record: unknown = JSON.parse(line);
+      return typeof record === 'object' && record !== null
+        ? [record as Record<string, unknown>]
+        : [];
     } catch {
-      continue;
+      return [];
     }
-    const { type, cwd, depth } = (record ?? {}) as {
-      type?: unknown;
-      cwd?: unknown;
-      depth?: unknown;
-    };
-    if (type === 'run_start' && depth === 0 && typeof cwd === 'string') return realPath(cwd);
-  }
-  return undefined;
+  });
 }
 
 function realPath(dir: string): string {

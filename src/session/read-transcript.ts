@@ -2,7 +2,7 @@
 // leave (a cut-off last line, a lost line, a tool call without its result) becomes a warning
 // and a conversation the model will still accept, never a failed resume. A call that finished
 // before the crash keeps its real result, from its `tool_end` record.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 import {
@@ -12,6 +12,7 @@ import {
   toolCallsOf,
 } from '../core/messages.js';
 import { mainTranscriptPath, validateSessionId } from './session-paths.js';
+import { readTranscriptText } from './transcript-text.js';
 import {
   TRANSCRIPT_VERSION,
   type TranscriptRecordType,
@@ -124,7 +125,7 @@ export function readTranscript(path: string): Transcript {
   const finished = new Map<string, ToolResultPart>();
   let lastResult: TranscriptResult | undefined;
 
-  const lines = readFileSync(path, 'utf8').split('\n');
+  const lines = readTranscriptText(path).split('\n');
   lines.forEach((text, index) => {
     const line = index + 1;
     const warn = (problem: string) => warnings.push(`${path}:${line}: ${problem}; skipped`);

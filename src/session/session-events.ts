@@ -1,13 +1,14 @@
 // A whole session read back as events: the main transcript and every sidechain, each record
 // turned into the event it was written from, with the time it was written, in time order.
 // What `warren usage` and `warren report` draw the agent tree from.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { emptyUsage } from '../core/usage.js';
 import { mainTranscriptPath, validateSessionId } from './session-paths.js';
+import { readTranscriptText } from './transcript-text.js';
 import { TRANSCRIPT_VERSION } from './transcript-writer.js';
 
 export interface TimedEvent {
@@ -55,7 +56,7 @@ export function readSessionEvents(options: {
   const warnings: string[] = [];
   const read: Array<TimedEvent & { file: number; line: number }> = [];
   files.forEach((file, fileIndex) => {
-    readFileSync(file, 'utf8')
+    readTranscriptText(file)
       .split('\n')
       .forEach((text, index) => {
         if (text.trim() === '') return;

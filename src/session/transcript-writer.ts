@@ -1,9 +1,19 @@
 // Writes a run's events as JSONL transcripts: the main agent's to `<session-id>.jsonl`, each
 // sub-agent's to its sidechain file. Every line is in the OS before `write` returns, so a line
-// shown to the user survives a crash or a kill, and a tool result is fsynced as its call ends,
-// so a resume never runs a finished call again; secrets are redacted on the way. An agent's file
-// is closed when its result is written, so a run holds open only the files of running agents.
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+// shown to the user survives a crash or a kill; an agent's tool results are on disk (one sync
+// for all of a turn's) before its next model request, so a resume never runs a finished call
+// again; secrets are redacted on the way. An agent's file is closed when its result is written,
+// so a run holds open only the files of running agents.
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type {
   AgentEvent,
@@ -13,7 +23,15 @@ import type {
   RunResult,
 } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { redactingReplacer, secretValuesFromEnv } from '../core/secret-redaction.js';
 import { agentTranscriptPath, mainTranscriptPath } from './session-paths.js';
+
+// Moved to core (the task store and the Restate journal redact alike); exported here as before.
+export {
+  type RedactSecretsOptions,
+  redactSecrets,
+  secretValuesFromEnv,
+} from '../core/secret-redaction.js';
 
 /** Bumped when a record changes shape; readers skip records newer than they know. */
 export const TRANSCRIPT_VERSION = 1;
@@ -68,6 +86,8 @@ export class TranscriptWriter {
   readonly mainAgentId: string;
   readonly #secrets: string[];
   readonly #files = new Map<string, number>();
+  /** Agents whose file has tool results the OS holds but the disk may not yet. */
+  readonly #unsynced = new Set<string>();
   #closed = false;
 
   constructor(options: TranscriptWriterOptions) {
@@ -86,16 +106,16 @@ export class TranscriptWriter {
   /** Appends the event's record to its agent's file; events not worth keeping are ignored. */
   write(event: AgentEvent): void {
     if (this.#closed) throw new Error('TranscriptWriter.write after close');
+    // The agent is about to send its next model request: what its tools returned goes to disk
+    // first, all of the turn's results (and the message gathering them) in one sync.
+    if (event.type === 'turn_start') this.#sync(event.agentId);
     const record = toRecord(event, new Date().toISOString());
     if (!record) return;
-    const secrets = this.#secrets;
-    const line = JSON.stringify(record, (_key, value: unknown) =>
-      typeof value === 'string' ? redactSecrets(value, { secrets }) : value,
-    );
+    const line = JSON.stringify(record, redactingReplacer(this.#secrets));
     const fd = this.#fileOf(event.agentId);
     writeFully(fd, Buffer.from(`${line}\n`));
-    // A tool result is on disk, not just in the OS, before the next model request can be sent.
-    if (record.type === 'tool_end') fsyncSync(fd);
+    // Synced before the agent's next model request (its `turn_start`), not one sync per call.
+    if (record.type === 'tool_end') this.#unsynced.add(event.agentId);
     // Its last record: a tree of thousands of agents must not hold a descriptor for each. An
     // agent continued later (a message to a finished agent) gets its file opened again.
     if (record.type === 'result') this.#closeFile(event.agentId);
@@ -122,7 +142,16 @@ export class TranscriptWriter {
     if (fd === undefined) return;
     this.#files.delete(agentId);
     if (agentId === this.mainAgentId) fsyncSync(fd);
+    else if (this.#unsynced.has(agentId)) fdatasyncSync(fd);
+    this.#unsynced.delete(agentId);
     closeSync(fd);
+  }
+
+  #sync(agentId: string): void {
+    if (!this.#unsynced.delete(agentId)) return;
+    const fd = this.#files.get(agentId);
+    // The data, and the size that makes it readable: no timestamps, so no second disk write.
+    if (fd !== undefined) fdatasyncSync(fd);
   }
 
   #fileOf(agentId: string): number {
@@ -222,40 +251,4 @@ function endWithNewline(fd: number): void {
 function writeFully(fd: number, bytes: Buffer): void {
   let written = 0;
   while (written < bytes.length) written += writeSync(fd, bytes, written);
-}
-
-const REDACTED = '[REDACTED]';
-
-/** OpenAI (`sk-…`, `sk-proj-…`) and Anthropic (`sk-ant-…`) keys; `\b` spares words like `task-…`. */
-const PROVIDER_KEY = /\bsk-[A-Za-z0-9_-]{16,}/g;
-/** A bearer credential; 16+ characters so prose such as "Bearer authentication" stays. */
-const BEARER_TOKEN = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]{16,}/gi;
-const SECRET_VARIABLE = /_(?:KEY|TOKEN|SECRET|PASSWORD)$/i;
-/** Shorter values ("1", "true") would blank out ordinary words everywhere. */
-const MIN_SECRET_LENGTH = 8;
-
-/** Current values of variables whose names say they hold a secret (`*_API_KEY`, `*_TOKEN`, …). */
-export function secretValuesFromEnv(env: NodeJS.ProcessEnv): string[] {
-  const values: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= MIN_SECRET_LENGTH && SECRET_VARIABLE.test(name)) {
-      values.push(value);
-    }
-  }
-  // Longest first, so a secret that contains another is replaced whole.
-  return values.sort((a, b) => b.length - a.length);
-}
-
-export interface RedactSecretsOptions {
-  /** Exact values to redact wherever they appear, e.g. from `secretValuesFromEnv`. */
-  secrets?: readonly string[];
-}
-
-/** Replaces API keys, bearer tokens and the given secret values with `[REDACTED]`. */
-export function redactSecrets(text: string, options: RedactSecretsOptions = {}): string {
-  let redacted = text;
-  for (const secret of options.secrets ?? []) redacted = redacted.replaceAll(secret, REDACTED);
-  return redacted
-    .replace(PROVIDER_KEY, REDACTED)
-    .replace(BEARER_TOKEN, (_match, bearer: string) => `${bearer} ${REDACTED}`);
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineTool, type PlainTool, type Tool } from '../core/tool.js';
 import { BASH_USAGE, bashInputSchema, bashTool, MAX_TIMEOUT_MS } from '../tools/bash.js';
+import { launchCommand } from '../tools/command-launch.js';
 import type { BackgroundTasks } from './background-tasks.js';
 import { bashOutputPath } from './local-bash-executor.js';
 
@@ -47,6 +48,10 @@ export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bas
       if (!background)
         return base.spawnsAgents ? bashTool.call(command, ctx) : base.call(command, ctx);
       const { agentId, parentId, depth } = ctx.agent;
+      const launch = await launchCommand(ctx, {
+        command: command.command,
+        readOnly: isReadOnly(input, ctx),
+      });
       const record = tasks.manager.start(
         tasks.bash,
         {
@@ -54,6 +59,7 @@ export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bas
           cwd: ctx.cwd,
           timeoutMs: command.timeout ?? MAX_TIMEOUT_MS,
           outputDir: tasks.outputDir(),
+          launch,
         },
         {
           kind: 'local_bash',

@@ -4,12 +4,15 @@ import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
 
+/** One schema for every run's ListAgents, so its JSON Schema is made once per process. */
+const inputSchema = z.object({});
+
 export function listAgentsTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'ListAgents',
     description:
       'Lists the agents you may address with SendMessage (those you started, those below them, and your siblings): path in the tree, id, name, type, status, background task and last activity.',
-    inputSchema: z.object({}),
+    inputSchema,
     isReadOnly: true,
     isConcurrencySafe: true,
     async call(_input, ctx) {

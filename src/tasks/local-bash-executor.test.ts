@@ -1,12 +1,12 @@
 // Bash with run_in_background, as a model uses it: start, read the output so far, stop, and
 // afterwards no process it started is left; a command that ends on its own notifies its owner.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { query } from '../query.js';
+import { processesWith, stillAlive } from '../testing/process-liveness.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
 import { makeTempDir } from '../testing/temp-dir.js';
@@ -47,16 +47,19 @@ function alive(pid: number): boolean {
 describe('a background shell command', () => {
   it('starts, shows its output so far, and stops with every process it started', async () => {
     const cwd = await makeTempDir();
+    // Found by name: in the command sandbox `$!` is a PID of the command's own namespace.
+    const sleep = `sleep 30.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    let sleepers: number[] = [];
     const { events, tasks } = await run(cwd, (request) => {
       const last = request.lastToolResult ?? '';
       if (last.includes('"status":"cancelled"')) return { text: 'stopped it' };
       const taskId = taskIdIn(request.text);
-      if (last.includes('Output so far')) return call('TaskStop', { task_id: taskId });
+      if (last.includes('Output so far')) {
+        sleepers = processesWith(sleep);
+        return call('TaskStop', { task_id: taskId });
+      }
       if (taskId) return { delayMs: 300, ...call('TaskOutput', { task_id: taskId, block: false }) };
-      return call('Bash', {
-        command: 'echo started; sleep 30 & echo $! > sleeper.pid; wait',
-        run_in_background: true,
-      });
+      return call('Bash', { command: `echo started; ${sleep} & wait`, run_in_background: true });
     });
     const launched = toolEnd(events, 'Bash')!;
     expect(JSON.parse(launched.output.split('\n')[0]!)).toMatchObject({
@@ -74,9 +77,8 @@ describe('a background shell command', () => {
       status: 'cancelled',
       pid: expect.any(Number),
     });
-    const sleeper = Number(readFileSync(join(cwd, 'sleeper.pid'), 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(alive(sleeper)).toBe(false);
+    expect(sleepers).not.toEqual([]);
+    expect(await stillAlive(sleepers)).toEqual([]);
     expect(alive(task!.pid!)).toBe(false);
     expect(readFileSync(task!.resultPath!, 'utf8')).toBe('started\n');
   });

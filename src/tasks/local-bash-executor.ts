@@ -1,9 +1,11 @@
 // `local_bash`: a shell command in the background. It runs in its own process group with its
 // output going to a file; stopping it (TaskStop, a timeout, the run's end) stops the whole group,
-// and so does its end: nothing it started outlives it.
+// and so does its end: nothing it started outlives it. A sandboxed one runs in its own PID
+// namespace, which ends with it, whatever it started and however it hid.
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { CommandLaunch } from '../core/command-sandbox.js';
 import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
 
@@ -16,6 +18,8 @@ export interface BashTaskSpec {
   timeoutMs: number;
   /** Where the output file goes: `<task-id>.output`, stdout and stderr together. */
   outputDir: string;
+  /** How to start it (the run's sandbox); `bash -c` with warren's environment when absent. */
+  launch?: CommandLaunch;
 }
 
 export function bashOutputPath(outputDir: string, taskId: string): string {
@@ -85,12 +89,13 @@ export class LocalBashExecutor implements TaskExecutor<BashTaskSpec> {
     const fd = openSync(outputPath, 'a');
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn('bash', ['-c', spec.command], {
+      const launch = spec.launch ?? { file: 'bash', args: ['-c', spec.command], env: process.env };
+      child = spawn(launch.file, launch.args, {
         cwd: spec.cwd,
         detached: true,
         stdio: ['ignore', fd, fd],
         // Marks the process as this task's, so a resume after a crash can find and stop it.
-        env: { ...process.env, WARREN_TASK_ID: taskId },
+        env: { ...launch.env, WARREN_TASK_ID: taskId },
       });
     } finally {
       closeSync(fd);

@@ -307,6 +307,8 @@ async function rerunReadOnlyCalls(
           fileState: options.fileState!,
           agent,
           progress: () => {},
+          // Run again the way it first ran: in the run's sandbox.
+          ...(options.commandSandbox && { sandbox: options.commandSandbox }),
         });
         part.output = typeof output === 'string' ? output : output.output;
         part.isError = typeof output !== 'string' && output.isError === true;

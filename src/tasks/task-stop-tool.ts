@@ -10,14 +10,17 @@ import { taskView } from './task-view.js';
 /** How long TaskStop waits for the task to wind down before it reports "stopping". */
 const SETTLE_MS = 5_000;
 
+/** One schema for every run's TaskStop, so its JSON Schema is made once per process. */
+const inputSchema = z.object({
+  task_id: z.string().min(1).describe('The id of the task to stop.'),
+});
+
 export function taskStopTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'TaskStop',
     description:
       'Stops a background task (an agent with everything it started, or a shell command with its processes). Returns its partial result.',
-    inputSchema: z.object({
-      task_id: z.string().min(1).describe('The id of the task to stop.'),
-    }),
+    inputSchema,
     // It acts on the run's own background work, not on files or the system.
     isReadOnly: true,
     isConcurrencySafe: true,

@@ -7,6 +7,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentRef } from '../core/events.js';
 import type { TaskKind, TaskOutcome, TaskProgress, TaskRecord, TaskStatus } from '../core/tasks.js';
+import { TaskRedaction } from './task-redaction.js';
 
 /** Bumped when the table changes shape; an older warren refuses a newer file. */
 const SCHEMA_VERSION = 1;
@@ -68,32 +69,40 @@ export interface StoredMessage {
 
 type Row = Record<string, SQLInputValue>;
 
+export interface TaskStoreOptions {
+  /** Whose secret-looking variables are redacted; defaults to `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
 export class TaskStore {
   /** Where the rows are; `:memory:` for a run without a session folder. */
   readonly path: string;
   #db: DatabaseSync | undefined;
   readonly #statements = new Map<string, StatementSync>();
+  /** Not applied to `spec`: it is what a restart runs, and must stay what the agent asked for. */
+  readonly #redact: TaskRedaction;
 
-  private constructor(path: string, db: DatabaseSync | undefined) {
+  private constructor(path: string, db: DatabaseSync | undefined, env: NodeJS.ProcessEnv) {
     this.path = path;
     this.#db = db;
+    this.#redact = new TaskRedaction(env);
   }
 
   /**
    * The store at `path`; `:memory:` keeps nothing. The file (and its folder) is made with the
    * first task: a session without background work gets none, and start-up pays nothing.
    */
-  static open(path: string): TaskStore {
-    const store = new TaskStore(path, undefined);
+  static open(path: string, options: TaskStoreOptions = {}): TaskStore {
+    const store = new TaskStore(path, undefined, options.env ?? process.env);
     if (path !== ':memory:' && existsSync(path)) store.#open();
     return store;
   }
 
   /** Opens an existing store to read it (`warren tasks`); a missing file is a ConfigError. */
-  static read(path: string): TaskStore {
+  static read(path: string, options: TaskStoreOptions = {}): TaskStore {
     const db = openDatabase(path, true);
     checkVersion(db, path);
-    return new TaskStore(path, db);
+    return new TaskStore(path, db, options.env ?? process.env);
   }
 
   #open(): DatabaseSync {
@@ -133,7 +142,7 @@ export class TaskStore {
         ownerDepth: record.owner.depth,
         agentType: record.agentType,
         name: record.name,
-        description: record.description,
+        description: this.#redact.text(record.description),
         status: record.status,
         createdAt: record.createdAt,
         spec: JSON.stringify(record.spec ?? null),
@@ -168,9 +177,9 @@ export class TaskStore {
         at,
         status: outcome.status,
         agentStatus: outcome.agentStatus,
-        result: outcome.result,
+        result: this.#redact.text(outcome.result),
         resultPath: outcome.resultPath,
-        error: outcome.error ?? null,
+        error: this.#redact.text(outcome.error ?? null),
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         costUsd: outcome.costUsd,
       },
@@ -191,7 +200,7 @@ export class TaskStore {
     this.#run(
       `INSERT INTO messages (message_id, agent_id, task_id, text, sent_at)
        VALUES ($messageId, $agentId, $taskId, $text, $sentAt)`,
-      { ...message },
+      { ...message, text: this.#redact.text(message.text) },
     );
   }
 
@@ -244,7 +253,7 @@ export class TaskStore {
   get(taskId: string): TaskRecord | undefined {
     if (!this.#db) return undefined;
     const row = this.#statement('SELECT * FROM tasks WHERE task_id = ?').get(taskId);
-    return row ? recordOf(row as Row) : undefined;
+    return row ? this.#redact.record(recordOf(row as Row)) : undefined;
   }
 
   /** Every task, oldest first. */
@@ -252,7 +261,7 @@ export class TaskStore {
     if (!this.#db) return [];
     return this.#statement('SELECT * FROM tasks ORDER BY created_at, rowid')
       .all()
-      .map((row) => recordOf(row as Row));
+      .map((row) => this.#redact.record(recordOf(row as Row)));
   }
 
   close(): void {

@@ -9,8 +9,10 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentRef } from '../core/events.js';
+import { resolveModel } from '../model/resolve-model.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { query } from '../query.js';
+import { startMockLlmServer } from '../testing/mock-llm/server.js';
 import { resultEvent, runStartEvent } from '../testing/run-results.js';
 import { echoTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
@@ -171,6 +173,41 @@ describe('AgentTracer', () => {
     const chat = spans.find((span) => span.name === 'chat claude-sonnet-4-5')!;
     expect(chat.status.code).toBe(2);
     expect(parentOf(chat)).toBe(background.spanContext().spanId);
+  });
+});
+
+describe('a chat span of a real provider', () => {
+  it('names the model that answered, the response id and the server it went to', async () => {
+    const server = await startMockLlmServer({ replies: [{ text: 'hello' }] });
+    const { exporter, tracerProvider } = tracing();
+    try {
+      const model = await resolveModel('anthropic:claude-sonnet-4-5', {
+        env: { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: server.url },
+      });
+      const previous = process.env.ANTHROPIC_BASE_URL;
+      process.env.ANTHROPIC_BASE_URL = server.url;
+      try {
+        for await (const _ of query({
+          prompt: 'hi',
+          options: { model, cwd: await makeTempDir(), tracerProvider },
+        })) {
+          // drained: the spans are what this test reads
+        }
+      } finally {
+        if (previous === undefined) delete process.env.ANTHROPIC_BASE_URL;
+        else process.env.ANTHROPIC_BASE_URL = previous;
+      }
+    } finally {
+      await server.close();
+    }
+    const chat = exporter.getFinishedSpans().find((span) => span.name.startsWith('chat '))!;
+    const { port } = new URL(server.url);
+    expect(chat.attributes).toMatchObject({
+      'gen_ai.response.model': 'claude-sonnet-4-5',
+      'gen_ai.response.id': expect.stringMatching(/^msg_/),
+      'server.address': '127.0.0.1',
+      'server.port': Number(port),
+    });
   });
 });
 

@@ -15,6 +15,7 @@ import {
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import { serverAttributes } from './server-address.js';
 
 /** The attribute names of the GenAI semantic conventions that warren sets. */
 const GEN_AI = {
@@ -30,6 +31,8 @@ const GEN_AI = {
   cacheReadTokens: 'gen_ai.usage.cache_read.input_tokens',
   cacheCreationTokens: 'gen_ai.usage.cache_creation.input_tokens',
   finishReasons: 'gen_ai.response.finish_reasons',
+  responseModel: 'gen_ai.response.model',
+  responseId: 'gen_ai.response.id',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
   toolType: 'gen_ai.tool.type',
@@ -52,6 +55,8 @@ export interface AgentTracerOptions {
    * traces together (Phoenix groups them as one session).
    */
   sessionId?: string;
+  /** The `--base-url` of openai-compatible models, for chat spans' `server.address`. */
+  baseUrl?: string;
 }
 
 interface AgentSpans {
@@ -69,6 +74,7 @@ export class AgentTracer {
   readonly #tracer: Tracer;
   readonly #logContent: boolean;
   readonly #sessionId: string | undefined;
+  readonly #baseUrl: string | undefined;
   readonly #agents = new Map<string, AgentSpans>();
   /** Open tool spans by agent and call id. */
   readonly #tools = new Map<string, Span>();
@@ -82,6 +88,7 @@ export class AgentTracer {
     this.#tracer = tracer;
     this.#logContent = options.logContent === true;
     this.#sessionId = options.sessionId;
+    this.#baseUrl = options.baseUrl;
   }
 
   observe(event: AgentEvent): void {
@@ -103,6 +110,8 @@ export class AgentTracer {
         this.#agents.get(event.agentId)?.chat?.setAttributes({
           ...usageAttributes(event.usage),
           [GEN_AI.finishReasons]: [event.finishReason],
+          [GEN_AI.responseModel]: event.responseModel,
+          [GEN_AI.responseId]: event.responseId,
           'warren.cost_usd': event.costUsd ?? undefined,
         });
         return;
@@ -184,6 +193,7 @@ export class AgentTracer {
         attributes: {
           [GEN_AI.operationName]: 'chat',
           ...modelAttributes(agent.model),
+          ...serverAttributes(agent.model, { baseUrl: this.#baseUrl }),
           [GEN_AI.agentId]: event.agentId,
           'warren.turn': event.turn,
           [GEN_AI.inputMessages]: agent.messages && JSON.stringify(agent.messages),

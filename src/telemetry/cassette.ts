@@ -1,7 +1,7 @@
 // A cassette: every model call of a run's whole tree (request and response) and every tool
 // result, as JSONL, keyed by the agent's path in the tree and its turn rather than by when it
 // happened, so a run with parallel children replays the same way whatever their timing.
-import { closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import type {
   LanguageModelV4CallOptions,
   LanguageModelV4FinishReason,
@@ -11,9 +11,12 @@ import type {
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 import type { AgentEvent } from '../core/events.js';
+import { isRefusedFile, readRegularFileSync } from '../core/regular-file.js';
 
 /** Bumped when an entry changes shape; a reader refuses cassettes newer than it knows. */
 const CASSETTE_VERSION = 1;
+/** 512 MiB: a recorded run's requests and answers; more cannot be replayed from memory anyway. */
+const CASSETTE_MAX_BYTES = 512 * 1024 * 1024;
 
 /** The header line: what wrote the cassette and the main agent's model. */
 export interface CassetteHeader {
@@ -129,8 +132,9 @@ export class Cassette {
   static read(file: string, where = file): Cassette {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFileSync(file, { maxBytes: CASSETTE_MAX_BYTES }).toString('utf8');
     } catch (error) {
+      if (isRefusedFile(error)) throw new ConfigError(where, error.problem, error.fix);
       throw new ConfigError(
         where,
         `cannot read the cassette: ${(error as Error).message}`,

@@ -10,3 +10,10 @@ export function findChromium(): string | undefined {
   ];
   return candidates.find((path): path is string => path !== undefined && existsSync(path));
 }
+
+/** A CI run without Chromium fails loudly instead of skipping the browser tests. */
+export function requireChromiumInCi(): void {
+  if (process.env.CI && !findChromium()) {
+    throw new Error('no Chromium in CI: apt-get install chromium, or set WARREN_CHROMIUM');
+  }
+}

@@ -21,7 +21,7 @@ export interface CliSandbox {
   run(args: readonly string[], cwd?: string): Promise<CliRun>;
   /** Flags for a run on the loopback server, sessions kept under HOME; `extra` comes last. */
   againstServer(...extra: string[]): string[];
-  /** The model calls the server saw (the CLI first checks the server is there with GET /models). */
+  /** The model calls the server saw (chat requests; any other path left out). */
   chatRequests(): RecordedRequest[];
 }
 

@@ -20,3 +20,10 @@ export function aliasFanOutDefinition(name = 'bomb'): string {
     '',
   ].join('\n');
 }
+
+/** A frontmatter of `count` distinct keys (`k0: v` …), then `description: d` and a body. */
+export function manyKeysDefinition(count: number, { duplicateLast = false } = {}): string {
+  const keys = Array.from({ length: count }, (_, i) => `k${i}: v`);
+  if (duplicateLast) keys.push('k0: again');
+  return ['---', 'description: d', ...keys, '---', 'body', ''].join('\n');
+}

@@ -70,3 +70,18 @@ export function descendantsOf(pid: number): number[] {
   }
   return below;
 }
+
+/** The live processes whose command line contains `text` (read from /proc, as `ps` is not everywhere). */
+export function processesWith(text: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(text) && isAlive(Number(entry))) pids.push(Number(entry));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return pids;
+}

@@ -58,7 +58,14 @@ process.once('exit', () => {
   for (const child of started) child.kill('SIGKILL');
 });
 
-export async function startRestateServer(): Promise<RestateServer> {
+export interface RestateServerOptions {
+  /** A PEM file of an ED25519 private key: the server signs its requests to workers with it. */
+  identityKeyPemFile?: string;
+}
+
+export async function startRestateServer(
+  options: RestateServerOptions = {},
+): Promise<RestateServer> {
   const binary = restateServerBinary();
   if ('missing' in binary) throw new Error(binary.missing);
   const baseDir = await mkdtemp(path.join(tmpdir(), 'warren-restate-'));
@@ -74,6 +81,9 @@ export async function startRestateServer(): Promise<RestateServer> {
     // Small: tests start few invocations, and the machine is shared.
     RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: '256 MB',
     RESTATE_DEFAULT_NUM_PARTITIONS: '4',
+    ...(options.identityKeyPemFile && {
+      RESTATE_REQUEST_IDENTITY_PRIVATE_KEY_PEM_FILE: options.identityKeyPemFile,
+    }),
   };
   const ingressUrl = `http://127.0.0.1:${ingress}`;
   const adminUrl = `http://127.0.0.1:${admin}`;

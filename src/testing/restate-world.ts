@@ -11,6 +11,7 @@ import {
   type RecordedRequest,
   startMockLlmServer,
 } from './mock-llm/server.js';
+import { identityKeyPair } from './restate-identity.js';
 import {
   freePorts,
   type RestateServer,
@@ -24,6 +25,8 @@ import { startWarrenWorker, type WarrenWorker } from './warren-worker.js';
 export const PARENT_KEY = 'parent-secret-key';
 /** The worker's own key, from its own environment. */
 export const WORKER_KEY = 'worker-own-key';
+/** The remote key parent and worker share: requests signed with it are the only ones served. */
+export const REMOTE_KEY = 'wrk1_test-remote-key-shared-by-parent-and-worker';
 
 /** One model request as a script sees it: whose conversation, at which turn. */
 export interface Turn {
@@ -37,6 +40,18 @@ export interface Turn {
 }
 
 export type Script = (turn: Turn) => MockReply | Promise<MockReply>;
+
+/** A parent's reply that starts a general-purpose child on a worker (isolation "remote"). */
+export function remoteAgentCall(prompt: string, description = 'remote work'): MockReply {
+  return {
+    toolCalls: [
+      {
+        name: 'Agent',
+        input: { subagent_type: 'general-purpose', description, prompt, isolation: 'remote' },
+      },
+    ],
+  };
+}
 
 export interface RestateWorld {
   readonly server: RestateServer;
@@ -75,22 +90,42 @@ function turnOf(request: RecordedRequest): Turn {
   };
 }
 
-async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
+/** How a suite's worker is configured beyond its key and its model endpoint. */
+export interface WorldOptions {
+  /** Its `--max-permission-mode`; default bypassPermissions, so children run as freely as parents. */
+  maxPermissionMode?: string;
+  /** restate-server signs its requests (Restate's request identity), and the worker checks them. */
+  identityKeys?: boolean;
+}
+
+async function startRestateWorld(
+  script: () => Script,
+  options: WorldOptions,
+): Promise<RestateWorld> {
   const project = await makeTempDir('warren-remote-');
-  const server = await startRestateServer();
+  const identity = options.identityKeys ? await identityKeyPair(project) : undefined;
+  const server = await startRestateServer({ identityKeyPemFile: identity?.pemFile });
   const llm = await startMockLlmServer({
     handler: (request) => (request.api ? script()(turnOf(request)) : undefined),
   });
   const [workerPort] = (await freePorts(1)) as [number];
-  const workerEnv = { HOME: project, WARREN_API_KEY: WORKER_KEY };
+  const workerEnv = { HOME: project, WARREN_API_KEY: WORKER_KEY, WARREN_REMOTE_KEY: REMOTE_KEY };
+  // The worker's own configuration: its model endpoint, and children as free as their parents.
+  const workerArgs = [
+    '--base-url',
+    `${llm.url}/v1`,
+    '--max-permission-mode',
+    options.maxPermissionMode ?? 'bypassPermissions',
+    ...(identity ? ['--restate-identity-key', identity.publicKey] : []),
+  ];
   const world: RestateWorld = {
     server,
     llm,
     project,
-    worker: await startWarrenWorker(workerPort, workerEnv),
+    worker: await startWarrenWorker(workerPort, workerEnv, workerArgs),
     workerPort,
     async restartWorker() {
-      world.worker = await startWarrenWorker(workerPort, workerEnv);
+      world.worker = await startWarrenWorker(workerPort, workerEnv, workerArgs);
     },
     flags: (...extra) => [
       '--model',
@@ -109,7 +144,7 @@ async function startRestateWorld(script: () => Script): Promise<RestateWorld> {
       'stream-json',
       ...extra,
     ],
-    env: () => ({ HOME: project, WARREN_API_KEY: PARENT_KEY }),
+    env: () => ({ HOME: project, WARREN_API_KEY: PARENT_KEY, WARREN_REMOTE_KEY: REMOTE_KEY }),
     run: (args) => runWarren(args, { cwd: project, env: world.env(), timeoutMs: 240_000 }),
     requestsOf: (marker) =>
       llm.requests
@@ -148,7 +183,7 @@ export interface RestateSuite {
 }
 
 /** One world for the tests of a file: started before them, stopped after them. */
-export function restateSuite(what: string): RestateSuite {
+export function restateSuite(what: string, options: WorldOptions = {}): RestateSuite {
   const binary = restateServerBinary();
   const skip = 'missing' in binary ? binary.missing : false;
   if (skip) console.warn(`skipping ${what}: ${skip}`);
@@ -162,7 +197,7 @@ export function restateSuite(what: string): RestateSuite {
     script: () => ({ text: 'no script' }),
   };
   beforeAll(async () => {
-    if (!skip) world = await startRestateWorld(() => suite.script);
+    if (!skip) world = await startRestateWorld(() => suite.script, options);
   }, 180_000);
   afterAll(async () => world?.stop(), 60_000);
   return suite;

@@ -19,6 +19,10 @@ export interface WarrenInTmuxOptions {
   env?: Record<string, string>;
   columns?: number;
   rows?: number;
+  /** Makes the project folder before warren starts (a git repository, say), after `files`. */
+  makeProject?: (dir: string) => void;
+  /** What to wait for before the test goes on; default READY. */
+  waitFor?: string;
 }
 
 export interface WarrenInTmux {
@@ -46,6 +50,7 @@ export async function startWarrenInTmux(options: WarrenInTmuxOptions): Promise<W
     await mkdir(join(home, '.warren', file, '..'), { recursive: true });
     await writeFile(join(home, '.warren', file), text);
   }
+  options.makeProject?.(project);
   const script = join(home, 'script.yaml');
   await writeFile(script, options.script);
   const terminal = await TmuxTerminal.start({
@@ -64,7 +69,7 @@ export async function startWarrenInTmux(options: WarrenInTmuxOptions): Promise<W
     rows: options.rows,
   });
   try {
-    await terminal.waitFor(READY, { timeoutMs: 30_000 });
+    await terminal.waitFor(options.waitFor ?? READY, { timeoutMs: 30_000 });
   } catch (error) {
     await terminal.close();
     throw error;

@@ -20,15 +20,20 @@ process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Starts a worker on 127.0.0.1:`port` with exactly `env` (plus PATH); resolves once it listens. */
+/**
+ * Starts a worker on 127.0.0.1:`port` with exactly `env` (plus PATH) and `args` after
+ * `--port`; resolves once it listens.
+ */
 export function startWarrenWorker(
   port: number,
   env: Record<string, string>,
+  args: readonly string[] = [],
 ): Promise<WarrenWorker> {
-  const child = spawn(process.execPath, [WARREN_BIN, 'restate', 'serve', '--port', String(port)], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [WARREN_BIN, 'restate', 'serve', '--port', String(port), ...args],
+    { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   running.add(child);
   let stdout = '';
   let stderr = '';

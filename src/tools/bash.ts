@@ -1,6 +1,7 @@
-// The Bash tool: runs a command in its own process group, streams its output as progress, and
-// on timeout or cancellation stops the whole group, grandchildren included. Groups still alive
-// when warren exits are killed then (core/process-group.ts).
+// The Bash tool: runs a command in the run's sandbox (tools/command-launch.ts) in its own process
+// group, streams its output as progress, and on timeout or cancellation stops the whole group,
+// grandchildren included. Groups still alive when warren exits are killed then
+// (core/process-group.ts); a sandboxed command's own PID namespace ends with it.
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
@@ -8,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
+import { launchCommand } from './command-launch.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -39,7 +41,8 @@ export const BASH_USAGE = [
   `- stdout and stderr come back together. Beyond ${MAX_OUTPUT_CHARS} characters the middle of the output is left out.`,
   '- A non-zero exit status makes the call an error; the result shows the exit code and the output.',
   '- Prefer the dedicated tools: Glob to find files, Grep to search contents, Read to read files, Edit and Write to change them.',
-  '- Chain dependent commands with `&&`. Background processes must redirect their output (`cmd > log 2>&1 &`) or they are stopped when the command ends; all are stopped when the session ends.',
+  '- Chain dependent commands with `&&`. Processes a command starts in the background (`cmd &`) are stopped when the command ends; all are stopped when the session ends.',
+  '- Commands run in a sandbox: they may write only the working directory and the allowed folders (never .git/config, .git/hooks, .warren and other tool configuration), /tmp is private to each command, there is no network unless the user allowed it, and API keys are not in the environment. A command judged read-only may write nothing but /tmp.',
 ];
 
 export const bashTool = defineTool({
@@ -55,7 +58,7 @@ export const bashTool = defineTool({
   // The command's own timeout ends it first; this only bounds a call that fails to stop.
   timeoutMs: MAX_TIMEOUT_MS + 2 * KILL_GRACE_MS + 5_000,
   permissionSubject: (input) => input.command,
-  call: (input, ctx) => runCommand(input, ctx),
+  call: (input, ctx) => runCommand(input, ctx, { readOnly: isReadOnlyCommand(input.command, ctx) }),
 });
 
 /** Bash for read-only agents: runs only commands `checkReadOnlyCommand` accepts. */
@@ -80,7 +83,7 @@ export const readOnlyBashTool = defineTool({
         isError: true,
       };
     }
-    return runCommand(input, ctx);
+    return runCommand(input, ctx, { readOnly: true });
   },
 });
 
@@ -88,13 +91,22 @@ type Ending =
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
   | { kind: 'spawn-error'; error: Error };
 
-async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolOutput> {
+async function runCommand(
+  input: BashInput,
+  ctx: ToolContext,
+  { readOnly }: { readOnly: boolean },
+): Promise<ToolOutput> {
   if (ctx.signal.aborted) {
     return { output: 'Command not run: the call was cancelled.', isError: true };
   }
   const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-  const child = spawn('bash', ['-c', input.command], {
+  const launch = await launchCommand(ctx, { command: input.command, readOnly });
+  if (ctx.signal.aborted) {
+    return { output: 'Command not run: the call was cancelled.', isError: true };
+  }
+  const child = spawn(launch.file, launch.args, {
     cwd: ctx.cwd,
+    env: launch.env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,8 @@
 // Which git repository a command run in a directory would read, found the way git finds it:
 // the nearest `.git` (a directory, or a file naming one) at or above the directory.
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularTextSync } from '../core/regular-file.js';
 import { physicalPath } from './physical-path.js';
 
 export interface GitRepository {
@@ -43,9 +44,13 @@ function repositoryAt(dir: string): GitRepository | undefined {
   return { top: dir, gitDir: realGitDir, isLinkedWorktree };
 }
 
+/** A `gitdir:` line is one path. */
+const GIT_POINTER_MAX_BYTES = 64 * 1024;
+
 function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    // A cloned repository names these files: a FIFO among them must not stop warren.
+    return readRegularTextSync(file, { maxBytes: GIT_POINTER_MAX_BYTES });
   } catch {
     return '';
   }

@@ -1,9 +1,10 @@
 // The Grep engine for machines without ripgrep: walks the files ripgrep would search
 // (.gitignore and .ignore honoured, hidden files searched) and matches lines with RegExp.
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { readRegularFile, readRegularText } from '../core/regular-file.js';
 import { isInside } from './allowed-path.js';
 import { walkFiles } from './file-walk.js';
 import {
@@ -56,7 +57,7 @@ export async function searchWithJavaScript(query: GrepQuery): Promise<EngineResu
 async function readSearchableText(file: string): Promise<string | undefined> {
   const stats = await lstat(file).catch(() => undefined);
   if (stats === undefined || !stats.isFile() || stats.size > MAX_FILE_BYTES) return undefined;
-  const bytes = await readFile(file).catch(() => undefined);
+  const bytes = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES }).catch(() => undefined);
   if (bytes === undefined || looksBinary(bytes)) return undefined;
   const text = bytes.toString('utf8');
   return text.endsWith('\n') ? text.slice(0, -1) : text;
@@ -106,7 +107,10 @@ async function ignoreSources(root: string, files: readonly string[]): Promise<Ig
   const sources: IgnoreSource[] = [];
   const { default: ignore } = await import('ignore');
   for (const file of [...above, ...inside]) {
-    const content = await readFile(file, 'utf8').catch(() => undefined);
+    // A cloned repository's .gitignore may be a FIFO: refused, not waited on.
+    const content = await readRegularText(file, { maxBytes: MAX_FILE_BYTES }).catch(
+      () => undefined,
+    );
     if (content === undefined) continue;
     const source = { dir: path.dirname(file), rules: ignore().add(content) };
     const aboveRoot = source.dir !== root && isInside(root, source.dir);

@@ -7,8 +7,9 @@ import { displayPath, resolveToolPath, statIfExists } from './allowed-path.js';
 import { searchesUnderPath } from './file-tool-kinds.js';
 import { skippedDirs, sortByMtimeNewestFirst } from './file-walk.js';
 import { comparePaths, type GrepHits, type GrepQuery } from './grep-engine.js';
+import { searchWithRipgrepGuarded } from './grep-fifo-guard.js';
 import { searchWithJavaScript } from './grep-javascript.js';
-import { ripgrepAvailable, searchWithRipgrep } from './grep-ripgrep.js';
+import { ripgrepAvailable } from './grep-ripgrep.js';
 
 const MAX_ENTRIES = 250;
 const MAX_LINE_CHARS = 300;
@@ -82,7 +83,7 @@ export function makeGrepTool(engine: GrepEngineName): PlainTool {
       };
       const useRipgrep = engine === 'ripgrep' || (engine === 'auto' && (await ripgrepAvailable()));
       const result = useRipgrep
-        ? await searchWithRipgrep(query)
+        ? await searchWithRipgrepGuarded(query)
         : await searchWithJavaScript(query);
       if ('error' in result) return toolError(result.error);
       return formatHits(result, { pattern: input.pattern, shownRoot, realCwd });

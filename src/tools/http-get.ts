@@ -1,11 +1,14 @@
 // One HTTP(S) GET for WebFetch: connects only to addresses resolved beforehand, decompresses
 // what the server compressed, and reads at most a given number of (decompressed) bytes, so
 // neither a huge page nor a compression bomb can fill memory.
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
 import { pinnedLookup, type ResolvedAddress } from './web-destination.js';
+
+// Node's HTTP client and zlib are taken when a page is fetched, as CommonJS objects rather than
+// by `import 'node:http'`: an ES import builds the module's whole namespace, and reading its
+// lazy `WebSocket` export loads undici's WebSocket, 100-200 ms of CPU at the start of every
+// program that imports warren, WebFetch or not.
 
 export interface HttpGetRequest {
   url: URL;
@@ -28,7 +31,10 @@ export interface HttpGetResponse {
 /** Sends the request and resolves once the status line and headers are in. */
 export function httpGet(request: HttpGetRequest): Promise<HttpGetResponse> {
   const { url } = request;
-  const client = url.protocol === 'https:' ? https : http;
+  const client =
+    url.protocol === 'https:'
+      ? process.getBuiltinModule('node:https')
+      : process.getBuiltinModule('node:http');
   return new Promise((resolve, reject) => {
     const outgoing = client.request(url, {
       method: 'GET',
@@ -57,6 +63,7 @@ function decoded(incoming: IncomingMessage): Readable {
   const encoding = String(incoming.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
+  const zlib = process.getBuiltinModule('node:zlib');
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
       ? zlib.createGunzip()

@@ -1,7 +1,7 @@
 // What WebFetch shows the model of a response body: HTML as readable text (no markup, scripts,
 // styles, navigation or images; links with absolute addresses), other text as it is, binary
 // refused. Over the size cap, the passages that match the caller's `prompt` are kept first.
-import { convert, type HtmlToTextOptions } from 'html-to-text';
+import type { HtmlToTextOptions } from 'html-to-text';
 
 export type PageKind = 'html' | 'text';
 
@@ -64,8 +64,12 @@ export function decodeBody(body: Buffer, contentType: string | undefined): strin
   }
 }
 
-/** Readable text of an HTML page; scripts never run: the markup is only parsed. */
-export function htmlToText(html: string, baseUrl: string): string {
+/**
+ * Readable text of an HTML page; scripts never run: the markup is only parsed. The converter
+ * (a whole HTML parser) is loaded with the first page, not with every run that might fetch one.
+ */
+export async function htmlToText(html: string, baseUrl: string): Promise<string> {
+  const { convert } = await import('html-to-text');
   return convert(html, htmlOptions(baseUrl))
     .replace(/\n{3,}/g, '\n\n')
     .trim();

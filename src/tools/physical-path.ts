@@ -2,6 +2,7 @@
 // at a time, symlinks followed, `..` taken after them. Synchronous, for the read-only check.
 import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { isSystemPath } from '../core/system-path.js';
 
 export type PhysicalPath =
   /** It exists; `path` is its real location. */
@@ -23,13 +24,8 @@ export function physicalPath(target: string, from: string): PhysicalPath {
   return walk(target, from, { hops: 0 });
 }
 
-/** /dev/null reads as empty; every other device, /proc and /sys file can hold process state. */
-export function isSystemPath(realPath: string): boolean {
-  if (realPath === '/dev/null') return false;
-  return ['/proc', '/sys', '/dev'].some(
-    (root) => realPath === root || realPath.startsWith(`${root}/`),
-  );
-}
+// Moved to core (the reader of supplied files refuses these paths too); exported here as before.
+export { isSystemPath };
 
 function walk(target: string, from: string, links: { hops: number }): PhysicalPath {
   let current = target.startsWith('/') ? '/' : from;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../testing/temp-dir.js';
@@ -87,6 +87,18 @@ describe('Read', () => {
     const result = await readTool.call({ file_path: 'pipe' }, ctx());
     expect(isErrorOutput(result)).toBe(true);
     expect(outputText(result)).toContain('not a regular file');
+  });
+
+  it('refuses /dev/stdin and a symlink to a pipe instead of waiting on them', async () => {
+    execFileSync('mkfifo', [path.join(dir(), 'pipe')]);
+    await symlink(path.join(dir(), 'pipe'), path.join(dir(), 'notes.txt'));
+    await symlink('/dev/stdin', path.join(dir(), 'input.txt'));
+    for (const file_path of ['notes.txt', 'input.txt']) {
+      const result = await readTool.call({ file_path }, ctx());
+      expect(isErrorOutput(result)).toBe(true);
+      // /dev/stdin is stopped earlier, as a device file that can hold secrets.
+      expect(outputText(result)).toMatch(/not a regular file|device file/);
+    }
   });
 
   it('says so when offset is past the end of the file', async () => {

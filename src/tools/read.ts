@@ -1,9 +1,10 @@
 // The Read tool: a text file as numbered lines, a page at a time, recorded in the agent's file
 // state so Write and Edit can tell whether the agent has seen the current content.
 import type { Stats } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { isRefusedFile, readRegularFile } from '../core/regular-file.js';
 import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
 import { errorCode, resolveToolPath } from './allowed-path.js';
 import { hashContent } from './file-state.js';
@@ -114,7 +115,14 @@ async function loadTextFile(file: string, shown: string): Promise<LoadedFile> {
       message: `${shown} is ${formatBytes(stats.size)}, more than Read loads (${formatBytes(MAX_FILE_BYTES)}). Search it with Grep, or show a part with Bash (for example \`sed -n '1,100p' ${shown}\`).`,
     };
   }
-  const bytes = await readFile(file);
+  // Read through the descriptor's own fstat: a file swapped for a FIFO since the stat is refused.
+  let bytes: Buffer;
+  try {
+    bytes = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES });
+  } catch (error) {
+    if (isRefusedFile(error)) return { ok: false, message: `${shown} ${error.problem}.` };
+    throw error;
+  }
   if (looksBinary(bytes)) {
     return {
       ok: false,

@@ -50,11 +50,25 @@ export async function resolveDestination(url: URL): Promise<Destination> {
   };
 }
 
-/** Public unicast only: an IPv4-mapped IPv6 address is judged as the IPv4 address it maps. */
+/**
+ * Public unicast only. IPv4 by ipaddr.js's ranges; IPv6 must also lie in 2000::/3, the only
+ * global unicast space, which leaves out every form that carries an IPv4 address or names this
+ * machine: IPv4-compatible `::127.0.0.1`, `::1`, `::`, NAT64 `64:ff9b::/96` and
+ * `64:ff9b:1::/48`, link-local and unique-local (6to4 `2002::/16` and Teredo are ranges of
+ * their own). An IPv4-mapped address (`::ffff:a.b.c.d`) is judged as the IPv4 address it maps.
+ * A zone id (`fe80::1%eth0`) is parsed, not trusted: it only ever names a link.
+ */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const literal = address.replace(/^\[(.*)\]$/, '$1');
+  if (!ipaddr.isValid(literal)) return false;
+  const parsed = ipaddr.parse(literal);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
 }
+
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
 /**
  * A `lookup` for node's http and tls connections that answers with the addresses resolved

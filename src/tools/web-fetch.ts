@@ -133,7 +133,7 @@ async function readPage(
     return toolError(`${url} is binary content, which WebFetch does not read.`);
   }
   const decoded = decodeBody(body, contentType);
-  const text = kind === 'html' ? htmlToText(decoded, url.href) : decoded.trim();
+  const text = kind === 'html' ? await htmlToText(decoded, url.href) : decoded.trim();
   const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   if (response.status >= 400) {
     const excerpt = text.slice(0, MAX_ERROR_EXCERPT_CHARS);

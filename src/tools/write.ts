@@ -3,10 +3,11 @@
 // atomically (temp file + rename).
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FileState } from '../core/file-state.js';
+import { readRegularFile } from '../core/regular-file.js';
 import { defineTool, type ToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { errorCode, resolveToolPath, statIfExists } from './allowed-path.js';
 import { hashContent } from './file-state.js';
@@ -113,7 +114,8 @@ async function readCurrentForWrite(
       message: `${shown} has not been read yet. Read it first, then write or edit it.`,
     };
   }
-  const bytes = await readFile(file);
+  // Through the descriptor's own fstat: a file swapped for a FIFO since the stat is refused.
+  const bytes = await readRegularFile(file, { maxBytes: Number.POSITIVE_INFINITY });
   if (snapshot.hash !== hashContent(bytes)) return { ok: false, message: changedMessage(shown) };
   return { ok: true, bytes };
 }
@@ -193,7 +195,9 @@ export async function writeFileAtomic(
 
 /** Renames the temp file over `file` if it still holds `expected`. */
 async function renameOver(temp: string, file: string, expected: Buffer): Promise<boolean> {
-  const now = await readFile(file).catch(() => undefined);
+  const now = await readRegularFile(file, { maxBytes: Number.POSITIVE_INFINITY }).catch(
+    () => undefined,
+  );
   if (now === undefined || !now.equals(expected)) return false;
   await rename(temp, file);
   return true;

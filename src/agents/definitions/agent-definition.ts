@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { PermissionMode } from '../../core/permission-policy.js';
 import type { HookSettings } from '../../hooks/hook-settings.js';
+import { CACHE_TTLS, EFFORTS } from '../../model/model-settings.js';
 import { type OutputSchemaInput, outputSchemaProblem } from './output-schema.js';
 
 /** Where a definition came from; also its precedence level (see load-agent-definitions.ts). */
@@ -63,13 +64,14 @@ const onFailureSchema = z.enum(['recoverable', 'fatal']).describe('`recoverable`
 
 /**
  * opencode's `permission`: `allow`/`ask`/`deny` for every tool, or per tool (`edit: deny`), or per
- * pattern (`bash: { "*": ask, "git status": allow }`). Entries are read one by one
+ * pattern (`bash: { "*": ask, "git status": allow }`); OpenCode 2's `permissions` list of
+ * `{ action, resource, effect }` rules, in order. Entries are read one by one
  * (opencode-permission.ts), so one odd entry does not lose the others.
  */
 const permissionInputSchema = z
-  .union([z.string(), z.record(z.string(), z.unknown())])
+  .union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
   .describe(
-    '`allow`, `ask` or `deny`, or a map of tool to one of them or to a map of pattern to one',
+    '`allow`, `ask` or `deny`, a map of tool to one of them or to a map of pattern to one, or (OpenCode 2 `permissions`) a list of { action, resource, effect }',
   );
 
 /** A rule an opencode `permission` block adds to its agent's permissions. */
@@ -132,6 +134,15 @@ export const agentFieldSchemas = {
     .describe('true (the whole conversation), false (none) or a whole number of turns above 0'),
   omitProjectInstructions: z.boolean().describe('true or false'),
   permission: permissionInputSchema,
+  effort: z.enum(EFFORTS).describe(`one of ${EFFORTS.join(', ')}`),
+  temperature: z.number().min(0).max(2).describe('a number from 0 to 2'),
+  cacheTtl: z.enum(CACHE_TTLS).describe('`5m` or `1h`'),
+  kind: z
+    .enum(['local', 'acp'])
+    .describe('`local` (warren runs the agent) or `acp` (an external ACP agent)'),
+  command: z.string().trim().min(1).describe('the program that starts the ACP agent'),
+  args: z.array(z.string()).describe('a list of strings'),
+  env: z.record(z.string(), z.string()).describe('a map of variable name to string'),
 } as const;
 
 export type AgentFieldName = keyof typeof agentFieldSchemas;
@@ -168,6 +179,13 @@ export const agentDefinitionInputSchema = z.looseObject({
   forkContext: agentFieldSchemas.forkContext.optional(),
   omitProjectInstructions: agentFieldSchemas.omitProjectInstructions.optional(),
   permission: agentFieldSchemas.permission.optional(),
+  effort: agentFieldSchemas.effort.optional(),
+  temperature: agentFieldSchemas.temperature.optional(),
+  cacheTtl: agentFieldSchemas.cacheTtl.optional(),
+  kind: agentFieldSchemas.kind.optional(),
+  command: agentFieldSchemas.command.optional(),
+  args: agentFieldSchemas.args.optional(),
+  env: agentFieldSchemas.env.optional(),
 });
 export type AgentDefinitionInput = z.input<typeof agentDefinitionInputSchema>;
 
@@ -236,7 +254,25 @@ export const agentDefinitionSchema = z.object({
    * the block switches off outright is in `disallowedTools` instead.
    */
   permissionRules: z.array(definitionPermissionRuleSchema).optional(),
-  /** Fields warren does not know (opencode's `mode`, `temperature`, …), kept as written. */
+  /**
+   * How hard the model reasons (the AI SDK's portable `reasoning`); an Agent call's `effort`
+   * wins over it. Codex's `model_reasoning_effort` means the same.
+   */
+  effort: z.enum(EFFORTS).optional(),
+  /** Sampling temperature (opencode's and Gemini's `temperature`). */
+  temperature: z.number().optional(),
+  /** Prompt-cache lifetime of its requests (Claude Code's `experimental.cacheTtl`). */
+  cacheTtl: z.enum(CACHE_TTLS).optional(),
+  /**
+   * `acp`: the agent is an external ACP agent (`command`, `args`, `env`) that warren runs as a
+   * child and speaks to as its client (docs/acp.md); its prompt is not used. Default `local`.
+   */
+  kind: z.enum(['local', 'acp']).optional(),
+  /** `kind: acp`: the program to start, its arguments, and the variables it gets (`${VAR}` expanded). */
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  /** Fields warren does not know (opencode's `mode`, `top_p`, …), kept as written. */
   extra: z.record(z.string(), z.unknown()),
   source: agentSourceSchema,
 });

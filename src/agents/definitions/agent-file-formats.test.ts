@@ -69,8 +69,10 @@ describe("Codex's TOML agents (.codex/agents/*.toml)", () => {
       ],
       source: { kind: 'project', path: '/p/.codex/agents/reviewer.toml', format: 'codex' },
     });
+    // Codex's reasoning effort is warren's `effort`: it reaches the provider.
+    expect(entry.definition?.effort).toBe('high');
+    expect(entry.definition?.extra).not.toHaveProperty('model_reasoning_effort');
     expect(entry.definition?.extra).toMatchObject({
-      model_reasoning_effort: 'high',
       nickname_candidates: ['Atlas', 'Delta'],
       approval_policy: 'never',
     });
@@ -90,7 +92,7 @@ describe("Codex's TOML agents (.codex/agents/*.toml)", () => {
     ]);
     expect(messages(entry.notes)).toEqual(
       expect.arrayContaining([
-        [5, '`model_reasoning_effort` (reasoning effort) is kept, not used'],
+        [5, 'read `model_reasoning_effort` as `effort`'],
         [
           6,
           'read `sandbox_mode = "read-only"` as a read-only agent: no Write or Edit, and Bash only for read-only commands',
@@ -193,10 +195,10 @@ describe("Gemini CLI's agents (.gemini/agents/*.md)", () => {
       source: { format: 'gemini' },
     });
     expect(entry.definition?.model).toBeUndefined();
+    expect(entry.definition?.temperature).toBe(0.2);
     expect(entry.definition?.extra).toMatchObject({
       kind: 'local',
       model: 'gemini-3-flash-preview',
-      temperature: 0.2,
     });
   });
 

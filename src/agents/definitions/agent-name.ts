@@ -9,22 +9,56 @@ export const AGENT_NAME_RULE =
   'a name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (spaces become "-")';
 
 export type CheckedAgentName =
-  | { name: string; problem?: undefined }
+  | {
+      name: string;
+      problem?: undefined;
+      /** Set when a display-style name (`UI/UX Designer`) was made into this safe one. */
+      displayName?: string;
+    }
   | {
       name?: undefined;
+      displayName?: undefined;
       /** What is wrong, with the name shown safely: `"../x" holds "/"`. */
       problem: string;
       /** A valid name close to the written one, to offer in the fix. */
       suggestion: string;
     };
 
-export function checkAgentName(written: string): CheckedAgentName {
+/**
+ * @param options.display a name people write for people (`name:` in a file): punctuation such as
+ *   `/`, `&` or `(` becomes `-`, so only a name shaped like a path, a flag, or one holding control
+ *   or invisible characters is refused.
+ */
+export function checkAgentName(
+  written: string,
+  options: { display?: boolean } = {},
+): CheckedAgentName {
   const name = written.trim().toLowerCase().replaceAll(' ', '-');
   if (NAME.test(name)) return { name };
+  if (options.display && !pathShaped(name)) {
+    const safe = suggest(name).replace(/-{2,}/g, '-');
+    if (NAME.test(safe) && safe.length >= Math.min(3, name.length)) {
+      return { name: safe, displayName: written };
+    }
+  }
   return {
     problem: `${quoted(written)} is not a valid agent name (${why(name)})`,
     suggestion: suggest(name),
   };
+}
+
+/**
+ * `../x`, `/etc`, `~/x`, `.hidden`, `a\\b`, `-flag`, or anything with a control or format
+ * character (NUL, a newline, a right-to-left override): never turned into a name.
+ */
+function pathShaped(name: string): boolean {
+  return (
+    /^[/\\~.-]/.test(name) ||
+    name.includes('..') ||
+    name.includes('\\') ||
+    /\p{C}/u.test(name) ||
+    name.length > 64
+  );
 }
 
 function why(name: string): string {

@@ -2,8 +2,10 @@
 // AgentDefinition: validates each field on its own, maps other dialects' names, and reports
 // what it changed. Files are lenient (a bad field is dropped with a warning); SDK input is strict.
 import type { z } from 'zod';
+import { HOOK_EVENTS } from '../../core/hook-runner.js';
 import { checkHookSettings, formatHookPath } from '../../hooks/hook-settings.js';
 import { normalizeModel } from '../../model/model-alias.js';
+import { acpFieldsOf, acpFieldWarnings, requiredBody, withoutAcpUnused } from './acp-fields.js';
 import {
   type AgentDefinition,
   type AgentFieldName,
@@ -13,6 +15,15 @@ import {
 import type { AgentDiagnostic } from './agent-load-entry.js';
 import { AGENT_NAME_RULE, checkAgentName } from './agent-name.js';
 import { fieldForKey, isForeignField, UNKNOWN_FIELD_HINTS } from './field-names.js';
+import {
+  isPlainRecord,
+  mcpServerList,
+  mergeLists,
+  nameList,
+  preview,
+  withoutUndefined,
+} from './field-values.js';
+import { splitForeignHookBlocks } from './foreign-hook-blocks.js';
 import { normalizeTools } from './normalize-tools.js';
 import { readOpencodePermission } from './opencode-permission.js';
 import { cutToBytes, MAX_TEXT_BYTES } from './text-limits.js';
@@ -68,8 +79,10 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   const name = state.resolveName(values.name);
   const hooks = values.hooks === undefined ? undefined : state.hooks(values.hooks, name);
   state.require('description', 'add `description: <when the parent should use this agent>`');
-  state.require('prompt', 'add the system prompt');
-  if (values.description === undefined || values.prompt === undefined || state.errors.length > 0) {
+  state.require(...requiredBody(values));
+  for (const { field, message } of acpFieldWarnings(values)) state.warn(field, message);
+  const noPrompt = values.prompt === undefined && values.kind !== 'acp';
+  if (values.description === undefined || noPrompt || state.errors.length > 0) {
     return { name, error: state.error(), warnings: state.warnings, notes: state.notes };
   }
 
@@ -81,8 +94,8 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   for (const { field, message } of tools.warnings) state.warn(field, `\`${field}\`: ${message}`);
   for (const { field, message } of tools.notes) state.note(field, `\`${field}\`: ${message}`);
   const description = state.limitSize('description', values.description);
-  const prompt = state.limitSize('prompt', values.prompt);
-  if (prompt.trim() === '') {
+  const prompt = state.limitSize('prompt', values.prompt ?? '');
+  if (prompt.trim() === '' && values.kind !== 'acp') {
     state.warn('prompt', 'the prompt is empty: the agent runs without a system prompt');
   }
   const permission =
@@ -118,9 +131,14 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
     memory: values.memory,
     forkContext: values.forkContext,
     omitProjectInstructions: values.omitProjectInstructions,
+    effort: values.effort,
+    temperature: values.temperature,
+    cacheTtl: values.cacheTtl,
+    ...acpFieldsOf(values),
     extra: state.extra,
     source: options.source,
   });
+  withoutAcpUnused(definition);
   const unknown = tools.unknownTools.length > 0 ? { unknownTools: tools.unknownTools } : {};
   return { name, definition, warnings: state.warnings, notes: state.notes, ...unknown };
 }
@@ -151,6 +169,16 @@ class BuildState {
     const foreign: string[] = [];
     const unknown: string[] = [];
     for (const [key, value] of Object.entries(this.options.fields)) {
+      // Claude Code nests its newest fields: `experimental: { cacheTtl: 1h }`.
+      if (key === 'experimental' && isPlainRecord(value) && Object.hasOwn(value, 'cacheTtl')) {
+        const { cacheTtl, ...rest } = value;
+        if (!known.has('cacheTtl')) {
+          known.set('cacheTtl', cacheTtl);
+          this.keyOf.set('cacheTtl', key);
+        }
+        if (Object.keys(rest).length > 0) this.#extra.push([key, rest]);
+        continue;
+      }
       const field = this.fieldFor(key);
       if (field !== undefined && !known.has(field)) {
         known.set(field, value);
@@ -241,7 +269,10 @@ class BuildState {
       const name = this.checkName(fallbackName, 'file');
       // A `name` that failed validation was reported already.
       if (!this.keyOf.has('name') && this.errors.length === 0) {
-        this.warn('name', `no \`name\`: the agent is named "${name}" after its file`);
+        const message = `no \`name\`: the agent is named "${name}" after its file`;
+        // opencode names every agent after its file: nothing is missing there.
+        if (this.options.source.format === 'opencode') this.note('name', message);
+        else this.warn('name', message);
       }
       return name;
     }
@@ -261,7 +292,14 @@ class BuildState {
    * @param from where the name was written, as the error names it
    */
   private checkName(name: string, from: 'name' | 'file' | 'key'): string {
-    const checked = checkAgentName(name);
+    const checked = checkAgentName(name, { display: from === 'name' });
+    if (checked.displayName !== undefined) {
+      this.note(
+        'name',
+        `read the display name "${checked.displayName}" as "${checked.name}" (${AGENT_NAME_RULE})`,
+      );
+      return checked.name;
+    }
     if (checked.problem !== undefined) {
       const fix = {
         name: `write it as \`name: ${checked.suggestion}\``,
@@ -295,7 +333,19 @@ class BuildState {
   }
 
   /** Hooks whose every entry is usable; a bad one makes the definition unusable. */
-  hooks<T extends object>(value: T, name: string): T {
+  hooks<T extends object>(written: T, name: string): T {
+    let value = written;
+    if (this.options.origin === 'file' && isPlainRecord(written)) {
+      const split = splitForeignHookBlocks(written);
+      if (split.foreign.length > 0) {
+        const keys = split.foreign.map((key) => `\`${key}\``).join(', ');
+        this.warn(
+          'hooks',
+          `\`hooks\`: ${keys} ${split.foreign.length > 1 ? 'are' : 'is'} not a hook event (another tool's hook block?); dropped. warren's events: ${HOOK_EVENTS.join(', ')}`,
+        );
+        value = split.hooks as T;
+      }
+    }
     const checked = checkHookSettings(value, {
       label: (path) => `agent ${name}: hooks.${formatHookPath(path)}`,
       callbacks: this.options.origin === 'sdk',
@@ -344,42 +394,4 @@ class BuildState {
     const line = this.options.lineOf?.(this.keyOf.get(key) ?? key);
     return line === undefined ? { message } : { message, line };
   }
-}
-
-/** Drops keys whose value is undefined, so a definition only holds what was set. */
-function withoutUndefined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-function nameList(value: string | string[]): string[] {
-  const items = typeof value === 'string' ? value.split(',') : value;
-  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ''))];
-}
-
-function mergeLists(
-  fromTools: string[] | undefined,
-  written: string | string[] | undefined,
-): string[] | undefined {
-  if (written === undefined) return fromTools;
-  return [...new Set([...(fromTools ?? []), ...nameList(written)])];
-}
-
-type McpServerRef = string | Record<string, unknown>;
-
-/** A server name, `{ name: config }`, or a list of either, as a list. */
-function mcpServerList(value: McpServerRef | McpServerRef[]): McpServerRef[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value;
-  return Object.entries(value).map(([name, config]) => ({ [name]: config }));
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    // A BigInt or a value that contains itself (SDK input) has no JSON.
-    text = Object.prototype.toString.call(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -5,6 +5,7 @@ import type { AgentSource } from './agent-definition.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
 import { mapCodexFields } from './codex-fields.js';
+import { codexFileOverCap } from './frontmatter-cap.js';
 
 export interface ParseCodexAgentFileOptions {
   path: string;
@@ -24,6 +25,8 @@ export function parseCodexAgentFile(options: ParseCodexAgentFileOptions): AgentL
     warnings: [],
     notes: [],
   });
+  const overCap = codexFileOverCap(options.text);
+  if (overCap) return failed(overCap.message);
   let table: Record<string, unknown>;
   try {
     table = plainValues(parse(options.text)) as Record<string, unknown>;

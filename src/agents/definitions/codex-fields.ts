@@ -8,7 +8,6 @@ import { at, type MappedFields, startMapping } from './mapped-fields.js';
 /** Codex keys that only label or tune the agent: kept, noted, never a warning. */
 const LABELS: Readonly<Record<string, string>> = {
   nickname_candidates: 'display names for spawned copies',
-  model_reasoning_effort: 'reasoning effort',
   model_reasoning_summary: 'reasoning summaries',
   model_verbosity: 'verbosity',
 };

@@ -10,6 +10,11 @@ const FIELD_ALIASES: Readonly<Record<string, AgentFieldName>> = {
   steps: 'maxTurns',
   maxSteps: 'maxTurns',
   omitClaudeMd: 'omitProjectInstructions',
+  model_reasoning_effort: 'effort',
+  reasoningEffort: 'effort',
+  'experimental.cacheTtl': 'cacheTtl',
+  // OpenCode 2's ordered rule list; files written for V1 use the name for V1's map too.
+  permissions: 'permission',
 };
 
 /**
@@ -17,12 +22,11 @@ const FIELD_ALIASES: Readonly<Record<string, AgentFieldName>> = {
  * Gemini file, gemini-fields.ts maps `timeout_mins` and checks `kind`).
  */
 const FOREIGN_FIELDS: ReadonlySet<string> = new Set([
-  'kind',
   'timeout_mins',
-  'effort',
   'initialPrompt',
+  // Claude Code's newest fields; `experimental.cacheTtl` is read, the rest kept.
+  'experimental',
   'mode',
-  'temperature',
   'top_p',
   'hidden',
   'disable',
@@ -40,7 +44,6 @@ const METADATA_KEYS: ReadonlySet<string> = new Set([
   'type',
   'author',
   'tags',
-  'permissions',
   'model_family',
   'recommended_models',
   'tested_with',
@@ -55,9 +58,7 @@ const METADATA_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** Likely mistakes among unknown keys, and what was probably meant. */
-export const UNKNOWN_FIELD_HINTS: Readonly<Record<string, string>> = {
-  permissions: 'opencode reads `permission`, not `permissions`',
-};
+export const UNKNOWN_FIELD_HINTS: Readonly<Record<string, string>> = {};
 
 const BY_LOOSE_NAME = new Map(
   Object.keys(agentFieldSchemas).map((field) => [looseName(field), field as AgentFieldName]),

@@ -1,9 +1,11 @@
 // Reads the frontmatter's fields: strict YAML first, the lenient line parser when that fails,
 // with each field's line kept so later warnings can point at it.
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter } from 'yaml';
 import type { AgentDiagnostic } from './agent-load-entry.js';
 import { isKnownKey } from './field-names.js';
+import { frontmatterOverCap } from './frontmatter-cap.js';
 import { descriptionCut, parseFrontmatterLeniently } from './lenient-frontmatter.js';
+import { parseYamlLinear } from './linear-yaml.js';
 import { yamlValues } from './yaml-values.js';
 
 export interface FrontmatterFields {
@@ -18,8 +20,10 @@ export interface FrontmatterFields {
 
 /** @param firstLine file line of the frontmatter's first line */
 export function readFrontmatterFields(frontmatter: string, firstLine: number): FrontmatterFields {
+  const overCap = frontmatterOverCap(frontmatter, firstLine);
+  if (overCap) return { fields: {}, lines: {}, repairs: [], error: overCap };
   const lineCounter = new LineCounter();
-  const doc = parseDocument(frontmatter, { lineCounter, uniqueKeys: true });
+  const doc = parseYamlLinear(frontmatter, lineCounter);
   const firstError = doc.errors[0];
   if (firstError === undefined && doc.contents === null) {
     return { fields: {}, lines: {}, repairs: [] };

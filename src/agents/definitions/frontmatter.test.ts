@@ -15,6 +15,37 @@ describe('splitFrontmatter', () => {
     expect(result.body).toBe(body);
   });
 
+  it('says the closer is missing when the prompt ran into the frontmatter up to a rule in it', () => {
+    const text = [
+      '---',
+      'name: reviewer',
+      'description: reviews code',
+      '',
+      'You are a reviewer.',
+      '',
+      '## Rules',
+      '- be kind',
+      '',
+      '---',
+      'More text.',
+    ].join('\n');
+    const split = splitFrontmatter(text);
+    expect(split).toMatchObject({
+      ok: false,
+      problem: {
+        line: 1,
+        problem:
+          'the frontmatter opened here has no closing `---` before the prompt (line 5 reads as Markdown, not YAML; the `---` at line 10 is a rule in the prompt)',
+        fix: 'add a `---` line after the last frontmatter field, before line 5',
+      },
+    });
+  });
+
+  it('keeps a frontmatter with a comment and a block value as it is', () => {
+    const text = '---\nname: a\n# a comment\ndescription: |\n  one\n\n  two\n---\nbody';
+    expect(parts(text).body).toBe('body');
+  });
+
   it('reports where the frontmatter starts so field lines match the file', () => {
     expect(parts('---\nname: a\n---\nbody').frontmatterLine).toBe(2);
   });

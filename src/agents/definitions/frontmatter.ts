@@ -63,6 +63,18 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
     };
   }
 
+  const prompt = promptInside(dedented, openerIndex, closerIndex);
+  if (prompt !== undefined) {
+    return {
+      ok: false,
+      problem: {
+        problem: `the frontmatter opened here has no closing \`---\` before the prompt (line ${prompt + 1} reads as Markdown, not YAML; the \`---\` at line ${closerIndex + 1} is a rule in the prompt)`,
+        fix: `add a \`---\` line after the last frontmatter field, before line ${prompt + 1}`,
+        line: openerIndex + 1,
+      },
+    };
+  }
+
   const fixes = [
     openerIndex > 0 ? `skipped ${openerIndex} blank line(s) before the opening \`---\`` : '',
     indent > 0 ? `removed ${indent} spaces of indentation from every line` : '',
@@ -82,6 +94,34 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
       ...(!CLOSERS.has(closer) && { oddCloser: { line: closerIndex + 1, text: closer } }),
     },
   };
+}
+
+/**
+ * The line where a prompt starts inside what was taken for frontmatter: after a blank line, a
+ * Markdown heading (`## Rules`), with a line of prose before or after it that no YAML key starts.
+ * YAML would read the heading as a comment and the prose as part of a value, so without this
+ * the prompt's first part would quietly become the description.
+ */
+function promptInside(
+  lines: readonly string[],
+  opener: number,
+  closer: number,
+): number | undefined {
+  const isProse = (line: string) =>
+    line.trim() !== '' &&
+    !/^\s/.test(line) &&
+    !/^[\w"'-][^:]*:(\s|$)/.test(line) &&
+    !/^#/.test(line);
+  for (let i = opener + 2; i < closer; i++) {
+    if (lines[i - 1]?.trim() !== '' || !/^#{1,6}\s+\S/.test(lines[i] ?? '')) continue;
+    const region = lines.slice(opener + 1, closer);
+    const firstProse = region.findIndex(isProse);
+    if (firstProse !== -1) {
+      const at = opener + 1 + firstProse;
+      return Math.min(at, i);
+    }
+  }
+  return undefined;
 }
 
 function isCloser(line: string): boolean {

@@ -1,8 +1,9 @@
 // The fallback for frontmatter that is not valid YAML (2% of real files): a line `key: …` at
 // column 0 starts a field, every other line continues it, and each field is parsed on its own.
-import { isMap, LineCounter, parseDocument } from 'yaml';
+import { isMap, LineCounter } from 'yaml';
 import type { AgentDiagnostic } from './agent-load-entry.js';
 import { isKnownKey } from './field-names.js';
+import { parseYamlLinear } from './linear-yaml.js';
 import { yamlValues } from './yaml-values.js';
 
 export interface LenientFrontmatter {
@@ -122,7 +123,7 @@ function readChunk(chunk: Chunk, fixes: AgentDiagnostic[]): ChunkValue {
   const rest = dropTrailingBlankLines(chunk.rest);
   const source = [`${chunk.key}: ${chunk.head}`, ...rest].join('\n');
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter });
+  const doc = parseYamlLinear(source, lineCounter);
   // One key only: a field that swallowed `key:` lines must not parse as several fields.
   if (doc.errors.length === 0 && isMap(doc.contents) && doc.contents.items.length === 1) {
     const values = yamlValues(doc);

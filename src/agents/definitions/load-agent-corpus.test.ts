@@ -1,6 +1,6 @@
 // The whole shared corpus of real definition files (976, from 13 public repositories). It lives
 // beside the repository in the warren workspace (or where WARREN_AGENT_CORPUS says, for a
-// worktree elsewhere), so a lone clone skips this test.
+// worktree elsewhere), so a lone clone skips this test, saying why.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +8,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDefinitionsResult, loadAgentDefinitions } from './load-agent-definitions.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+// Beside the main checkout (`../shared`), or beside the folder of worktrees (`../../shared`).
 const corpusDir =
-  process.env.WARREN_AGENT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus/agents');
+  process.env.WARREN_AGENT_CORPUS ??
+  [
+    path.resolve(repoRoot, '../shared/corpus/agents'),
+    path.resolve(repoRoot, '../../shared/corpus/agents'),
+  ].find((dir) => existsSync(dir)) ??
+  path.resolve(repoRoot, '../shared/corpus/agents');
 const present = existsSync(corpusDir);
 
 describe.skipIf(!present)('loading the shared corpus of 976 real definition files', () => {

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -261,5 +261,72 @@ describe('loadAgentDefinitions', () => {
     // `name: OpenCoder` in both: names are lower case.
     const openCoders = entries.filter((entry) => entry.name === 'opencoder');
     expect(openCoders.map((entry) => entry.status).sort()).toEqual(['ok', 'overridden']);
+  });
+});
+
+describe('project folders up to the repository root', () => {
+  async function repository() {
+    const ws = await workspace();
+    // `project` is the repository; the run starts two folders down.
+    await mkdir(path.join(ws.cwd, '.git'));
+    const cwd = path.join(ws.cwd, 'packages', 'web');
+    await mkdir(cwd, { recursive: true });
+    return { ws, cwd };
+  }
+
+  it("reads the repository root's agent folders from a folder inside it", async () => {
+    const { ws, cwd } = await repository();
+    await ws.write('project/.claude/agents/reviewer.md', agent('reviewer'));
+    const { definitions } = await ws.load({ cwd, builtins: false });
+    expect(definitions.get('reviewer')?.description).toBe('reviewer agent');
+  });
+
+  it('lets the nearest folder win a name, with a note, not a rename warning', async () => {
+    const { ws, cwd } = await repository();
+    const far = await ws.write('project/.claude/agents/reviewer.md', agent('reviewer', 'root'));
+    await ws.write('project/packages/web/.claude/agents/reviewer.md', agent('reviewer', 'near'));
+    const { definitions, entries } = await ws.load({ cwd, builtins: false });
+    expect(definitions.get('reviewer')?.description).toBe('near');
+    const overridden = entries.find((entry) => entry.source.path === far);
+    expect(overridden).toMatchObject({ status: 'overridden', warnings: [] });
+    expect(overridden?.notes).toEqual([
+      { message: expect.stringMatching(/a folder nearer the working folder wins\)$/) },
+    ]);
+  });
+
+  it('stops at the repository root, and reads only the working folder outside a repository', async () => {
+    const ws = await workspace();
+    await ws.write('.claude/agents/above.md', agent('above'));
+    await ws.write('project/sub/.keep', '');
+    const { definitions } = await ws.load({ cwd: path.join(ws.cwd, 'sub'), builtins: false });
+    expect([...definitions.keys()]).toEqual([]);
+  });
+});
+
+describe('one agent seen twice', () => {
+  it('is one agent when a folder is a link to another', async () => {
+    const ws = await workspace();
+    await ws.write('project/.warren/agents/reviewer.md', agent('reviewer'));
+    await mkdir(path.join(ws.cwd, '.claude'));
+    await symlink(path.join(ws.cwd, '.warren/agents'), path.join(ws.cwd, '.claude/agents'));
+    const { entries } = await ws.load({ builtins: false });
+    expect(entries.map((entry) => entry.name)).toEqual(['reviewer']);
+    expect(entries[0]?.warnings).toEqual([]);
+  });
+
+  it('is one agent, with a note, when shipped in several formats side by side', async () => {
+    const ws = await workspace();
+    await ws.write('project/.claude/agents/reviewer.md', agent('reviewer', 'claude'));
+    const opencode = await ws.write(
+      'project/.opencode/agents/reviewer.md',
+      '---\ndescription: opencode\n---\nYou review.\n',
+    );
+    const { definitions, entries } = await ws.load({ builtins: false });
+    expect(definitions.get('reviewer')?.description).toBe('claude');
+    const other = entries.find((entry) => entry.source.path === opencode);
+    expect(other).toMatchObject({ status: 'overridden', warnings: [] });
+    expect(other?.notes.map((note) => note.message)).toContain(
+      `the same agent in claude-code format is used (${path.join(ws.cwd, '.claude/agents/reviewer.md')})`,
+    );
   });
 });

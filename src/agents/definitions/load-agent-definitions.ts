@@ -1,11 +1,13 @@
 // Finds every definition a run can use (built-in, user, project, --agents-dir, SDK), loads
 // them concurrently, and decides which one each name resolves to: SDK > CLI > project > user >
-// built-in. Every file is reported, overridden and broken ones included.
+// built-in; among project folders, the nearest to the working folder (up to the repository
+// root) wins. Every file is reported, overridden and broken ones included.
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
+import { projectFolders } from '../../tools/project-folders.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
@@ -20,10 +22,13 @@ import type { loadAgentFile } from './load-agent-file.js';
 
 export interface LoadAgentDefinitionsOptions {
   /**
-   * The project root: `.warren/agents/`, `.claude/agents/`, `.opencode/agent(s)/`,
-   * `.codex/agents/` and `.gemini/agents/` under it.
+   * The working folder: `.warren/agents/`, `.claude/agents/`, `.opencode/agent(s)/`,
+   * `.codex/agents/` and `.gemini/agents/` under it and under each folder above it up to the
+   * repository root (tools/project-folders.ts).
    */
   cwd: string;
+  /** The project folders, nearest first; default projectFolders(cwd). */
+  projectDirs?: readonly string[];
   /** Where `~/.warren/agents/` is looked for; defaults to the user's home directory. */
   homeDir?: string;
   /** `--agents-dir` folders (relative to `cwd`), at CLI precedence; the first listed wins a tie. */
@@ -71,6 +76,8 @@ const READ_CONCURRENCY = 64;
 interface Root {
   dir: string;
   kind: 'project' | 'user' | 'agents-dir';
+  /** A project folder's definitions: that folder (nearer ones win a name over farther ones). */
+  folder?: string;
   /** Undefined: by extension (`*.toml` is Codex's, `*.md` warren's). */
   format?: AgentFileFormat;
 }
@@ -82,8 +89,15 @@ export async function loadAgentDefinitions(
     ...(options.agentsDirs ?? []).map(
       (dir): Root => ({ dir: path.resolve(options.cwd, dir), kind: 'agents-dir' }),
     ),
-    ...PROJECT_AGENT_DIRS.map(
-      ({ dir, format }): Root => ({ dir: path.join(options.cwd, dir), kind: 'project', format }),
+    ...(options.projectDirs ?? projectFolders(options.cwd)).flatMap((folder) =>
+      PROJECT_AGENT_DIRS.map(
+        ({ dir, format }): Root => ({
+          dir: path.join(folder, dir),
+          kind: 'project',
+          format,
+          folder,
+        }),
+      ),
     ),
     {
       dir: path.join(options.homeDir ?? os.homedir(), USER_AGENT_DIR),
@@ -94,8 +108,10 @@ export async function loadAgentDefinitions(
   // Run from the home folder, the project and user folders are one: read it once, as project.
   const distinct = roots.filter((root, i) => roots.findIndex((r) => r.dir === root.dir) === i);
   const listed = await Promise.all(distinct.map(listRoot));
-  const files = listed.flatMap((root) => root.files);
-  const fileEntries = files.length === 0 ? [] : await loadFiles(files);
+  const files = await oncePerRealFile(listed.flatMap((root) => root.files));
+  const fileEntries =
+    files.length === 0 ? [] : await loadFiles(files.map(({ folder, ...file }) => file));
+  const folderOf = new Map(files.map((file) => [file.path, file.folder]));
 
   const entries = [
     ...sdkEntries(options.agents ?? {}),
@@ -103,7 +119,19 @@ export async function loadAgentDefinitions(
     ...fileEntries,
     ...(options.builtins === false ? [] : builtinEntries()),
   ].sort((a, b) => PRECEDENCE[b.source.kind] - PRECEDENCE[a.source.kind]);
-  return { definitions: resolvePrecedence(entries), entries };
+  return {
+    definitions: resolvePrecedence(entries, (entry) => folderOf.get(entry.source.path ?? '')),
+    entries,
+  };
+}
+
+/**
+ * Each real file once, where it is first seen: a folder linked into another (`.claude/agents`
+ * -> `.warren/agents`) holds the same agents, not rivals of the same name.
+ */
+async function oncePerRealFile(files: ListedFile[]): Promise<ListedFile[]> {
+  const reals = await Promise.all(files.map((file) => realpath(file.path).catch(() => file.path)));
+  return files.filter((_, i) => reals.indexOf(reals[i]!) === i);
 }
 
 /**
@@ -121,8 +149,15 @@ export function resolveAgentDefinitions(
   return resolvePrecedence(entries);
 }
 
+interface ListedFile {
+  path: string;
+  kind: Root['kind'];
+  format?: AgentFileFormat;
+  folder?: string;
+}
+
 interface ListedRoot {
-  files: { path: string; kind: Root['kind']; format?: AgentFileFormat }[];
+  files: ListedFile[];
   errors: AgentLoadEntry[];
 }
 
@@ -171,6 +206,7 @@ async function listRoot(root: Root): Promise<ListedRoot> {
     path: file,
     kind: root.kind,
     ...(root.format !== undefined && { format: root.format }),
+    ...(root.folder !== undefined && { folder: root.folder }),
   }));
   return { files, errors: [] };
 }
@@ -216,9 +252,14 @@ function builtinEntries(): AgentLoadEntry[] {
 
 /**
  * The first usable entry of each name wins (entries come highest precedence first); the rest
- * are marked overridden. A tie within one level is likely a mistake, so it is a warning.
+ * are marked overridden. A tie within one level is likely a mistake, so it is a warning, except
+ * where the order is meant: a nearer project folder over one above it, or one agent shipped in
+ * several formats side by side (`.claude/agents/x.md` and `.codex/agents/x.toml`).
  */
-function resolvePrecedence(entries: AgentLoadEntry[]): Map<string, AgentDefinition> {
+function resolvePrecedence(
+  entries: AgentLoadEntry[],
+  folderOf: (entry: AgentLoadEntry) => string | undefined = () => undefined,
+): Map<string, AgentDefinition> {
   const winners = new Map<string, AgentLoadEntry>();
   for (const entry of entries) {
     if (!entry.definition) continue;
@@ -229,17 +270,32 @@ function resolvePrecedence(entries: AgentLoadEntry[]): Map<string, AgentDefiniti
     }
     entry.status = 'overridden';
     const by = sourceLabel(winner.source);
-    if (PRECEDENCE[winner.source.kind] === PRECEDENCE[entry.source.kind]) {
-      entry.warnings.push({
-        message: `"${entry.name}" is also defined in ${by}, which wins: at one precedence level the first found wins (earlier folder, then shallower path, then alphabetical); rename one of them`,
-      });
-    } else {
+    const [winnerFolder, folder] = [folderOf(winner), folderOf(entry)];
+    if (PRECEDENCE[winner.source.kind] !== PRECEDENCE[entry.source.kind]) {
       entry.notes.push({
         message: `overridden by ${by} (${winner.source.kind} definitions take precedence over ${entry.source.kind} ones)`,
+      });
+    } else if (winnerFolder !== undefined && folder !== undefined && winnerFolder !== folder) {
+      entry.notes.push({
+        message: `overridden by ${by} (a folder nearer the working folder wins)`,
+      });
+    } else if (folder !== undefined && sameAgentInAnotherFormat(winner, entry)) {
+      entry.notes.push({
+        message: `the same agent in ${winner.source.format} format is used (${by})`,
+      });
+    } else {
+      entry.warnings.push({
+        message: `"${entry.name}" is also defined in ${by}, which wins: at one precedence level the first found wins (earlier folder, then shallower path, then alphabetical); rename one of them`,
       });
     }
   }
   return new Map([...winners].map(([name, entry]) => [name, entry.definition!]));
+}
+
+/** One agent shipped for several tools: same file name, another format's folder. */
+function sameAgentInAnotherFormat(a: AgentLoadEntry, b: AgentLoadEntry): boolean {
+  const stem = (file = '') => path.basename(file).replace(/\.(?:md|toml)$/i, '');
+  return a.source.format !== b.source.format && stem(a.source.path) === stem(b.source.path);
 }
 
 /** The file parser (and YAML with it) loads only when there are files to parse. */

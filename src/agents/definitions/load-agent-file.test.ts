@@ -133,7 +133,7 @@ describe('loadAgentFile on real files', () => {
     expect(entry.definition!.extra).toEqual({ mode: 'subagent' });
   });
 
-  it('keeps unknown opencode keys in extra and warns, pointing out `permissions` for `permission`', async () => {
+  it('keeps unknown opencode keys in extra and warns; reads `permissions` as `permission`', async () => {
     const entry = await loadFixture(
       'darrenhinde__OpenAgentsControl/.opencode/agent/core/openagent.md',
     );
@@ -145,12 +145,15 @@ describe('loadAgentFile on real files', () => {
       category: 'core',
       version: '1.0.0',
       mode: 'primary',
-      temperature: 0.2,
-      permissions: { bash: { 'rm -rf *': 'ask' } },
     });
+    expect(entry.definition!.temperature).toBe(0.2);
+    // Written for opencode 1 under OpenCode 2's name: its rules hold (they only take away).
+    expect(messages(entry.notes)).toContain('read `permissions` as `permission`');
+    expect(entry.definition!.permissionRules).toContainEqual(
+      expect.objectContaining({ behavior: 'ask', rule: 'Bash(rm -rf *)' }),
+    );
     const unknown = entry.warnings.find((w) => w.message.startsWith('unknown fields'));
     expect(unknown?.message).toContain('`category`');
-    expect(unknown?.message).toContain('opencode reads `permission`, not `permissions`');
     expect(unknown?.line).toBe(3);
   });
 
@@ -178,7 +181,8 @@ describe('loadAgentFile on real files', () => {
       'Bash(git reset --hard*)',
     ]);
     expect(definition.skills).toContain('dynamic');
-    expect(definition.extra).toEqual({ effort: 'medium' });
+    expect(definition.effort).toBe('medium');
+    expect(definition.extra).toEqual({});
   });
 
   it('turns Task(x) into Agent with spawnable types and passes the unknown model `fable` through', async () => {
@@ -382,6 +386,40 @@ describe('loadAgentFile on hand-written files', () => {
     );
   });
 
+  it("drops another tool's hook blocks (`pre:`, `post:`) with a warning, and keeps the rest", async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'name: a',
+        'description: d',
+        'hooks:',
+        '  pre: ./setup.sh',
+        '  post: [./cleanup.sh]',
+        '  PreToolUse: [{ matcher: Bash, hooks: [{ type: command, command: ./guard.sh }] }]',
+        '---',
+        'body',
+      ].join('\n'),
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.warnings).toEqual([
+      {
+        line: 4,
+        message: expect.stringMatching(
+          /^`hooks`: `pre`, `post` are not a hook event \(another tool's hook block\?\); dropped\./,
+        ),
+      },
+    ]);
+    expect(Object.keys(entry.definition!.hooks!)).toEqual(['PreToolUse']);
+  });
+
+  it('still refuses a mistyped hook event: a guard must not go missing quietly', async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\nhooks:\n  pretooluse: [{ hooks: [{ type: command, command: x }] }]\n---\nbody',
+    );
+    expect(entry.status).toBe('error');
+    expect(entry.error?.message).toContain('unknown hook event "pretooluse"');
+  });
+
   it('drops a field with a bad value and names the field, the line and what it must be', async () => {
     const entry = await loadText(
       '---\nname: agent\ndescription: d\nmaxTurns: lots\npermissionMode: yolo\n---\nbody',
@@ -491,8 +529,8 @@ describe('agent names', () => {
 
   it.each([
     ['../x', 'holds "/"'],
-    ['a/b', 'holds "/"'],
     ['/abs', 'holds "/"'],
+    ['"a\\\\b"', 'holds "\\\\"'],
     ['"a\\0b"', 'holds "\\u{0}"'],
     ['"two\\nlines"', 'holds "\\u{a}"'],
     ['"\u202Eevil"', 'holds "\\u{202e}"'],
@@ -515,6 +553,16 @@ describe('agent names', () => {
     expect(messages(entry.notes)).toContain(
       'read the name "Context Retriever" as "context-retriever"',
     );
+  });
+
+  it.each([
+    ['UI/UX Designer', 'ui-ux-designer'],
+    ['Frontend (React) & CSS', 'frontend-react-css'],
+    ['a/b', 'a-b'],
+  ])('makes the display name `%s` the safe name %s, with a note', async (written, safe) => {
+    const entry = await withName(written);
+    expect(entry).toMatchObject({ status: 'ok', name: safe });
+    expect(messages(entry.notes)).toContain(`read the display name "${written}" as "${safe}"`);
   });
 
   it('refuses a file whose name cannot be an agent name when the frontmatter has none', async () => {
@@ -618,5 +666,52 @@ describe('diagnostics', () => {
     expect(entry.definition!.disallowedTools).toEqual(['Bash']);
     expect(entry.warnings).toEqual([]);
     expect(entry.unknownTools).toBeUndefined();
+  });
+});
+
+describe("the newest peers' fields", () => {
+  it("reads Claude Code's `experimental.cacheTtl` and `effort`", async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\neffort: high\nexperimental:\n  cacheTtl: 1h\n---\nbody',
+    );
+    expect(entry.definition).toMatchObject({ effort: 'high', cacheTtl: '1h' });
+    expect(entry.definition!.extra).toEqual({});
+    expect(entry.warnings).toEqual([]);
+  });
+
+  it('refuses a cache lifetime Anthropic does not offer, naming the line', async () => {
+    const entry = await loadText(
+      '---\nname: a\ndescription: d\nexperimental: { cacheTtl: 2h }\n---\nb',
+    );
+    expect(entry.definition!.cacheTtl).toBeUndefined();
+    expect(entry.warnings).toEqual([
+      { line: 4, message: '`experimental` must be `5m` or `1h` (got "2h"); the field is ignored' },
+    ]);
+  });
+
+  it("reads OpenCode 2's `permissions` list of { action, resource, effect }, the last match winning", async () => {
+    const entry = await loadText(
+      [
+        '---',
+        'description: d',
+        'permissions:',
+        '  - { action: shell, resource: "*", effect: ask }',
+        '  - { action: shell, resource: "git status *", effect: allow }',
+        '  - { action: edit, resource: "*", effect: deny }',
+        '  - { action: subagent, resource: "*", effect: deny }',
+        '  - { action: telepathy, resource: "*", effect: deny }',
+        '---',
+        'body',
+      ].join('\n'),
+      'reviewer.md',
+    );
+    expect(entry.status).toBe('ok');
+    expect(entry.definition!.disallowedTools).toEqual(['Edit', 'Write', 'Agent']);
+    expect(entry.definition!.permissionRules).toEqual([
+      { behavior: 'ask', rule: 'Bash', except: ['Bash(git status *)'], field: 'permissions[0]' },
+    ]);
+    expect(messages(entry.warnings)).toContain(
+      '`permissions[4]`: warren has no tool for the action "telepathy"; ignored',
+    );
   });
 });

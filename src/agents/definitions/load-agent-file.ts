@@ -1,13 +1,14 @@
 // Loads one definition file into a load entry: Markdown with frontmatter (warren, Claude Code,
 // opencode, Gemini CLI) or Codex's TOML. Never throws: a file that cannot be used becomes an
 // error entry that names the line and the fix.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isRefusedFile, readRegularFile } from '../../core/regular-file.js';
 import type { AgentFileFormat, AgentSource, AgentSourceKind } from './agent-definition.js';
 import type { AgentDiagnostic, AgentLoadEntry } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
 import { parseCodexAgentFile } from './codex-agent-file.js';
 import { splitFrontmatter } from './frontmatter.js';
+import { DEFINITION_FILE_MAX_BYTES } from './frontmatter-cap.js';
 import { readFrontmatterFields } from './frontmatter-fields.js';
 import { mapGeminiFields } from './gemini-fields.js';
 import type { MappedFields } from './mapped-fields.js';
@@ -23,8 +24,13 @@ export interface LoadAgentFileOptions {
 export async function loadAgentFile(options: LoadAgentFileOptions): Promise<AgentLoadEntry> {
   let text: string;
   try {
-    text = await readFile(options.path, 'utf8');
+    text = (await readRegularFile(options.path, { maxBytes: DEFINITION_FILE_MAX_BYTES })).toString(
+      'utf8',
+    );
   } catch (error) {
+    if (isRefusedFile(error)) {
+      return errorEntry(options, { message: `the file ${error.problem} (${error.fix})` });
+    }
     return errorEntry(options, { message: `cannot read the file: ${(error as Error).message}` });
   }
   return parseAgentFile({ ...options, text });

@@ -14,6 +14,15 @@ describe('readOpencodePermission', () => {
     expect(read.notes[0]).toBe('opencode `permission`: switches off Bash, Edit, Write, Agent');
   });
 
+  it("reads an MCP server's key (`github_*`) as a rule for all of that server's tools", () => {
+    const read = readOpencodePermission({ 'github_*': 'deny', 'jira-cloud_*': 'ask' });
+    expect(read.deniedTools).toEqual(['mcp__github']);
+    expect(read.rules).toEqual([
+      { behavior: 'ask', rule: 'mcp__jira-cloud', field: 'permission.jira-cloud_*' },
+    ]);
+    expect(read.warnings).toEqual([]);
+  });
+
   it('reads a per-command map: `"git push": ask` asks before git push with any arguments', () => {
     const read = readOpencodePermission({ bash: { 'git push': 'ask', 'rm -rf *': 'deny' } });
     expect(read.rules).toEqual([
@@ -100,7 +109,7 @@ describe('readOpencodePermission', () => {
       '`permission` keys ignored: doom_loop (warren has no doom-loop check); external_directory (warren asks before any path outside the allowed directories anyway)',
     ]);
     expect(read.warnings).toEqual([
-      '`permission.bsh`: opencode has no such permission key; ignored',
+      "`permission.bsh`: opencode has no such permission key; ignored (for an MCP server's tools write `<server>_*`)",
     ]);
   });
 });

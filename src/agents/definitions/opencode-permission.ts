@@ -58,9 +58,12 @@ interface Entry {
   rule?: string;
 }
 
-/** @param value the `permission` field as written: an action, or a map of tool to action(s) */
+/**
+ * @param value the `permission` field as written: an action, a map of tool to action(s), or
+ *   OpenCode 2's list of `{ action, resource, effect }`
+ */
 export function readOpencodePermission(
-  value: string | Record<string, unknown>,
+  value: string | Record<string, unknown> | unknown[],
 ): OpencodePermission {
   const result: OpencodePermission = { deniedTools: [], rules: [], warnings: [], notes: [] };
   const entries = flatten(value, result).map((entry) => ({ ...entry, rule: ruleText(entry) }));
@@ -93,7 +96,11 @@ export function readOpencodePermission(
   return result;
 }
 
-function flatten(value: string | Record<string, unknown>, result: OpencodePermission): Entry[] {
+function flatten(
+  value: string | Record<string, unknown> | unknown[],
+  result: OpencodePermission,
+): Entry[] {
+  if (Array.isArray(value)) return flattenRuleList(value, result);
   if (typeof value === 'string') {
     return [
       {
@@ -109,10 +116,16 @@ function flatten(value: string | Record<string, unknown>, result: OpencodePermis
   for (const [key, setting] of Object.entries(value)) {
     const field = `permission.${key}`;
     const name = key.toLowerCase();
-    const tools = Object.hasOwn(PERMISSION_TOOLS, name) ? PERMISSION_TOOLS[name] : undefined;
+    const tools = Object.hasOwn(PERMISSION_TOOLS, name)
+      ? PERMISSION_TOOLS[name]
+      : mcpServerTools(key);
     if (tools === undefined) {
       if (Object.hasOwn(NOT_APPLICABLE, name)) ignored.push(`${key} (${NOT_APPLICABLE[name]})`);
-      else result.warnings.push(`\`${field}\`: opencode has no such permission key; ignored`);
+      else {
+        result.warnings.push(
+          `\`${field}\`: opencode has no such permission key; ignored (for an MCP server's tools write \`<server>_*\`)`,
+        );
+      }
       continue;
     }
     for (const [pattern, action] of patternsOf(setting, field, result)) {
@@ -121,6 +134,48 @@ function flatten(value: string | Record<string, unknown>, result: OpencodePermis
   }
   if (ignored.length > 0) result.notes.push(`\`permission\` keys ignored: ${ignored.join('; ')}`);
   return entries;
+}
+
+/** OpenCode 2's action names where they differ from V1's keys. */
+const V2_ACTIONS: Readonly<Record<string, string>> = { shell: 'bash', subagent: 'task' };
+
+/** OpenCode 2's `permissions`: `{ action, resource, effect }` rules, the last match winning. */
+function flattenRuleList(rules: unknown[], result: OpencodePermission): Entry[] {
+  const entries: Entry[] = [];
+  rules.forEach((rule, index) => {
+    const field = `permissions[${index}]`;
+    const { action, resource, effect } = (rule ?? {}) as Record<string, unknown>;
+    if (typeof action !== 'string' || (resource !== undefined && typeof resource !== 'string')) {
+      result.warnings.push(
+        `\`${field}\`: not a { action, resource, effect } rule with string action and resource; ignored`,
+      );
+      return;
+    }
+    const key = V2_ACTIONS[action.toLowerCase()] ?? action;
+    const tools = Object.hasOwn(PERMISSION_TOOLS, key.toLowerCase())
+      ? PERMISSION_TOOLS[key.toLowerCase()]
+      : mcpServerTools(key);
+    if (tools === undefined) {
+      const why = NOT_APPLICABLE[key.toLowerCase()];
+      result.warnings.push(
+        `\`${field}\`: ${why ? `${why}` : `warren has no tool for the action "${action}"`}; ignored`,
+      );
+      return;
+    }
+    const pattern = resource === undefined || resource.trim() === '' ? '*' : resource;
+    const act = readAction(effect, `${field}.effect`, result);
+    for (const tool of tools) entries.push({ tool, pattern, action: act, field });
+  });
+  return entries;
+}
+
+/**
+ * opencode names an MCP server's tools `<server>_<tool>`, so `github_*` is every tool of server
+ * github: warren's `mcp__github`. A key naming one tool is ambiguous (`_` may be in either part).
+ */
+function mcpServerTools(key: string): readonly string[] | undefined {
+  const server = /^([A-Za-z0-9][A-Za-z0-9_-]*)_\*$/.exec(key)?.[1];
+  return server === undefined ? undefined : [`mcp__${server}`];
 }
 
 /** `deny` is `{ "*": deny }`; a map is read entry by entry. */

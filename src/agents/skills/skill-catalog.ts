@@ -9,7 +9,6 @@ import { isInside } from '../../tools/allowed-path.js';
 import { readConfinedText } from '../confined-text-file.js';
 import { AGENT_NAME_RULE, checkAgentName } from '../definitions/agent-name.js';
 import { splitFrontmatter } from '../definitions/frontmatter.js';
-import { readFrontmatterFields } from '../definitions/frontmatter-fields.js';
 import { MAX_TEXT_BYTES } from '../definitions/text-limits.js';
 
 /** Project folders of skills, in the order they win a name both use. */
@@ -131,6 +130,8 @@ async function readSkill(
       warnings: [...warnings, `${shown}:${line}: ${problem}: ${fix}; the skill is left out`],
     };
   }
+  // YAML is loaded with the first skill file: a project without skills never loads it.
+  const { readFrontmatterFields } = await import('../definitions/frontmatter-fields.js');
   const { fields, lines, error } = readFrontmatterFields(
     split.parts.frontmatter,
     split.parts.frontmatterLine,

@@ -29,7 +29,7 @@ describe('the terminal UI', () => {
   it('shows the prompt, the answer as Markdown, and the status line', async () => {
     ui = await renderUi(HELLO);
     expect(ui.frame()).toContain('Ask anything · /help');
-    expect(ui.frame()).toMatch(/scripted:demo · session …\S{8} · 0 tok · \$/);
+    expect(ui.frame()).toMatch(/scripted:demo · session …\S{8} · 0 tok · \/help/);
     await ui.type('hello', KEYS.enter);
     const frame = await ui.waitFor('Hi! Bold and code.');
     expect(frame).toContain('❯ hello');
@@ -102,8 +102,8 @@ describe('the terminal UI', () => {
   });
 
   it("says the setup's warnings once, at the first prompt, even after a /clear before it", async () => {
-    const mcp = { mcpServers: { e: { command: 'warren-no-such-server' } } };
-    ui = await renderUi(HELLO, { files: { '.mcp.json': JSON.stringify(mcp) } });
+    const definition = '---\nname: w\ndescription: d\ntools: Read, NoSuchTool\n---\nHi.\n';
+    ui = await renderUi(HELLO, { files: { '.warren/agents/w.md': definition } });
     await ui.type('/clear', KEYS.enter);
     await ui.waitFor('New session');
     await ui.type('hello', KEYS.enter);
@@ -114,8 +114,57 @@ describe('the terminal UI', () => {
       (entry) => entry.kind === 'notice' && entry.tone === 'warning',
     );
     expect(warnings).toEqual([
-      expect.objectContaining({ text: expect.stringContaining('it is not trusted') }),
+      expect.objectContaining({ text: expect.stringContaining('NoSuchTool') }),
     ]);
+  });
+
+  it('shows a resumed session as it was left: its conversation, tool calls and usage so far', async () => {
+    ui = await renderUi(`
+model: demo
+turns:
+  - match: { prompt: hello }
+    text: Reading it.
+    tool_calls: [{ name: Glob, input: { pattern: "*.txt" } }]
+  - text: The file is there.
+  - match: { prompt: again }
+    text: Again here.
+`);
+    await ui.type('hello', KEYS.enter);
+    await ui.waitFor('The file is there.');
+    await ui.type('again', KEYS.enter);
+    await ui.waitFor('Again here.');
+    const first = ui.session.sessionId;
+    await ui.type('/clear', KEYS.enter);
+    await ui.waitFor('New session');
+    await ui.type(`/resume ${first}`, KEYS.enter);
+    const resumed = await ui.waitFor(`Resumed session ${first} (2 prompts so far).`);
+    const order = [
+      '❯ hello',
+      'Reading it.',
+      'Glob *.txt',
+      'The file is there.',
+      '❯ again',
+      'Again here.',
+    ];
+    const at = order.map((text) => resumed.indexOf(text));
+    expect(at.every((index) => index >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // The scripted model has no price: the status line has its tokens, and says so of its cost.
+    expect(resumed).toMatch(/session …\S{8} · [1-9][\d.]*k? tok · unpriced · \/help/);
+  });
+
+  it('lists saved sessions on /resume with their first prompt, folder and age, not empty ones', async () => {
+    ui = await renderUi(HELLO);
+    await ui.type('hello', KEYS.enter);
+    await ui.waitFor('Hi!');
+    const first = ui.session.sessionId;
+    await ui.type('/clear', KEYS.enter);
+    await ui.waitFor('New session');
+    const empty = ui.session.sessionId;
+    await ui.type('/resume', KEYS.enter);
+    const listed = await ui.waitFor('Resume one with');
+    expect(listed).toMatch(new RegExp(`${first}\\s+just now\\s+\\S*project\\s+hello`));
+    expect(listed.slice(listed.lastIndexOf('Latest sessions'))).not.toContain(empty);
   });
 
   it('asks twice for Ctrl+C before it exits', async () => {

@@ -54,7 +54,7 @@ describe('short numbers', () => {
     expect([formatCost(0.01234), formatCost(12.5), formatCost(null)]).toEqual([
       '$0.0123',
       '$12.50',
-      '$–',
+      'unpriced',
     ]);
   });
 });

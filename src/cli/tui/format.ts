@@ -21,7 +21,7 @@ export function formatTokens(tokens: number): string {
 
 /** `$0.0123`; a dash when some model's price is unknown, since a partial sum would mislead. */
 export function formatCost(costUsd: number | null): string {
-  if (costUsd === null) return '$–';
+  if (costUsd === null) return 'unpriced';
   return costUsd < 1 ? `$${costUsd.toFixed(4)}` : `$${costUsd.toFixed(2)}`;
 }
 

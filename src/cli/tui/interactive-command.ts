@@ -9,6 +9,7 @@ import { ChangeFeed } from './change-feed.js';
 import { InteractiveSession } from './interactive-session.js';
 import { loadUi } from './load-ui.js';
 import { themeFor } from './theme.js';
+import { askProjectTrust } from './trust-question.js';
 
 export interface Terminal {
   stdin: NodeJS.ReadStream;
@@ -40,6 +41,8 @@ export async function runInteractive(
       if (!session) throw new Error('a permission question before the session started');
       return session.permissions.ask(prompt);
     },
+    // Asked once, before the session exists: nothing of the project has run yet.
+    askProjectTrust: (trust) => askProjectTrust(terminal, trust),
   });
   session = new InteractiveSession(setup, { onChange: feed.changed });
   const { startUi } = await loadUi();

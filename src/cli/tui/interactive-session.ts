@@ -14,7 +14,9 @@ import { AgentTree } from '../../telemetry/agent-tree.js';
 import { type RunSetup, resumeConversation } from '../run-setup.js';
 import { formatUsageTable } from '../usage-table.js';
 import { PermissionQueue } from './permission-queue.js';
+import { historyEntries, recordedSession } from './resumed-history.js';
 import { SessionView } from './session-view.js';
+import { userPrompts } from './user-prompts.js';
 
 export interface InteractiveSessionOptions {
   /** Called after every change worth drawing; the UI throttles what it draws. */
@@ -326,33 +328,23 @@ export class InteractiveSession {
     this.#onChange();
   }
 
+  /** The conversation so far, as it was shown, and what its agents spent (status line, /cost). */
   #showResumed(history: readonly Message[]): void {
+    const recorded = recordedSession(this.setup.sessionDir, this.sessionId);
+    for (const entry of historyEntries(history, { cwd: this.setup.cwd, ...recorded })) {
+      this.view.add(entry);
+    }
+    for (const { event, at } of recorded.events) {
+      if (event.type === 'usage') this.view.observe(event, at);
+      this.#tree.observe(event, at);
+    }
     const prompts = userPrompts(history).length;
     this.view.add({
       kind: 'notice',
       tone: 'info',
       text: `Resumed session ${this.sessionId} (${prompts} prompt${prompts === 1 ? '' : 's'} so far).`,
     });
-    const last = history.findLast((message) => message.role === 'assistant');
-    if (last?.role === 'assistant') {
-      const text = last.content
-        .map((part) => (part.type === 'text' ? part.text : ''))
-        .join('')
-        .trim();
-      if (text) this.view.add({ kind: 'assistant', text });
-    }
   }
-}
-
-/** What the person typed: not the notifications of background work delivered as user messages. */
-function userPrompts(history: readonly Message[]): string[] {
-  return history.flatMap((message) =>
-    message.role === 'user' &&
-    !message.content.startsWith('<') &&
-    !message.content.includes('<task-notification>')
-      ? [message.content]
-      : [],
-  );
 }
 
 function delay(ms: number): Promise<void> {

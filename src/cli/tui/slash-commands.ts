@@ -1,10 +1,11 @@
 // The commands typed at the prompt: `/help`, `/clear`, `/cost`, `/agents`, `/tasks`, `/resume`,
 // `/exit`. Each writes what it has to say into the conversation; none of them talks to the model.
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
+import { savedSessions } from '../../session/saved-sessions.js';
 import { agentsListing, formatAgentsListing } from '../agents-listing.js';
+import { terminalSafe } from '../terminal-text.js';
+import { textTable } from '../text-table.js';
 import type { InteractiveSession } from './interactive-session.js';
 import { runTasksCommand, TASKS_USAGE } from './tasks-command.js';
 
@@ -154,16 +155,37 @@ function refuseWhileBusy(session: InteractiveSession, command: string): boolean 
   return true;
 }
 
-/** The ten newest sessions of the folder, newest first, with their size. */
+/** The ten newest sessions with a prompt, newest first: id, age, folder and first prompt. */
 function latestSessions(sessionDir: string): string {
-  const names = existsSync(sessionDir)
-    ? readdirSync(sessionDir).filter((name) => name.endsWith('.jsonl'))
-    : [];
-  if (names.length === 0) return `No sessions in ${sessionDir} yet.`;
-  const latest = names.sort().reverse().slice(0, 10);
-  const lines = latest.map((name) => {
-    const size = statSync(join(sessionDir, name)).size;
-    return `  ${name.slice(0, -'.jsonl'.length)}  ${(size / 1024).toFixed(1)} KiB`;
-  });
-  return [...lines, '', 'Resume one with /resume <session-id>.'].join('\n');
+  const sessions = savedSessions(sessionDir, 10);
+  if (sessions.length === 0) return `No sessions in ${sessionDir} yet.`;
+  const now = Date.now();
+  const rows = sessions.map((session) => [
+    session.id,
+    ageOf(now - session.modifiedAt),
+    terminalSafe(shownFolder(session.cwd)),
+    terminalSafe(oneLine(session.firstPrompt)),
+  ]);
+  const table = textTable(rows).map((line) => `  ${line}`);
+  return [...table, '', 'Resume one with /resume <session-id>.'].join('\n');
+}
+
+function ageOf(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours}h ago` : `${Math.floor(hours / 24)}d ago`;
+}
+
+function shownFolder(cwd: string | undefined): string {
+  if (cwd === undefined) return '?';
+  const home = homedir();
+  return cwd === home || cwd.startsWith(`${home}/`) ? `~${cwd.slice(home.length)}` : cwd;
+}
+
+/** The first line, at most 60 characters. */
+function oneLine(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -1,4 +1,5 @@
-// The last line of the screen: model, session, tokens and cost of the whole tree, the
+// The last line of the screen: model, session, tokens and cost of the whole tree ("unpriced"
+// for a model without a price), the
 // permission mode when it is not the default; or the hint that one more Ctrl+C exits.
 import { Text } from 'ink';
 import { budgetTokens, type Usage } from '../../core/usage.js';
@@ -19,11 +20,14 @@ export function StatusLine(props: StatusLineProps) {
   if (props.exitArmed) {
     return <Text color={theme.warning}>Press Ctrl+C again to exit.</Text>;
   }
+  const tokens = budgetTokens(props.usage);
   const parts = [
     props.model,
     `session …${props.sessionId.slice(-8)}`,
-    `${formatTokens(budgetTokens(props.usage))} tok`,
-    formatCost(props.costUsd),
+    `${formatTokens(tokens)} tok`,
+    // Before the first reply nothing is known of the cost; after it, a model without a price
+    // says so rather than claim $0.
+    ...(tokens > 0 ? [formatCost(props.costUsd)] : []),
     ...(props.permissionMode === 'default' ? [] : [`${props.permissionMode} mode`]),
     '/help',
   ];

@@ -2,7 +2,7 @@
 // assembled by run-setup.ts from a scripted model's script, in a scratch project. Keys go in
 // through the fake stdin; frames come back as text. Not built into dist/.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect } from 'vitest';
 import { makeTempDir } from '../../testing/temp-dir.js';
@@ -48,6 +48,7 @@ export async function renderUi(
   const project = join(home, 'project');
   await mkdir(project);
   for (const [file, text] of Object.entries(options.files ?? {})) {
+    await mkdir(dirname(join(project, file)), { recursive: true });
     await writeFile(join(project, file), text);
   }
   await writeFile(join(home, 'script.yaml'), script);

@@ -1,0 +1,272 @@
+// A `kind: acp` child: an external ACP agent (Gemini CLI, a Claude Code or Codex adapter,
+// another warren) run as a process in its own group, with warren as its ACP client. It yields
+// the events a child's loop would, so foreground, background, worktrees and TaskStop treat it
+// as any child; its questions go to warren's gate, its file access through warren's checks.
+import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  client,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import type { Budget } from '../core/budget.js';
+import type { AgentEvent, AgentStatus, RunResult } from '../core/events.js';
+import type { Message } from '../core/messages.js';
+import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
+import { emptyUsage } from '../core/usage.js';
+import { EventChannel } from '../loop/event-channel.js';
+import { subtypeOf } from '../loop/run-result.js';
+import { expandVariables } from '../mcp/expand-env.js';
+import { ChildEvents } from './child-events.js';
+import { ChildFiles } from './child-files.js';
+import { type ChildAsker, decideChildPermission } from './child-permission.js';
+
+/** A definition's `command`, `args` and `env`: how the external agent is started. */
+export interface AcpCommand {
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+}
+
+export interface AcpChildRun extends Omit<ChildAsker, 'agent'> {
+  prompt: string;
+  acp: AcpCommand;
+  agentId: string;
+  parentId: string | null;
+  depth: number;
+  agentType: string;
+  description: string;
+  agentPath: string;
+  parentToolCallId?: string;
+  background?: boolean;
+  /** The child's node of the tree's budget: its time limit stops the agent as `budget`. */
+  budget?: Budget;
+}
+
+/** The variables every started process gets (as MCP servers do); the rest only when named. */
+const BASE_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
+/** After a cancel, how long the child has to answer its prompt before it is stopped. */
+const CANCEL_GRACE_MS = 3000;
+const STDERR_KEPT = 2000;
+/** After the prompt, how long the agent has to exit once its stdin is closed. */
+const EXIT_WAIT_MS = 3000;
+
+export async function* runAcpChild(run: AcpChildRun): AsyncGenerator<AgentEvent, void> {
+  const channel = new EventChannel<AgentEvent>();
+  const done = drive(run, (event) => channel.push(event)).finally(() => channel.close());
+  try {
+    for await (const event of channel) yield event;
+  } finally {
+    await done;
+  }
+}
+
+async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promise<void> {
+  const ref = { agentId: run.agentId, parentId: run.parentId, depth: run.depth };
+  const started = Date.now();
+  emit({
+    ...ref,
+    type: 'run_start',
+    agentType: run.agentType,
+    description: run.description,
+    model: `acp:${basename(run.acp.command)}`,
+    tools: [],
+    cwd: run.cwd,
+    path: run.agentPath,
+    ...(run.parentToolCallId ? { parentToolCallId: run.parentToolCallId } : {}),
+  });
+  emit({ ...ref, type: 'turn_start', turn: 1 });
+  emit({ ...ref, type: 'message_start' });
+  let status: AgentStatus = 'completed';
+  let error: string | undefined;
+  let stderr = '';
+  // ACP reports no tokens: the tree's time limits bound an external agent, and its cost budget
+  // too where the agent reports what it spent in dollars.
+  const outOfTime = new AbortController();
+  const events = new ChildEvents(ref, emit, (deltaUsd) => {
+    run.budget?.spend(0, deltaUsd);
+    if (run.budget?.exhausted()) outOfTime.abort();
+  });
+  const deadline = run.budget?.effectiveDeadline() ?? Number.POSITIVE_INFINITY;
+  const timer = Number.isFinite(deadline)
+    ? setTimeout(() => outOfTime.abort(), Math.max(0, deadline - Date.now()))
+    : undefined;
+  const signal = AbortSignal.any([run.signal, outOfTime.signal]);
+  const stopped = (): AgentStatus | undefined =>
+    outOfTime.signal.aborted ? 'budget' : run.signal.aborted ? 'cancelled' : undefined;
+  try {
+    const stop = await talk({ ...run, signal }, events, (text) => {
+      stderr = (stderr + text).slice(-STDERR_KEPT);
+    });
+    status = stopped() ?? statusOf(stop);
+    if (stop === 'refusal') error = 'the agent refused the prompt';
+  } catch (caught) {
+    status = stopped() ?? 'failed';
+    const tail = stderr.trim() ? ` (its stderr ends: ${stderr.trim().slice(-400)})` : '';
+    error = `the ACP agent \`${run.acp.command}\` failed: ${messageOf(caught)}${tail}`;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (status === 'budget')
+    error = `the ${run.budget?.exhausted() === 'cost' ? 'cost' : 'time'} budget ran out`;
+  if (status === 'cancelled') error ??= 'cancelled';
+  events.endOpen(error ?? 'the agent ended before the call did');
+  const reply: Message = { role: 'assistant', content: [{ type: 'text', text: events.text }] };
+  emit({ ...ref, type: 'message_end', message: reply });
+  // One "model call" as warren counts them: what the agent reported it cost, tokens unknown.
+  emit({
+    ...ref,
+    type: 'usage',
+    turn: 1,
+    usage: emptyUsage(),
+    costUsd: events.costUsd,
+    durationMs: Date.now() - started,
+    finishReason: status === 'completed' ? 'stop' : 'other',
+  });
+  emit({ ...ref, type: 'turn_end', turn: 1, message: reply });
+  const result: RunResult = {
+    ...ref,
+    subtype: subtypeOf(status),
+    status,
+    isError: status !== 'completed',
+    result: events.text,
+    ...(error ? { error } : {}),
+    agentType: run.agentType,
+    description: run.description,
+    numTurns: 1,
+    toolCalls: events.toolCalls,
+    durationMs: Date.now() - started,
+    usage: emptyUsage(),
+    costUsd: events.costUsd,
+    messages: [{ role: 'user', content: run.prompt }, reply],
+  };
+  emit({ ...result, type: 'result' });
+}
+
+/** Starts the agent, runs the one prompt over ACP, and stops the agent's process group. */
+async function talk(
+  run: AcpChildRun,
+  events: ChildEvents,
+  onStderr: (text: string) => void,
+): Promise<StopReason> {
+  run.signal.throwIfAborted();
+  const env: Record<string, string> = {};
+  for (const name of BASE_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
+  for (const [name, value] of Object.entries(run.acp.env))
+    env[name] = expandVariables(value, process.env);
+  const child = spawn(run.acp.command, [...run.acp.args], {
+    cwd: run.cwd,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  child.stderr.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
+  await spawned;
+  const pid = child.pid!;
+  trackGroup(pid);
+  const asker: ChildAsker = {
+    agent: {
+      agentId: run.agentId,
+      parentId: run.parentId,
+      depth: run.depth,
+      agentType: run.agentType,
+      path: run.agentPath,
+      ...(run.background ? { background: true } : {}),
+    },
+    cwd: run.cwd,
+    allowedDirs: run.allowedDirs,
+    permissions: run.permissions,
+    signal: run.signal,
+  };
+  const files = new ChildFiles(asker);
+  const app = client({ name: 'warren' })
+    .onNotification(methods.client.session.update, ({ params }) => events.apply(params.update))
+    .onRequest(methods.client.session.requestPermission, async ({ params }) => {
+      const { response, allowed } = await decideChildPermission(params, asker);
+      if (allowed)
+        for (const location of params.toolCall.locations ?? []) files.allowEdit(location.path);
+      return response;
+    })
+    .onRequest(methods.client.fs.readTextFile, ({ params }) => files.read(params))
+    .onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
+      await files.write(params);
+      return {};
+    });
+  const connection = app.connect(
+    ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    ),
+  );
+  const gone = exited.then(() => {
+    throw new Error('the process exited before it answered');
+  });
+  let sessionId: string | undefined;
+  const cancel = () => {
+    if (sessionId)
+      void connection.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
+    setTimeout(() => stopGroup(pid, 1000), CANCEL_GRACE_MS).unref();
+  };
+  run.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const agent = connection.agent;
+    await Promise.race([
+      agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientInfo: { name: 'warren', version: '0' },
+      }),
+      gone,
+    ]);
+    const session = await Promise.race([
+      agent.request(methods.agent.session.new, { cwd: run.cwd, mcpServers: [] }),
+      gone,
+    ]);
+    sessionId = session.sessionId;
+    run.signal.throwIfAborted();
+    const response = await Promise.race([
+      agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: run.prompt }],
+      }),
+      gone,
+    ]);
+    return response.stopReason;
+  } finally {
+    run.signal.removeEventListener('abort', cancel);
+    connection.close();
+    child.stdin.end();
+    // Its stdin closed, an agent ends by itself; one that does not is stopped.
+    const quit = await Promise.race([
+      exited.then(() => true),
+      sleep(EXIT_WAIT_MS).then(() => false),
+    ]);
+    if (!quit) {
+      stopGroup(pid, 1000);
+      await exited;
+    }
+    // Whatever it started and left behind in its group goes with it.
+    signalGroup(pid, 'SIGKILL');
+    releaseGroup(pid);
+  }
+}
+
+function statusOf(stop: StopReason): AgentStatus {
+  if (stop === 'cancelled') return 'cancelled';
+  if (stop === 'max_turn_requests') return 'max_turns';
+  if (stop === 'refusal') return 'failed';
+  return 'completed';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,65 @@
+// warren loads what a run uses and nothing else: the library's import and a plain `warren -p`
+// leave the MCP SDK, YAML, HTML conversion, OpenTelemetry, Restate, Ink/React and SQLite alone.
+// Needs the build (dist/): it runs warren as a program would.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { homeEnv, runWarren } from './testing/cli-process.js';
+import { heavyPackagesIn, watchModuleLoads } from './testing/loaded-modules.js';
+import { useTempDir } from './testing/temp-dir.js';
+
+const INDEX = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+const dir = useTempDir('warren-load-on-use-');
+
+function importWarren(env: Record<string, string>): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', `await import(${JSON.stringify(INDEX)})`], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: 'ignore',
+    });
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+}
+
+/** `warren -p` on a scripted model answering from `script` (a file name in the test's folder). */
+async function printRun(script: string, source: string) {
+  await writeFile(join(dir(), script), source);
+  const watch = watchModuleLoads(dir());
+  const run = await runWarren(
+    ['-p', 'hi', '--model', `scripted:${join(dir(), script)}`, '--output-format', 'json'],
+    { cwd: dir(), env: { ...homeEnv(dir()), ...watch.env } },
+  );
+  expect(run.stderr).toBe('');
+  expect(JSON.parse(run.stdout)).toMatchObject({ is_error: false, result: 'done' });
+  return watch.read();
+}
+
+describe('what warren loads', () => {
+  it("import 'warren' loads no MCP SDK, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite or fetch", async () => {
+    const watch = watchModuleLoads(dir());
+
+    expect(await importWarren(watch.env)).toBe(0);
+
+    const loaded = watch.read();
+    expect(loaded.packages.has('zod')).toBe(true);
+    expect(heavyPackagesIn(loaded)).toEqual([]);
+    expect(loaded.builtins.filter((name) => /sqlite|undici/.test(name))).toEqual([]);
+  });
+
+  it('warren -p with a JSON script and nothing configured loads none of them', async () => {
+    const loaded = await printRun('script.json', JSON.stringify([{ text: 'done' }]));
+
+    expect(heavyPackagesIn(loaded)).toEqual([]);
+    expect(loaded.builtins.filter((name) => /sqlite/.test(name))).toEqual([]);
+  });
+
+  it('warren -p loads YAML when the run reads a YAML script, and nothing else of them', async () => {
+    const loaded = await printRun('script.yaml', '- text: done\n');
+
+    expect(heavyPackagesIn(loaded)).toEqual(['yaml']);
+  });
+});

@@ -1,0 +1,69 @@
+// What a Node process loaded, for tests that hold warren to loading only what a run uses: a
+// module hook (passed in NODE_OPTIONS) notes every module, and on exit the process writes
+// their packages and the built-ins Node loaded (node:sqlite is taken without a module load).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface LoadedModules {
+  /** npm packages with at least one module loaded: `yaml`, `@modelcontextprotocol/sdk`. */
+  packages: Set<string>;
+  /** Node's own modules, as `process.moduleLoadList` names them: `NativeModule sqlite`. */
+  builtins: string[];
+}
+
+/** Heavy dependencies warren must load only for a run that uses them. */
+export const LOADED_ON_USE = [
+  '@modelcontextprotocol/sdk',
+  '@agentclientprotocol/sdk',
+  'yaml',
+  'html-to-text',
+  '@opentelemetry/',
+  '@restatedev/',
+  'ink',
+  'react',
+] as const;
+
+/** The heavy packages among `loaded` (a scope like `@opentelemetry/` matches any of its packages). */
+export function heavyPackagesIn(loaded: LoadedModules): string[] {
+  return [...loaded.packages].filter((name) =>
+    LOADED_ON_USE.some((heavy) => (heavy.endsWith('/') ? name.startsWith(heavy) : name === heavy)),
+  );
+}
+
+const HOOK = `
+import { registerHooks } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const urls = [];
+registerHooks({ load(url, context, nextLoad) { urls.push(url); return nextLoad(url, context); } });
+process.on('exit', () => {
+  writeFileSync(process.env.WARREN_TEST_MODULE_LOG, JSON.stringify({ urls, builtins: process.moduleLoadList }));
+});
+`;
+
+/**
+ * Prepares the hook in `dir`: `env` goes into the watched process's environment, and `read()`
+ * after it exits says what it loaded.
+ */
+export function watchModuleLoads(dir: string): {
+  env: Record<string, string>;
+  read(): LoadedModules;
+} {
+  const hook = join(dir, 'module-log-hook.mjs');
+  const log = join(dir, 'module-log.json');
+  writeFileSync(hook, HOOK);
+  return {
+    env: { NODE_OPTIONS: `--import=${hook}`, WARREN_TEST_MODULE_LOG: log },
+    read: () => {
+      const { urls, builtins } = JSON.parse(readFileSync(log, 'utf8')) as {
+        urls: string[];
+        builtins: string[];
+      };
+      const packages = new Set<string>();
+      for (const url of urls) {
+        const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+        if (name) packages.add(name);
+      }
+      return { packages, builtins };
+    },
+  };
+}
