@@ -26,6 +26,7 @@ const LAYERS_BELOW_ENTRY = [
   'a2a',
   'sandbox',
   'serve',
+  'workflows',
   'testing',
 ];
 
@@ -81,6 +82,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ],
   a2a: ['core', 'agents'],
   serve: ['core', 'permissions', 'agents', 'session', 'a2a'],
+  workflows: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
   testing: ['core', 'model', 'tools', 'sandbox'],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],

@@ -16,6 +16,7 @@ import type { AgentLoopOptions } from './loop/agent-loop.js';
 import type { McpServerInput } from './mcp/server-config.js';
 import type { SandboxOptions } from './sandbox/command-sandbox.js';
 import type { TaskManager } from './tasks/task-manager.js';
+import type { WorkflowToolOptions } from './workflows/workflow-tool.js';
 
 export interface QueryOptions
   extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
@@ -95,6 +96,11 @@ export interface QueryOptions
    * yourself. Default: agent memory only, in `cwd`.
    */
   projectContext?: ProjectContext;
+  /**
+   * Gives the main agent the Workflow tool (docs/workflows.md): runs are kept in the task
+   * store's file (`tasks`), items run as its background children.
+   */
+  workflows?: Omit<WorkflowToolOptions, 'storePath'>;
 }
 
 export interface QueryParams {

@@ -26,6 +26,7 @@ import { BackgroundTasks } from './tasks/background-tasks.js';
 import { TaskManager } from './tasks/task-manager.js';
 import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
+import { createWorkflowTool } from './workflows/workflow-tool.js';
 
 export type {
   Query,
@@ -107,6 +108,11 @@ function start(
   });
   runtime.background = background;
   runtime.foreground = foreground;
+  const { workflows } = options;
+  if (workflows) {
+    runtime.workflowTool = (spawner) =>
+      createWorkflowTool(spawner, { ...workflows, storePath: manager.store.path });
+  }
   const spawn = new SpawnTools(runtime);
   // Without a policy, read-only calls run and the rest are denied, as in print mode.
   const commandSandbox =

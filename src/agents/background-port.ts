@@ -30,6 +30,8 @@ export interface BackgroundChild extends ChildRun {
     model?: string;
     agentPath?: string;
     worktree?: string;
+    /** A JSON Schema given for this call only (a workflow's `agent(prompt, {schema})`). */
+    outputSchema?: Readonly<Record<string, unknown>>;
   };
 }
 

@@ -245,7 +245,8 @@ async function startInBackground(
       'run_in_background is not available in this run (it has no task manager). Call Agent without it to run the agent and wait for its result.',
     );
   }
-  const agentId = runtime.childId(ctx, request.definition.name);
+  // A caller that records the id before the task exists (a workflow's journal) chooses it.
+  const agentId = request.agentId ?? runtime.childId(ctx, request.definition.name);
   const opened = await openWorkspace(request, ctx, agentId);
   if (!opened.ok) return toolError(opened.message);
   const { workspace } = opened;
@@ -282,9 +283,21 @@ async function startInBackground(
       model: request.model,
       agentPath: options.agentPath,
       ...(workspace && { worktree: workspace.worktree.path }),
+      ...(ownSchema(spawner, request) && { outputSchema: ownSchema(spawner, request) }),
     },
   });
   return launchedOutput(task.taskId, options.agentId, task.status);
+}
+
+/** A JSON output schema the call gave in place of its definition's: a restart needs it again. */
+function ownSchema(
+  spawner: Spawner,
+  request: SpawnRequest,
+): Readonly<Record<string, unknown>> | undefined {
+  const schema = request.definition.outputSchema;
+  const own = spawner.runtime.findDefinition(request.definition.name)?.outputSchema;
+  if (!schema || schema === own || '_zod' in schema) return undefined;
+  return schema as Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -12,6 +12,7 @@ export class SpawnTools {
   readonly #spawner: Spawner;
   readonly #agentTools = new Map<string, AgentTool>();
   readonly #delegateTools = new Map<string, Tool>();
+  #workflowTool: Tool | undefined;
 
   constructor(runtime: SubagentRuntime) {
     this.#spawner = { runtime, toolsFor: (params) => this.toolsFor(params) };
@@ -68,6 +69,12 @@ export class SpawnTools {
         this.#agentTool(narrowTypes(parentAgent.spawnableTypes, definition?.spawnableAgents)),
         ...(this.runtime.background?.tools ?? []),
       );
+    }
+    // The main agent alone gets Workflow, when it may start agents at all: a workflow's agents
+    // never start workflows.
+    if (parentTools === 'root' && params.mayUseAgent && this.runtime.workflowTool) {
+      this.#workflowTool ??= this.runtime.workflowTool(this.#spawner);
+      tools.push(this.#workflowTool);
     }
     if (parentCanSpawn) {
       for (const name of definition?.agents ?? []) {

@@ -3,7 +3,7 @@
 // project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
-import type { SpawnToolContext } from '../core/tool.js';
+import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
@@ -21,7 +21,7 @@ import { ProjectContext } from './project-context.js';
 import type { PromptSection } from './prompt-section.js';
 import type { RemoteAgentPorts, RemotePort } from './remote-port.js';
 import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
-import { childPath, newAgentId } from './subagent-context.js';
+import { childPath, newAgentId, type Spawner } from './subagent-context.js';
 
 export interface SubagentSettings {
   definitions: ReadonlyMap<string, AgentDefinition>;
@@ -101,6 +101,11 @@ export class SubagentRuntime {
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
   remote: RemotePort | undefined;
   readonly remoteAgents: RemoteAgentPorts | undefined;
+  /**
+   * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
+   * sub-agent gets it, so workflows never nest.
+   */
+  workflowTool: ((spawner: Spawner) => Tool) | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;

@@ -17,6 +17,7 @@ import {
 } from './parsed-args.js';
 import { executorArgs, RESTATE_OPTIONS, restateArgs } from './restate-args.js';
 import { serveArgs } from './serve-args.js';
+import { refuseWorkflowFlags, WORKFLOW_OPTIONS, workflowArgs } from './workflow-args.js';
 
 const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
 
@@ -58,6 +59,7 @@ export const OPTIONS = {
   html: { type: 'string' },
   http: { type: 'boolean' },
   'token-file': { type: 'string' },
+  ...WORKFLOW_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...RESTATE_OPTIONS,
@@ -97,6 +99,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       json: values.json === true,
     };
   }
+  if ((positionals[0] === 'workflow' || positionals[0] === 'workflows') && !values.print) {
+    return workflowArgs(positionals, values, runArgs);
+  }
+  refuseWorkflowFlags(values);
   if (positionals[0] === 'usage' || positionals[0] === 'report') {
     return sessionArgs(positionals[0], positionals.slice(1), values);
   }
@@ -183,7 +189,7 @@ function acpArgs(positionals: readonly string[], values: ParsedValues): AcpArgs 
   return { command: 'acp', ...runArgs(values) };
 }
 
-function runArgs(values: ParsedValues): RunArgs {
+export function runArgs(values: ParsedValues): RunArgs {
   for (const flag of ['system-prompt', 'append-system-prompt'] as const) {
     if (values[flag] !== undefined && values.agent !== undefined) {
       throw new ConfigError(
@@ -289,7 +295,7 @@ function sessionArgs(
   };
 }
 
-type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
+export type ParsedValues = ReturnType<typeof parseOrExplain>['values'];
 
 function mcpArgs(positionals: readonly string[], values: ParsedValues): McpArgs {
   const [, action = 'list', server, extra] = positionals;

@@ -13,6 +13,13 @@ Usage:
                                     agent worktrees kept for review (isolation: worktree): list
                                     them, show one's diff, merge its branch into the current
                                     one, remove one, or prune those with nothing unmerged
+  warren workflow run <file.js> [--args JSON] [--budget <tokens>] [flags]
+                                    run a workflow script (docs/workflows.md): its agents are
+                                    background children; exit 0 completed, 1 errors, 3 paused
+  warren workflow resume <run-id> [--script <edited.js>] [--budget <tokens>]
+                                    go on with a run: completed items are not run again
+  warren workflows [--json]         saved workflows (.warren/workflows/, .claude/workflows/,
+                                    bundled) and the runs of the session folder with their status
   warren usage [<session-id>] [--session-dir <dir>] [--json]
                                     tokens, cost and time of every agent of a session, as a tree
                                     (default: the newest session of this folder)
@@ -97,6 +104,9 @@ Flags:
                                     remote children need one
   --cwd <dir>                       working directory (default: the current one)
   --force                           worktrees remove/prune: also discard changes that are not merged
+  --args <json>                     workflow run: the script's global args
+  --budget <tokens>                 workflow run/resume: the run pauses when its items have spent it
+  --script <file.js>                workflow resume: go on with an edited script
   --session-dir <dir>               where transcripts go (default $WARREN_HOME/sessions, else
                                     ~/.warren/sessions)
   --resume <session-id>             continue a session, and the background tasks it was running

@@ -54,6 +54,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           // background job) was started by it, and must not outlive it.
           killLiveGroups();
         }
+      case 'workflow':
+        try {
+          return await (await import('./workflow-command.js')).runWorkflowCommand(args, io);
+        } finally {
+          killLiveGroups();
+        }
+      case 'workflows':
+        return await (await import('./workflows-command.js')).runWorkflowsCommand(args, io);
       case 'usage':
         return await (await import('./usage-command.js')).runUsageCommand(args, io);
       case 'report':

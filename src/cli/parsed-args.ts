@@ -140,8 +140,34 @@ export interface TrustArgs {
   cwd: string | undefined;
 }
 
+/** `warren workflow run|resume` (a run of the session's main agent driving one Workflow call) and `warren workflows`. */
+export interface WorkflowArgs extends RunArgs {
+  command: 'workflow';
+  action: 'run' | 'resume';
+  /** run: the script file. */
+  file: string | undefined;
+  /** resume: the run to go on with. */
+  runId: string | undefined;
+  /** `--args`: the script's global `args`, as JSON text. */
+  argsJson: string | undefined;
+  /** `--budget`: tokens; on resume, the new total. */
+  budget: number | undefined;
+  /** resume `--script`: an edited script to go on with. */
+  script: string | undefined;
+  outputFormat: OutputFormat;
+}
+
+export interface WorkflowsArgs {
+  command: 'workflows';
+  json: boolean;
+  cwd: string | undefined;
+  sessionDir: string | undefined;
+}
+
 export type CliArgs =
   | PrintArgs
+  | WorkflowArgs
+  | WorkflowsArgs
   | AcpArgs
   | AgentsArgs
   | TasksArgs

@@ -62,6 +62,10 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
         transcript: feed.transcript,
         tasks: tasks.manager,
         onEvent: feed.record,
+        ...(args.outputFormat === 'stream-json' && {
+          onWorkflowEvent: (event) =>
+            io.stdout(`${JSON.stringify({ ...event, session_id: sessionId })}\n`),
+        }),
         ...(args.resume
           ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
           : {}),

@@ -1,6 +1,7 @@
 // What a session needs before its first event, from flags and files (definitions, settings, MCP
 // servers, prices, model, permissions, system prompt, resumed conversation, task store), shared
 // by print mode and the terminal UI, which differ only in how they show events.
+
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -44,6 +45,7 @@ import { otlpConfig } from '../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../telemetry/otlp-tracing.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { projectFolders } from '../tools/project-folders.js';
+import type { WorkflowEvent } from '../workflows/workflow-events.js';
 import { maxParallelWithin } from './open-file-limit.js';
 import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
@@ -123,6 +125,8 @@ export interface QueryRun {
    * false when the host keeps them running across runs (the terminal UI).
    */
   waitForBackground?: boolean;
+  /** Every `workflow_*` event of the Workflow tool (stream-json prints them). */
+  onWorkflowEvent?: (event: WorkflowEvent) => void;
 }
 
 export interface SetUpOptions {
@@ -334,6 +338,8 @@ export async function setUpRun(
       remoteAgents,
       tracerProvider: tracing?.tracerProvider,
       traceContent: tracingConfig?.logContent,
+      // The main agent gets Workflow; its runs live in the session's task store.
+      workflows: run.onWorkflowEvent ? { onEvent: run.onWorkflowEvent } : {},
     }),
     observe: (event) => models.recorder?.observe(event),
     unreachable: models.unreachable,

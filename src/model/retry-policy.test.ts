@@ -27,6 +27,17 @@ describe('retry policy', () => {
     expect(isRetryable(apiError(status))).toBe(false);
   });
 
+  it('does not retry a 429 that says the quota or usage limit is spent', () => {
+    const quota = new APICallError({
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+      url: 'http://127.0.0.1/v1/chat/completions',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseBody: '{"error":{"type":"insufficient_quota"}}',
+    });
+    expect(isRetryable(quota)).toBe(false);
+  });
+
   it('retries a cut stream, an overloaded message and a reset connection', () => {
     expect(isRetryable(new StreamCutError())).toBe(true);
     expect(isRetryable(new Error('Overloaded'))).toBe(true);

@@ -14,6 +14,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
 /** A server asking for a longer wait than this is not worth waiting for within one run. */
 const MAX_SERVER_WAIT_MS = 120_000;
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
+const QUOTA_SPENT = /insufficient_quota|exceeded your current quota|usage limit/i;
 /** Errors of a connection that worked and then broke; a refused connection is not one. */
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET']);
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -40,6 +41,10 @@ export function isRetryable(error: unknown): boolean {
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     if (status !== undefined && status >= 400) {
+      // A 429 for a spent quota or usage limit stays one for hours: no retry (a workflow's
+      // circuit breaker pauses on it instead).
+      if (status === 429 && QUOTA_SPENT.test(`${error.message} ${error.responseBody ?? ''}`))
+        return false;
       return RETRYABLE_STATUS.has(status) || status >= 500;
     }
     // No status, or a 200 whose body broke off: the SDK knows whether it is worth another try.

@@ -120,6 +120,22 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
   return report;
 }
 
+/**
+ * Restarts one local agent task that ended without completing (a workflow item its run's
+ * breaker stopped) from its sidechain transcript, under its task and agent ids, for `owner`: a
+ * tool call whose result is on disk is not run again.
+ */
+export async function restartEndedAgent(
+  params: Omit<ResumeParams, 'history'>,
+  record: TaskRecord,
+  owner: AgentRef,
+): Promise<TaskRecord> {
+  const { manager } = params.tasks;
+  manager.reown([record.taskId], owner);
+  const child = await restartedChild({ ...params, history: [] }, manager.get(record.taskId)!);
+  return manager.restart(record.taskId, params.tasks.agents, child, owner);
+}
+
 /** The ids `find` finds in the user messages of a conversation. */
 function idsInUserMessages(messages: readonly Message[], find: (text: string) => string[]) {
   return messages.flatMap((message) => (message.role === 'user' ? find(message.content) : []));
@@ -155,8 +171,10 @@ async function restartedChild(params: ResumeParams, record: TaskRecord): Promise
   const { tasks, main } = params;
   const spec = record.spec as BackgroundChild['restart'] | null;
   const type = spec?.agentType ?? record.agentType ?? 'general-purpose';
-  const definition = tasks.runtime.findDefinition(type);
-  if (!definition) throw new Error(`the agent type "${type}" is not defined any more`);
+  const defined = tasks.runtime.findDefinition(type);
+  if (!defined) throw new Error(`the agent type "${type}" is not defined any more`);
+  // A schema given for the call only (a workflow item's) holds again after the restart.
+  const definition = spec?.outputSchema ? { ...defined, outputSchema: spec.outputSchema } : defined;
   // It goes on in its own worktree, bound as when it was made; one that is gone ends it.
   let workspace: ChildWorkspace | undefined;
   if (spec?.worktree) {

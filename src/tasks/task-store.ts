@@ -292,8 +292,9 @@ export class TaskStore {
   }
 }
 
-function openDatabase(path: string, readOnly: boolean): DatabaseSync {
-  // Loaded on first use: a run without background work never loads SQLite at all.
+export function openDatabase(path: string, readOnly: boolean): DatabaseSync {
+  // Loaded on first use: a run without background work never loads SQLite at all. Workflows
+  // (src/workflows/workflow-store.ts) open the same file for their own tables.
   const sqlite = process.getBuiltinModule?.('node:sqlite');
   if (!sqlite) {
     throw new ConfigError(

@@ -1,0 +1,212 @@
+// The Workflow tool through query(): items are real background children of the main agent (the
+// same loop, the task store), answered by a model that decides from each request.
+import { readFileSync } from 'node:fs';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '../core/events.js';
+import type { ScriptTurn } from '../model/scripted-script.js';
+import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { parsePermissionRule } from '../permissions/permission-rule.js';
+import { type QueryOptions, query } from '../query.js';
+import { echoRunOptions } from '../testing/echo-run-options.js';
+import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
+import { runToEnd } from '../testing/run-events.js';
+import { parseCsv } from './bundled/csv-file.js';
+import type { WorkflowEvent } from './workflow-events.js';
+
+const SCRIPT = `export const meta = { name: 'shout', description: 'shouts each word' };
+phase('words');
+const words = await pipeline(args.words, (word) => agent('ITEM shout ' + word, { label: word }));
+const count = await agent('ITEM count ' + words.length, { schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } });
+log('counted', count.n);
+export const result = { words, n: count.n };`;
+
+/** Main: one Workflow call, then its output as the final text. Items: by their prompt. */
+function answer(workflowInput: Record<string, unknown>) {
+  return (request: ReactiveRequest): ScriptTurn => {
+    const task = request.firstUser;
+    if (task.startsWith('ITEM count')) {
+      return request.lastToolResult === undefined
+        ? { toolCalls: [{ name: 'StructuredOutput', input: { n: Number(task.split(' ')[2]) } }] }
+        : { text: 'done' };
+    }
+    if (task.startsWith('ITEM shout fail'))
+      return { error: { status: 401, message: 'invalid x-api-key' } };
+    if (task.startsWith('ITEM shout'))
+      return { text: task.slice('ITEM shout '.length).toUpperCase() };
+    if (request.lastToolResult !== undefined)
+      return { text: `WORKFLOW SAID ${request.lastToolResult}` };
+    return { toolCalls: [{ name: 'Workflow', input: workflowInput }] };
+  };
+}
+
+/** `prepare` gets the run's working directory before the run starts. */
+async function runMain(
+  workflowInput: Record<string, unknown>,
+  prepare?: (cwd: string) => Promise<void>,
+  extra: Partial<QueryOptions> = {},
+) {
+  const model = new ReactiveModel(answer(workflowInput));
+  const events: WorkflowEvent[] = [];
+  const base = await echoRunOptions(model);
+  await prepare?.(base.cwd);
+  const run = query({
+    prompt: 'MAIN run the workflow',
+    options: { ...base, ...extra, workflows: { onEvent: (event) => events.push(event) } },
+  });
+  const { result } = await runToEnd(run);
+  return { result, events, model, tasks: run.tasks.list() };
+}
+
+/** Permissions that allow the csv workflow (it writes its results file). */
+const allowCsv = () =>
+  createPermissionPolicy({
+    mode: 'default',
+    allow: [parsePermissionRule('Workflow(csv)', 'test')],
+  });
+
+const toolOutput = (result: RunResult) =>
+  result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []))[0]!;
+
+describe('the Workflow tool', () => {
+  it('runs each item as a background child and answers with the run, its structured values and its result', async () => {
+    const { result, events, tasks } = await runMain({
+      script: SCRIPT,
+      args: { words: ['a', 'b', 'c'] },
+    });
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output).toMatchObject({
+      workflow_name: 'shout',
+      status: 'completed',
+      items: { total: 4, completed: 4, failed: 0, launched: 4 },
+      result: { words: ['A', 'B', 'C'], n: 3 },
+    });
+    expect(tasks).toHaveLength(4);
+    expect(tasks.every((task) => task.kind === 'local_agent' && task.status === 'completed')).toBe(
+      true,
+    );
+    // The workflow read every ending itself: the main agent got no notification.
+    expect(
+      result.messages.some((m) => m.role === 'user' && m.content.includes('<task-notification>')),
+    ).toBe(false);
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining([
+        'workflow_start',
+        'workflow_phase',
+        'workflow_item',
+        'workflow_log',
+        'workflow_end',
+      ]),
+    );
+  });
+
+  it('traces the workflow as its tool span, with a span per item below it', async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new TracerProvider({
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
+    await runMain({ script: SCRIPT, args: { words: ['a', 'b'] } }, undefined, { tracerProvider });
+    const spans = exporter.getFinishedSpans();
+    const workflow = spans.find((span) => span.name === 'execute_tool Workflow')!;
+    const items = spans.filter(
+      (span) =>
+        span.name.startsWith('invoke_agent') &&
+        span.parentSpanContext?.spanId === workflow.spanContext().spanId,
+    );
+    expect(items).toHaveLength(3);
+  });
+
+  it('pauses on an authentication error and says how to resume, never completed', async () => {
+    const { result } = await runMain({ script: SCRIPT, args: { words: ['a', 'fail', 'c'] } });
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output.status).toBe('paused');
+    expect(output.reason).toMatch(/refused the credentials/);
+    expect(output.resume).toMatch(/resumeFromRunId/);
+  });
+
+  it('names the saved workflows when asked for one that does not exist', async () => {
+    const { result } = await runMain({ name: 'nope' });
+    expect(toolOutput(result)).toMatchObject({ isError: true });
+    expect(toolOutput(result).output).toMatch(/workflow "nope": not found .*csv/);
+  });
+
+  it('asks before the csv workflow writes its results file, like any write', async () => {
+    const { result } = await runMain({
+      name: 'csv',
+      args: { csv_path: 'x.csv', instruction: 'x' },
+    });
+    expect(toolOutput(result)).toMatchObject({ isError: true });
+    expect(toolOutput(result).output).toMatch(/Permission to use Workflow\(csv\)/);
+  });
+
+  it('runs the bundled csv workflow: one agent per row, {column} filled, results written to a CSV', async () => {
+    let cwd = '';
+    const { result } = await runMain(
+      {
+        name: 'csv',
+        args: { csv_path: 'people.csv', instruction: 'ITEM shout {name}', id_column: 'id' },
+      },
+      async (dir) => {
+        cwd = await realpath(dir);
+        await writeFile(join(cwd, 'people.csv'), 'id,name\np1,ada\np2,"fail, bob"\np3,cy\n');
+      },
+      { permissions: allowCsv() },
+    );
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output).toMatchObject({
+      workflow_name: 'csv',
+      output_csv_path: join(cwd, 'people.results.csv'),
+    });
+    const written = parseCsv(readFileSync(join(cwd, 'people.results.csv'), 'utf8'));
+    expect(written.header).toEqual([
+      'id',
+      'name',
+      'item_id',
+      'status',
+      'result_json',
+      'last_error',
+    ]);
+    expect(written.rows[0]).toEqual(['p1', 'ada', 'p1', 'completed', '"ADA"', '']);
+    // The failing row paused the run (its provider refused the key); the row after it never ran.
+    expect(written.rows[1]!.slice(0, 4)).toEqual(['p2', 'fail, bob', 'p2', 'paused']);
+    expect(output.status).toBe('paused');
+  });
+
+  it('refuses a csv_path outside the allowed directories, even when the workflow is allowed', async () => {
+    const { result } = await runMain(
+      { name: 'csv', args: { csv_path: '/etc/passwd', instruction: 'x' } },
+      undefined,
+      { permissions: allowCsv() },
+    );
+    expect(toolOutput(result)).toMatchObject({ isError: true });
+    expect(toolOutput(result).output).toMatch(/args\.csv_path: .*outside/);
+  });
+
+  it('reads a scriptPath inside the allowed directories, and names it in errors', async () => {
+    const broken =
+      "export const meta = { name: 'b', description: 'broken' };\nconst a = 1;\nthrow new Error('boom');";
+    const { result } = await runMain({ scriptPath: 'flows/b.js' }, async (dir) => {
+      await mkdir(join(dir, 'flows'));
+      await writeFile(join(dir, 'flows', 'b.js'), broken);
+    });
+    expect(JSON.parse(toolOutput(result).output)).toMatchObject({
+      status: 'failed',
+      reason: 'flows/b.js:3: Error: boom',
+    });
+    const outside = await runMain({ scriptPath: '/etc/hostname' });
+    expect(toolOutput(outside.result).output).toMatch(/^scriptPath: .*outside/);
+  });
+
+  it('refuses a script without meta, naming the fix', async () => {
+    const { result } = await runMain({ script: 'await agent("x");' });
+    expect(toolOutput(result).output).toMatch(
+      /has no `export const meta = \{ name, description \}`/,
+    );
+  });
+});
