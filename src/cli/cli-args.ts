@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import { canonicalFlags, didYouMeanCommand, didYouMeanFlag } from './flag-spelling.js';
+import { oneOf, positiveInteger } from './flag-values.js';
 import {
   type AcpArgs,
   type CliArgs,
@@ -379,27 +380,4 @@ function parseOrExplain(argv: readonly string[]) {
       guess ? `${guess}; run warren --help for all flags` : 'run warren --help',
     );
   }
-}
-
-function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new ConfigError(flag, `unknown value "${value}"`, `use one of: ${allowed.join(', ')}`);
-}
-
-function positiveInteger(
-  flag: string,
-  value: string | undefined,
-  { allowZero = false } = {},
-): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  const min = allowZero ? 0 : 1;
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number < min) {
-    throw new ConfigError(
-      flag,
-      `expected ${allowZero ? 'a whole number' : 'a positive whole number'}, got "${value}"`,
-      `e.g. ${flag}${flag.startsWith('-') ? ' ' : '='}${allowZero ? 0 : 10}`,
-    );
-  }
-  return number;
 }

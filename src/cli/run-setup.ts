@@ -51,6 +51,7 @@ import { packageVersion } from './package-version.js';
 import type { RunArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { remoteFor } from './remote-children.js';
+import { resumeConversation } from './resume-conversation.js';
 import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
@@ -361,29 +362,6 @@ function reportUnusableDefinitions(entries: readonly AgentLoadEntry[], io: CliIo
     const where = `${sourceLabel(source)}${error.line === undefined ? '' : `:${error.line}`}`;
     io.stderr(`${terminalSafe(`warren: skipped agent definition ${where}: ${error.message}`)}\n`);
   }
-}
-
-/**
- * A saved session's conversation, ready to go on: read problems become warnings on stderr, and
- * the environment (cwd, date) in its system prompt is today's.
- * @throws ConfigError for an unknown session.
- */
-export async function resumeConversation(params: {
-  sessionDir: string;
-  sessionId: string;
-  systemPrompt: string;
-  io: Pick<CliIo, 'stderr'>;
-}): Promise<{ sessionId: string; history: Message[] }> {
-  // Loaded on demand: most runs start a new session.
-  const { loadSession } = await import('../session/read-transcript.js');
-  const session = loadSession({ sessionDir: params.sessionDir, sessionId: params.sessionId });
-  for (const warning of session.warnings) params.io.stderr(`warren: warning: ${warning}\n`);
-  return {
-    sessionId: params.sessionId,
-    history: session.messages.map((message) =>
-      message.role === 'system' ? { role: 'system', content: params.systemPrompt } : message,
-    ),
-  };
 }
 
 /** The OpenTelemetry SDK, loaded only now that tracing is on. */

@@ -1,11 +1,11 @@
 // The scripted model's script: what a turn may say, and reading a script file so that every
 // mistake in it is reported as file:line:column with the field and the fix.
 
-import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 import { isRefusedFile, readRegularText } from '../core/regular-file.js';
+import { joinPath, keyOffset, locate, startOf, yaml } from './script-nodes.js';
 import { expandAliases } from './yaml-aliases.js';
 
 /** One tool call the scripted model makes. */
@@ -227,11 +227,6 @@ function describeIssue(issue: z.core.$ZodIssue): { problem: string; fix: string 
   return { problem: issue.message.replace(/^Invalid input: /, ''), fix: undefined };
 }
 
-function joinPath(path: string, key: PropertyKey): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return path ? `${path}.${String(key)}` : String(key);
-}
-
 /**
  * Checks turns given in code (`new ScriptedModel({ turns })`) against the same rules as a
  * script file, and returns them with snake_case fields renamed.
@@ -243,66 +238,6 @@ export function validateTurns(turns: unknown): ScriptTurn[] {
   if (!issue) throw result.error;
   const { problem, fix } = describeIssue(issue);
   throw new ConfigError(`ScriptedModel ${issue.path.reduce(joinPath, 'turns')}`, problem, fix);
-}
-
-interface Located {
-  offset: number;
-  /** The issue's path as spelled in the file (snake_case where the file used it). */
-  path: string;
-  /** The deepest node on the path that the file has. */
-  node: unknown;
-}
-
-/** Follows an issue's path through the YAML nodes, as far as the file has them. */
-function locate(root: unknown, segments: readonly PropertyKey[], prefix: string): Located {
-  let node = root;
-  let offset = startOf(root) ?? 0;
-  let path = prefix;
-  let found = true;
-  for (const segment of segments) {
-    const child: Child | undefined = found ? childOf(node, segment) : undefined;
-    found = child !== undefined;
-    path = joinPath(path, child?.key ?? segment);
-    if (!child) continue;
-    node = child.node;
-    offset = startOf(node) ?? offset;
-  }
-  return { offset, path, node };
-}
-
-interface Child {
-  node: unknown;
-  key: PropertyKey;
-}
-
-function childOf(node: unknown, segment: PropertyKey): Child | undefined {
-  const { isMap, isScalar, isSeq } = yaml();
-  if (isSeq(node) && typeof segment === 'number') {
-    const item = node.items[segment];
-    return item === undefined ? undefined : { node: item, key: segment };
-  }
-  if (!isMap(node) || typeof segment !== 'string') return undefined;
-  const pair = node.items.find(
-    (item) =>
-      isScalar(item.key) &&
-      (item.key.value === segment || item.key.value === SNAKE_CASE_OF[segment]),
-  );
-  if (!pair || !isScalar(pair.key)) return undefined;
-  return { node: pair.value ?? pair.key, key: String(pair.key.value) };
-}
-
-/** Where an unknown key is written, so the error points at the typo itself. */
-function keyOffset(node: unknown, key: string): number | undefined {
-  const { isMap, isScalar } = yaml();
-  if (!isMap(node)) return undefined;
-  const pair = node.items.find((item) => isScalar(item.key) && item.key.value === key);
-  return pair ? startOf(pair.key) : undefined;
-}
-
-function startOf(node: unknown): number | undefined {
-  if (typeof node !== 'object' || node === null || !('range' in node)) return undefined;
-  const range = (node as { range?: unknown }).range;
-  return Array.isArray(range) && typeof range[0] === 'number' ? range[0] : undefined;
 }
 
 /**
@@ -348,7 +283,7 @@ export function parseScript(source: string, file: string): Script {
   if (!issue) throw result.error;
   // A top-level list stands in for `turns`, so its paths start one step lower.
   const segments = listed ? issue.path.slice(1) : issue.path;
-  const located = locate(document.contents, segments, listed ? 'turns' : '');
+  const located = locate(document.contents, segments, listed ? 'turns' : '', SNAKE_CASE_OF);
   const [unknownKey] = issue.code === 'unrecognized_keys' ? issue.keys : [];
   const offset =
     (unknownKey === undefined ? undefined : keyOffset(located.node, unknownKey)) ?? located.offset;
@@ -363,16 +298,6 @@ function parseJson(source: string): unknown {
     return undefined;
   }
 }
-
-/**
- * The YAML package, loaded on first use (synchronously: parseScript is): `import 'warren/testing'`
- * and a run on a JSON script never load it.
- */
-function yaml(): typeof import('yaml') {
-  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return yamlModule;
-}
-let yamlModule: typeof import('yaml') | undefined;
 
 const SCRIPT_EXTENSIONS = ['.yaml', '.yml', '.json'];
 /** 64 MiB: a script of scripted turns is far smaller; a bigger file is not one. */
