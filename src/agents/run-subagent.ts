@@ -250,6 +250,7 @@ async function startInBackground(
   const opened = await openWorkspace(request, ctx, agentId);
   if (!opened.ok) return toolError(opened.message);
   const { workspace } = opened;
+  const outputSchema = ownSchema(spawner, request);
   const ref: AgentRef = { agentId, parentId: ctx.agent.agentId, depth: ctx.agent.depth + 1 };
   let options: SubagentOptions;
   let prompt: string;
@@ -283,7 +284,7 @@ async function startInBackground(
       model: request.model,
       agentPath: options.agentPath,
       ...(workspace && { worktree: workspace.worktree.path }),
-      ...(ownSchema(spawner, request) && { outputSchema: ownSchema(spawner, request) }),
+      ...(outputSchema && { outputSchema }),
     },
   });
   return launchedOutput(task.taskId, options.agentId, task.status);

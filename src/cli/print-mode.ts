@@ -1,11 +1,11 @@
 // `warren -p`: run one prompt of a session assembled by run-setup.ts, stream its events to the
 // transcript and the chosen output, and turn the result into an exit code.
 import { ConfigError } from '../core/config-error.js';
-import type { RunResult } from '../core/events.js';
 import { newMainId, query } from '../query.js';
 import { EventFeed } from '../session/event-feed.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import { AgentTree } from '../telemetry/agent-tree.js';
+import { hostedRun } from './hosted-run.js';
 import { OpenFileFailures, openFileLimit } from './open-file-limit.js';
 import { jsonOutput, type OutputSink, streamJsonOutput, textOutput } from './output-format.js';
 import type { PrintArgs } from './parsed-args.js';
@@ -47,38 +47,21 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
     setup.observe(event);
     output.event(event);
   });
-  const controller = new AbortController();
-  const stopListening = io.onInterrupt(() => controller.abort());
-  const tasks = setup.openTasks({ sessionId, signal: controller.signal, onEvent: feed.record });
-  let result: RunResult;
-  try {
-    const run = query({
-      prompt,
-      options: setup.queryOptions({
-        sessionId,
-        agentId: mainAgentId,
-        signal: controller.signal,
-        messages: setup.history,
-        transcript: feed.transcript,
-        tasks: tasks.manager,
-        onEvent: feed.record,
-        ...(args.outputFormat === 'stream-json' && {
-          onWorkflowEvent: (event) =>
-            io.stdout(`${JSON.stringify({ ...event, session_id: sessionId })}\n`),
-        }),
-        ...(args.resume
-          ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
-          : {}),
-      }),
-    });
-    result = await feed.drain(run);
-  } finally {
-    stopListening();
-    // The main agent waits for its background work; what is left (it ended early) stops now.
-    await tasks.close();
-    feed.close();
-    await setup.close();
-  }
+  const result = await hostedRun({
+    setup,
+    io,
+    feed,
+    mainAgentId,
+    resume: args.resume !== undefined,
+    extra:
+      args.outputFormat === 'stream-json'
+        ? {
+            onWorkflowEvent: (event) =>
+              io.stdout(`${JSON.stringify({ ...event, session_id: sessionId })}\n`),
+          }
+        : {},
+    start: (options) => query({ prompt, options }),
+  });
   // The server was never there: a setup mistake (exit 2), not a run that failed.
   const unreachable = result.isError ? setup.unreachable() : undefined;
   if (unreachable) throw unreachable;

@@ -7,12 +7,13 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
 import type { RunResult } from '../core/events.js';
-import { query } from '../query.js';
+import { newMainId, query } from '../query.js';
 import { EventFeed } from '../session/event-feed.js';
 import { defaultSessionDir } from '../session/session-paths.js';
 import { TranscriptWriter } from '../session/transcript-writer.js';
 import type { WorkflowEvent } from '../workflows/workflow-events.js';
 import { readMeta } from '../workflows/workflow-meta.js';
+import { hostedRun } from './hosted-run.js';
 import type { WorkflowArgs } from './parsed-args.js';
 import type { CliIo } from './print-mode.js';
 import { setUpRun } from './run-setup.js';
@@ -36,7 +37,7 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
       : undefined;
   const setup = await setUpRun({ ...args, resume: resumeSession, continue: false }, io);
   const { sessionId } = setup;
-  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const mainAgentId = newMainId(setup.runIds);
   const feed = new EventFeed({
     transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
     warnings: setup.warnings,
@@ -48,51 +49,32 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
   };
   feed.subscribe((event) => {
     setup.observe(event);
-    if (
-      event.type === 'warning' ||
-      (event.type === 'result' && event.depth === 0 && event.isError)
-    ) {
-      io.stderr(
-        `warren: ${event.type === 'warning' ? 'warning: ' : ''}${event.type === 'warning' ? event.message : event.error}\n`,
-      );
+    if (event.type === 'warning') io.stderr(`warren: warning: ${event.message}\n`);
+    else if (event.type === 'result' && event.depth === 0 && event.isError) {
+      io.stderr(`warren: ${event.error}\n`);
     }
   });
-  const controller = new AbortController();
-  const stopListening = io.onInterrupt(() => controller.abort());
-  const tasks = setup.openTasks({ sessionId, signal: controller.signal, onEvent: feed.record });
-  let result: RunResult;
-  try {
-    const options = setup.queryOptions({
-      sessionId,
-      agentId: mainAgentId,
-      signal: controller.signal,
-      messages: setup.history,
-      transcript: feed.transcript,
-      tasks: tasks.manager,
-      onEvent: feed.record,
-      ...(resumeSession
-        ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
-        : {}),
-    });
-    if (typeof options.model === 'string') throw new Error('the session model must be resolved');
-    const run = query({
-      prompt:
-        args.action === 'run'
-          ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
-          : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
-      options: {
-        ...options,
-        model: new WorkflowDriver(input, randomUUID().slice(0, 8), await options.model),
-        workflows: { onEvent },
-      },
-    });
-    result = await feed.drain(run);
-  } finally {
-    stopListening();
-    await tasks.close();
-    feed.close();
-    await setup.close();
-  }
+  const result = await hostedRun({
+    setup,
+    io,
+    feed,
+    mainAgentId,
+    resume: resumeSession !== undefined,
+    start: async (options) => {
+      if (typeof options.model === 'string') throw new Error('the session model must be resolved');
+      return query({
+        prompt:
+          args.action === 'run'
+            ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
+            : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
+        options: {
+          ...options,
+          model: new WorkflowDriver(input, randomUUID().slice(0, 8), await options.model),
+          workflows: { onEvent },
+        },
+      });
+    },
+  });
   return report(result, sessionId, args, io);
 }
 

@@ -229,6 +229,7 @@ function fromContent(result: {
   response?: { id?: string; modelId?: string };
 }): ModelTurn {
   checkFinished(result.finishReason);
+  const response = responseOf(result.response);
   const content: Array<TextPart | ToolCallPart> = [];
   for (const part of result.content) {
     if (part.type === 'text') content.push({ type: 'text', text: part.text });
@@ -245,7 +246,7 @@ function fromContent(result: {
     message: { role: 'assistant', content },
     usage: toUsage(result.usage),
     finishReason: result.finishReason.unified,
-    ...(responseOf(result.response) && { response: responseOf(result.response) }),
+    ...(response && { response }),
   };
 }
 
