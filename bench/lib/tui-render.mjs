@@ -32,7 +32,7 @@ const { EventFeed } = await import(new URL('session/event-feed.js', dist));
 // The session's background tasks, as run-setup.ts opens them (the job starts none).
 const { openSessionTasks } = await import(new URL('tasks/session-tasks.js', dist));
 const { AgentTree } = await import(new URL('telemetry/agent-tree.js', dist));
-const { textOutput } = await import(new URL('cli/output-format.js', dist));
+const { textOutput } = await import(new URL('cli/print/output-format.js', dist));
 const { ChangeFeed } = await import(new URL('cli/tui/change-feed.js', dist));
 const { InteractiveSession } = await import(new URL('cli/tui/interactive-session.js', dist));
 // As `warren` loads them: React's production build.

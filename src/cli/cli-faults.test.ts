@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type CliRun, runWarren, startWarren } from '../testing/cli-process.js';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
 import { killIfAlive, processesWith, stillAlive } from '../testing/process-liveness.js';
 
 const cli = useCliSandbox();

@@ -6,7 +6,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runWarren } from '../testing/cli-process.js';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
 
 const cli = useCliSandbox();
 const { project } = cli;

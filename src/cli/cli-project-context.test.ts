@@ -4,7 +4,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
 
 const cli = useCliSandbox();
 const { home, project, sessions, chatRequests, run: warren } = cli;

@@ -12,7 +12,7 @@ import {
   hostileProjectScript,
   makeHostileProject,
   whatRan,
-} from '../testing/hostile-project.js';
+} from '../testing/hostile/hostile-project.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
 const home = useTempDir('warren-trust-home-');

@@ -12,16 +12,16 @@ import { openResult } from '../remote/sealed-result.js';
 import { type RemoteAuth, type Sealed, seal } from '../remote/signed-envelope.js';
 import { jsonLines, runWarren } from '../testing/cli-process.js';
 import { type MockLlmServer, startMockLlmServer } from '../testing/mock-llm/server.js';
-import { attachWorkflow, callHandler, submitWorkflow } from '../testing/restate-ingress.js';
-import { freePorts } from '../testing/restate-server.js';
+import { attachWorkflow, callHandler, submitWorkflow } from '../testing/restate/restate-ingress.js';
+import { freePorts } from '../testing/restate/restate-server.js';
 import {
   REMOTE_KEY,
   remoteAgentCall,
   restateSuite,
   type Turn,
   WORKER_KEY,
-} from '../testing/restate-world.js';
-import { startWarrenWorker } from '../testing/warren-worker.js';
+} from '../testing/restate/restate-world.js';
+import { startWarrenWorker } from '../testing/restate/warren-worker.js';
 
 const suite = restateSuite('remote authentication tests', {
   maxPermissionMode: 'acceptEdits',

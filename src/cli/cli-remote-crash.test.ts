@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLines, startWarren } from '../testing/cli-process.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
-import { remoteAgentCall, restateSuite, type Script } from '../testing/restate-world.js';
+import { remoteAgentCall, restateSuite, type Script } from '../testing/restate/restate-world.js';
 
 const suite = restateSuite('remote-children crash tests');
 

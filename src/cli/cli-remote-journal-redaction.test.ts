@@ -3,7 +3,7 @@
 // transcript, while the child itself worked with what it got. Real restate-server and worker.
 import { describe, expect, it } from 'vitest';
 import type { MockReply } from '../testing/mock-llm/server.js';
-import { remoteAgentCall, restateSuite, WORKER_KEY } from '../testing/restate-world.js';
+import { remoteAgentCall, restateSuite, WORKER_KEY } from '../testing/restate/restate-world.js';
 
 const suite = restateSuite('remote journal redaction tests');
 

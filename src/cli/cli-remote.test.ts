@@ -17,7 +17,7 @@ import {
   restateSuite,
   type Turn,
   WORKER_KEY,
-} from '../testing/restate-world.js';
+} from '../testing/restate/restate-world.js';
 
 const suite = restateSuite('remote-children CLI tests');
 

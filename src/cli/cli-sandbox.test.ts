@@ -6,11 +6,11 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type RunningWarren, runWarren, startWarren } from '../testing/cli-process.js';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import { answer, writeHookScript } from '../testing/hook-scripts.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
+import { requiredSandbox } from '../testing/hostile/required-sandbox.js';
 import { killIfAlive, processesWith, stillAlive } from '../testing/process-liveness.js';
-import { requiredSandbox } from '../testing/required-sandbox.js';
 import { useTempDir } from '../testing/temp-dir.js';
 
 const cli = useCliSandbox();

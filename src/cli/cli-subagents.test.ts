@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonLines } from '../testing/cli-process.js';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
-import { aliasFanOutDefinition } from '../testing/hostile-definitions.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
+import { aliasFanOutDefinition } from '../testing/hostile/hostile-definitions.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CORPUS = resolve(ROOT, '../shared/corpus/agents');

@@ -5,10 +5,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
+import { requiredSandbox } from '../testing/hostile/required-sandbox.js';
 import { isolatedChildReply } from '../testing/isolated-child-reply.js';
-import { requiredSandbox } from '../testing/required-sandbox.js';
 
 const cli = useCliSandbox();
 const { project } = cli;

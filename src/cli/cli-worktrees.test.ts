@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { jsonLines } from '../testing/cli-process.js';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
 import { branches, commitAll, gitIn, makeGitRepo, writeFiles } from '../testing/git-repo.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
 import { isolatedChildReply } from '../testing/isolated-child-reply.js';
 
 const cli = useCliSandbox();

@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CliRun, jsonLines, runWarren, WARREN_BIN } from '../testing/cli-process.js';
-import { useCliSandbox } from '../testing/cli-sandbox.js';
+import { useCliSandbox } from '../testing/hostile/cli-sandbox.js';
 import { startMockLlmServer } from '../testing/mock-llm/server.js';
 
 const cli = useCliSandbox();

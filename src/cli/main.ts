@@ -7,7 +7,7 @@ import { killLiveGroups } from '../core/process-group.js';
 import { parseCliArgs } from './cli-args.js';
 import { HELP } from './help-text.js';
 import { packageVersion } from './package-version.js';
-import type { CliIo } from './print-mode.js';
+import type { CliIo } from './print/print-mode.js';
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -23,32 +23,35 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'interactive':
         return await (await import('./tui/interactive-command.js')).runInteractive(args, io);
       case 'agents':
-        return await (await import('./agents-command.js')).runAgentsCommand(args, io);
+        return await (await import('./commands/agents-command.js')).runAgentsCommand(args, io);
       case 'tasks':
-        return await (await import('./tasks-command.js')).runTasksCommand(args, io);
+        return await (await import('./commands/tasks-command.js')).runTasksCommand(args, io);
       case 'worktrees':
-        return await (await import('./worktrees-command.js')).runWorktreesCommand(args, io);
+        return await (await import('./commands/worktrees-command.js')).runWorktreesCommand(
+          args,
+          io,
+        );
       case 'mcp':
-        return await (await import('./mcp-command.js')).runMcpCommand(args, io);
+        return await (await import('./commands/mcp-command.js')).runMcpCommand(args, io);
       case 'serve':
         try {
-          return await (await import('./serve-command.js')).runServeCommand(args, io);
+          return await (await import('./commands/serve-command.js')).runServeCommand(args, io);
         } finally {
           killLiveGroups();
         }
       case 'acp':
         try {
-          return await (await import('./acp-command.js')).runAcpCommand(args, io);
+          return await (await import('./commands/acp-command.js')).runAcpCommand(args, io);
         } finally {
           killLiveGroups();
         }
       case 'restate':
-        return await (await import('./restate-command.js')).runRestateCommand(args, io);
+        return await (await import('./commands/restate-command.js')).runRestateCommand(args, io);
       case 'trust':
-        return await (await import('./trust-command.js')).runTrustCommand(args, io);
+        return await (await import('./commands/trust-command.js')).runTrustCommand(args, io);
       case 'print':
         try {
-          return await (await import('./print-mode.js')).runPrintMode(args, io);
+          return await (await import('./print/print-mode.js')).runPrintMode(args, io);
         } finally {
           // The run is over: a tool process still alive (one that ignored its stop, a
           // background job) was started by it, and must not outlive it.
@@ -56,16 +59,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         }
       case 'workflow':
         try {
-          return await (await import('./workflow-command.js')).runWorkflowCommand(args, io);
+          return await (await import('./commands/workflow-command.js')).runWorkflowCommand(
+            args,
+            io,
+          );
         } finally {
           killLiveGroups();
         }
       case 'workflows':
-        return await (await import('./workflows-command.js')).runWorkflowsCommand(args, io);
+        return await (await import('./commands/workflows-command.js')).runWorkflowsCommand(
+          args,
+          io,
+        );
       case 'usage':
-        return await (await import('./usage-command.js')).runUsageCommand(args, io);
+        return await (await import('./commands/usage-command.js')).runUsageCommand(args, io);
       case 'report':
-        return await (await import('./report-command.js')).runReportCommand(args, io);
+        return await (await import('./commands/report-command.js')).runReportCommand(args, io);
     }
   } catch (error) {
     if (ConfigError.isInstance(error)) {

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { PermissionDecision, PermissionRequest } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
-import { useOutsideSandbox } from '../testing/outside-sandbox.js';
+import { useOutsideSandbox } from '../testing/hostile/outside-sandbox.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 import { bashTool } from '../tools/bash.js';
 import {

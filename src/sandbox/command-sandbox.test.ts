@@ -8,13 +8,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandSandbox } from '../core/command-sandbox.js';
 import type { ToolContext } from '../core/tool.js';
+import { requiredSandbox } from '../testing/hostile/required-sandbox.js';
 import {
   isGoneWithin,
   killIfAlive,
   processesWith,
   stillAlive,
 } from '../testing/process-liveness.js';
-import { requiredSandbox } from '../testing/required-sandbox.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { outputText, testToolContext } from '../testing/tool-context.js';
 import { bashTool, readOnlyBashTool } from '../tools/bash.js';

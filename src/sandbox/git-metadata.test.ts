@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CommandSandbox } from '../core/command-sandbox.js';
-import { requiredSandbox } from '../testing/required-sandbox.js';
+import { requiredSandbox } from '../testing/hostile/required-sandbox.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { outputText, testToolContext } from '../testing/tool-context.js';
 import { bashTool } from '../tools/bash.js';

@@ -17,8 +17,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandSandbox } from '../core/command-sandbox.js';
-import { requiredSandbox } from '../testing/required-sandbox.js';
-import { writeAttackLine } from '../testing/shell-write-arbitrary.js';
+import { requiredSandbox } from '../testing/hostile/required-sandbox.js';
+import { writeAttackLine } from '../testing/hostile/shell-write-arbitrary.js';
 
 /** Fixed so CI is deterministic; set WARREN_PROPERTY_SEED to explore other commands. */
 const SEED = Number(process.env.WARREN_PROPERTY_SEED ?? 20_261_127);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isReadOnlyCall } from '../core/tool.js';
-import { useOutsideSandbox } from '../testing/outside-sandbox.js';
+import { useOutsideSandbox } from '../testing/hostile/outside-sandbox.js';
 import {
   isErrorOutput,
   outputText,

@@ -1,7 +1,7 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useOutsideSandbox } from '../testing/outside-sandbox.js';
+import { useOutsideSandbox } from '../testing/hostile/outside-sandbox.js';
 import {
   isErrorOutput,
   outputText,

@@ -7,8 +7,12 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeOutsideSandbox, type OutsideSandbox, runBash } from '../testing/outside-sandbox.js';
-import { commandLine } from '../testing/shell-command-arbitrary.js';
+import {
+  makeOutsideSandbox,
+  type OutsideSandbox,
+  runBash,
+} from '../testing/hostile/outside-sandbox.js';
+import { commandLine } from '../testing/hostile/shell-command-arbitrary.js';
 import { checkReadOnlyCommand } from './read-only-command.js';
 
 /** Fixed so CI is deterministic; set WARREN_PROPERTY_SEED to explore other commands. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runBash, useOutsideSandbox } from '../testing/outside-sandbox.js';
+import { runBash, useOutsideSandbox } from '../testing/hostile/outside-sandbox.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 
 /** The reason a command is not read-only in `scope`; fails the test if it is read-only. */

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manyKeysDefinition } from '../../testing/hostile-definitions.js';
+import { manyKeysDefinition } from '../../testing/hostile/hostile-definitions.js';
 import { useTempDir } from '../../testing/temp-dir.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../core/config-error.js';
-import { aliasFanOutDefinition } from '../../testing/hostile-definitions.js';
+import { aliasFanOutDefinition } from '../../testing/hostile/hostile-definitions.js';
 import { makeTempDir } from '../../testing/temp-dir.js';
 import {
   type LoadAgentDefinitionsOptions,

@@ -1,7 +1,7 @@
 // The project's trust for one run: recorded, or given by `--trust-project`, or asked of a person
 // (the terminal UI; a yes is recorded as `warren trust` records it); otherwise each item left
 // out is one line on stderr.
-import type { CliIo } from '../print-mode.js';
+import type { CliIo } from '../print/print-mode.js';
 import { decideProjectTrust, type ProjectTrust, recordProjectTrustOf } from './project-trust.js';
 import type { TrustItem } from './trust-item.js';
 import { untrustedLines } from './trust-report.js';

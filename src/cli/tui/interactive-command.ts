@@ -3,8 +3,8 @@
 // on the way out stops everything the session started before it returns.
 import { ConfigError } from '../../core/config-error.js';
 import type { InteractiveArgs } from '../parsed-args.js';
-import type { CliIo } from '../print-mode.js';
-import { setUpRun } from '../run-setup.js';
+import type { CliIo } from '../print/print-mode.js';
+import { setUpRun } from '../run/run-setup.js';
 import { ChangeFeed } from './change-feed.js';
 import { InteractiveSession } from './interactive-session.js';
 import { loadUi } from './load-ui.js';

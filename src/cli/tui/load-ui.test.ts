@@ -38,7 +38,7 @@ describe('loading the UI', () => {
   });
 
   it('keeps React and Ink out of print mode', () => {
-    const packages = reachedPackages('cli/print-mode.ts');
+    const packages = reachedPackages('cli/print/print-mode.ts');
     expect([...packages.keys()].filter((name) => /^(react|ink)(\/|$)/.test(name))).toEqual([]);
   });
 

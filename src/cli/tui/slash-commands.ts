@@ -3,7 +3,7 @@
 import { homedir } from 'node:os';
 import { ConfigError } from '../../core/config-error.js';
 import { savedSessions } from '../../session/saved-sessions.js';
-import { agentsListing, formatAgentsListing } from '../agents-listing.js';
+import { agentsListing, formatAgentsListing } from '../commands/agents-listing.js';
 import { terminalSafe } from '../terminal-text.js';
 import { textTable } from '../text-table.js';
 import type { InteractiveSession } from './interactive-session.js';

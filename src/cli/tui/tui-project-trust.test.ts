@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeHostileProject, whatRan } from '../../testing/hostile-project.js';
+import { makeHostileProject, whatRan } from '../../testing/hostile/hostile-project.js';
 import { hasTmux } from '../../testing/tmux-terminal.js';
 import { READY, startWarrenInTmux, type WarrenInTmux } from '../../testing/warren-in-tmux.js';
 

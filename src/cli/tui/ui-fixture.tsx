@@ -7,7 +7,7 @@ import { render } from 'ink-testing-library';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { makeTempDir } from '../../testing/temp-dir.js';
 import type { InteractiveArgs } from '../parsed-args.js';
-import { setUpRun } from '../run-setup.js';
+import { setUpRun } from '../run/run-setup.js';
 import { App } from './app.js';
 import { ChangeFeed } from './change-feed.js';
 import { InteractiveSession } from './interactive-session.js';
