@@ -14,9 +14,17 @@ export interface AgentRef {
 
 /**
  * How an agent's run ended. `completed` is the only success; `stalled`: stopped by the stall
- * watchdog after no model output and no tool activity for too long.
+ * watchdog after no model output and no tool activity for too long; `no_progress`: stopped after
+ * the same tool calls with the same results four times in a row (loop/no-progress.ts).
  */
-export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget' | 'stalled';
+export type AgentStatus =
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'max_turns'
+  | 'budget'
+  | 'stalled'
+  | 'no_progress';
 
 /** The result subtypes of the CLI's JSON contract. */
 export type ResultSubtype =

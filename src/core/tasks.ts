@@ -9,7 +9,8 @@ export type TaskKind = 'local_agent' | 'local_bash' | 'remote_agent';
 
 /**
  * `pending` waits for a slot under `--max-parallel`; the last three are final. An agent stopped
- * by a limit (`max_turns`, `budget`) has `completed` with its report; a stalled one `failed`.
+ * by a limit (`max_turns`, `budget`) has `completed` with its report; a stalled or
+ * `no_progress` one `failed`.
  */
 export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 

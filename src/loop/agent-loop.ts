@@ -19,6 +19,7 @@ import { callModel } from './call-model.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { ProgressWatch, watchProgress } from './no-progress.js';
 import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { append, event, modelOf, type RunState } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
@@ -174,6 +175,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     tools: withOutputTool(options.tools ?? [], output),
     shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
     stopHookContinuations: 0,
+    progress: new ProgressWatch(),
   };
 }
 
@@ -296,6 +298,7 @@ async function* takeTurn(
       const batch = yield* runToolCalls(calls, env);
       yield append(run, { role: 'tool', content: batch.results });
       if (batch.fatal && !interrupted()) throw batch.fatal;
+      yield* watchProgress(run, calls, batch.results);
     }
     yield event(run, { type: 'turn_end', turn: run.numTurns, message });
     if (!interrupted()) return calls.length === 0 || run.output?.settled === true;

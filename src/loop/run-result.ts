@@ -75,4 +75,5 @@ const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
   max_turns: 'error_max_turns',
   budget: 'error_budget',
   stalled: 'error_during_execution',
+  no_progress: 'error_during_execution',
 };

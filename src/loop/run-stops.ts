@@ -21,8 +21,11 @@ export interface StopFacts {
 /** An interrupted turn with nothing in the background left to wait for ends the run. */
 export const INTERRUPTED: Stop = { status: 'cancelled', reason: 'The turn was interrupted.' };
 
-/** Endings without a grace turn: nobody is waiting for a report, or the model does not answer. */
-export const NO_GRACE: ReadonlySet<AgentStatus> = new Set(['cancelled', 'stalled']);
+/**
+ * Endings without a grace turn: nobody is waiting for a report, the model does not answer, or it
+ * is looping (its last replies are its report).
+ */
+export const NO_GRACE: ReadonlySet<AgentStatus> = new Set(['cancelled', 'stalled', 'no_progress']);
 
 /** Why the run must stop now, if it must; checked before every model call. */
 export function limitReached(run: StopFacts): Stop | undefined {

@@ -140,7 +140,7 @@ function outcomeOf(record: TaskRecord, request: ItemRequest): ItemOutcome {
   if (record.status === 'cancelled')
     return { status: 'cancelled', error: record.error ?? 'stopped', ...spent };
   return {
-    status: 'failed',
+    status: record.agentStatus === 'no_progress' ? 'no_progress' : 'failed',
     error: record.error ?? clip(record.result ?? 'the agent failed'),
     ...spent,
   };

@@ -10,7 +10,8 @@ import type { ItemStatus, RunStatus, StoredItem, WorkflowStore } from './workflo
 
 /** How one item ended, as its runner reports it. */
 export interface ItemOutcome {
-  status: 'completed' | 'failed' | 'cancelled';
+  /** `no_progress`: the agent was stopped looping (loop/no-progress.ts); it fails its item. */
+  status: 'completed' | 'failed' | 'no_progress' | 'cancelled';
   /** What the script gets: the final text, or the structured value when a schema was given. */
   value?: unknown;
   error?: string;
@@ -255,8 +256,9 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       record('paused', null, error);
       throw ended('paused', gate.tripped);
     }
-    record('failed', null, error);
-    throw ended('failed', error);
+    const status = outcome.status === 'no_progress' ? 'no_progress' : 'failed';
+    record(status, null, error);
+    throw ended(status, error);
   };
 
   let status: Exclude<RunStatus, 'running'>;
@@ -280,7 +282,8 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       ),
       { signal: stopped.signal },
     );
-    status = items.some((item) => item.status === 'failed') ? 'completed_with_errors' : 'completed';
+    const failed = items.some((item) => item.status === 'failed' || item.status === 'no_progress');
+    status = failed ? 'completed_with_errors' : 'completed';
   } catch (error) {
     status = 'failed';
     reason = reasonOf(error);

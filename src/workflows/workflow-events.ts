@@ -2,7 +2,13 @@
 // spans per workflow and per item. Each names its run.
 import type { RunStatus } from './workflow-store.js';
 
-export type ItemEventStatus = 'running' | 'completed' | 'failed' | 'paused' | 'cached';
+export type ItemEventStatus =
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'no_progress'
+  | 'paused'
+  | 'cached';
 
 export type WorkflowEvent =
   | { type: 'workflow_start'; runId: string; name: string; resumed: boolean }

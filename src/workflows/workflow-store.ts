@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS workflow_items (
 `;
 
 /** `running` is only ever seen after a crash; `paused` was stopped by the breaker or the budget. */
-export type ItemStatus = 'running' | 'completed' | 'failed' | 'paused';
+export type ItemStatus = 'running' | 'completed' | 'failed' | 'no_progress' | 'paused';
 export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'paused' | 'failed';
 
 export interface StoredItem {

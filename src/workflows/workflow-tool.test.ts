@@ -36,6 +36,8 @@ function answer(workflowInput: Record<string, unknown>) {
         ? { toolCalls: [{ name: 'StructuredOutput', input: { n: Number(task.split(' ')[2]) } }] }
         : { text: 'done' };
     }
+    if (task.startsWith('ITEM shout loop'))
+      return { toolCalls: [{ name: 'Echo', input: { text: 'round again' } }] };
     if (task.startsWith('ITEM shout fail'))
       return { error: { status: 401, message: 'invalid x-api-key' } };
     if (task.startsWith('ITEM shout'))
@@ -128,6 +130,26 @@ describe('the Workflow tool', () => {
     expect(output.status).toBe('paused');
     expect(output.reason).toMatch(/refused the credentials/);
     expect(output.resume).toMatch(/resumeFromRunId/);
+  });
+
+  it('ends a looping item as no_progress while its siblings complete', async () => {
+    const { result, events, tasks } = await runMain({
+      script: SCRIPT,
+      args: { words: ['a', 'loop', 'c'] },
+    });
+    const output = JSON.parse(toolOutput(result).output);
+    expect(output).toMatchObject({
+      status: 'completed_with_errors',
+      items: { total: 4, completed: 3, no_progress: 1 },
+      failed_items: [{ label: 'loop', status: 'no_progress' }],
+      result: { words: ['A', null, 'C'], n: 3 },
+    });
+    expect(output.failed_items[0].error).toMatch(/^No progress: the same tool calls \(Echo\)/);
+    const looper = tasks.find((task) => task.description === 'loop')!;
+    expect(looper).toMatchObject({ status: 'failed', agentStatus: 'no_progress' });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'workflow_item', label: 'loop', status: 'no_progress' }),
+    );
   });
 
   it('names the saved workflows when asked for one that does not exist', async () => {

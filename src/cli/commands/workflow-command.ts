@@ -150,10 +150,15 @@ function describeSummary(summary: Record<string, unknown>): string {
   const items = (summary.items ?? {}) as Record<string, number>;
   const lines = [
     `workflow ${String(summary.workflow_name)} (${String(summary.run_id)}): ${String(summary.status)}${summary.reason ? ` — ${String(summary.reason)}` : ''}`,
-    `items: ${items.total ?? 0} (${items.completed ?? 0} completed, ${items.failed ?? 0} failed, ${items.paused ?? 0} paused; ${items.from_journal ?? 0} from the journal)`,
+    `items: ${items.total ?? 0} (${items.completed ?? 0} completed, ${items.failed ?? 0} failed, ${items.no_progress ? `${items.no_progress} no progress, ` : ''}${items.paused ?? 0} paused; ${items.from_journal ?? 0} from the journal)`,
   ];
-  for (const failure of (summary.failed_items ?? []) as { label: string; error: string }[]) {
-    lines.push(`  failed: ${failure.label}: ${failure.error}`);
+  const failures = (summary.failed_items ?? []) as {
+    label: string;
+    status?: string;
+    error: string;
+  }[];
+  for (const failure of failures) {
+    lines.push(`  ${failure.status ?? 'failed'}: ${failure.label}: ${failure.error}`);
   }
   if (summary.output_csv_path) lines.push(`results: ${String(summary.output_csv_path)}`);
   if (summary.resume) lines.push(String(summary.resume));
