@@ -104,6 +104,11 @@ export type AgentEvent = AgentRef &
         /** Set when the permission policy refused the call: why, and what would allow it, for people. */
         denial?: string;
       }
+    /**
+     * The tool call waits for a person's permission answer (`waiting: true`), or got it: while it
+     * waits the agent is `blocked` (warren tasks, ListAgents, the UI, a workflow's progress).
+     */
+    | { type: 'permission_wait'; toolCallId: string; toolName: string; waiting: boolean }
     /** A model call failed in a way worth retrying; text streamed since message_start is void. */
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
     /** One model call finished: its tokens and cost, how long it took (retries included), why it ended. */

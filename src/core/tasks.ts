@@ -28,6 +28,18 @@ export interface TaskProgress {
   /** Epoch ms of the last model output or tool activity; null before any. */
   lastActivityAt: number | null;
   lastToolName: string | null;
+  /** What the agent waits for a person's answer on (`permission to use Bash`); null when it does not. */
+  blockedOn?: string | null;
+}
+
+/** What a task list shows: `blocked` for a running agent that waits on a permission answer. */
+export type ShownTaskStatus = TaskStatus | 'blocked';
+
+export function shownTaskStatus(task: {
+  status: TaskStatus;
+  progress?: Pick<TaskProgress, 'blockedOn'>;
+}): ShownTaskStatus {
+  return task.status === 'running' && task.progress?.blockedOn ? 'blocked' : task.status;
 }
 
 /** How a task ended, as its executor reports it. */

@@ -222,6 +222,7 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     // Deltas are replaced by the finished message; tool_start and turn_end repeat what the
     // assistant message already holds; turn_start and message_start carry nothing to resume from.
     // Task events are in the task store; the notification itself is a message of the owner.
+    // A wait for a permission answer is a passing state, shown live; the answer is in tool_end.
     case 'turn_start':
     case 'message_start':
     case 'message_delta':
@@ -231,6 +232,7 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'task_started':
     case 'task_progress':
     case 'task_notification':
+    case 'permission_wait':
       return undefined;
     default: {
       const unhandled: never = event;

@@ -105,6 +105,10 @@ export function trackedSink(
         progress.toolCalls++;
         progress.lastToolName = event.toolName;
         return;
+      case 'permission_wait':
+        progress.blockedOn = event.waiting ? `permission to use ${event.toolName}` : null;
+        control.progress(progress);
+        return;
       case 'tool_end':
       case 'turn_end':
         // State changes, never stream chunks: the manager throttles the writes further.

@@ -30,6 +30,8 @@ export interface ItemRunner {
       resumeAgentId?: string;
       /** The item's agent is known: recorded before it makes its first model call. */
       started(agentId: string): void;
+      /** Its agent waits on a person's permission answer (`on`), or no longer (null). */
+      blocked?(on: string | null): void;
     },
   ): Promise<ItemOutcome>;
 }
@@ -223,6 +225,19 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       signal,
       resumeAgentId,
       started: (agentId) => store.setItemAgent(runId, request.key, occurrence, agentId),
+      blocked: (on) => {
+        const { key, label } = request;
+        const status = on === null ? 'running' : 'blocked';
+        emit({
+          type: 'workflow_item',
+          runId,
+          key,
+          occurrence,
+          label,
+          status,
+          blockedOn: on ?? undefined,
+        });
+      },
     });
     spent += outcome.tokens;
     store.updateRun(runId, { spentTokens: spent });

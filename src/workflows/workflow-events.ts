@@ -8,7 +8,8 @@ export type ItemEventStatus =
   | 'failed'
   | 'no_progress'
   | 'paused'
-  | 'cached';
+  | 'cached'
+  | 'blocked';
 
 export type WorkflowEvent =
   | { type: 'workflow_start'; runId: string; name: string; resumed: boolean }
@@ -24,6 +25,8 @@ export type WorkflowEvent =
       status: ItemEventStatus;
       agentId?: string;
       error?: string;
+      /** With `blocked`: what the item's agent waits for a person's answer on. */
+      blockedOn?: string;
     }
   | {
       type: 'workflow_end';

@@ -9,7 +9,9 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { RunResult } from '../core/events.js';
+import { defineTool } from '../core/tool.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { parsePermissionRule } from '../permissions/permission-rule.js';
@@ -35,6 +37,11 @@ function answer(workflowInput: Record<string, unknown>) {
       return request.lastToolResult === undefined
         ? { toolCalls: [{ name: 'StructuredOutput', input: { n: Number(task.split(' ')[2]) } }] }
         : { text: 'done' };
+    }
+    if (task.startsWith('ITEM shout poke')) {
+      return request.lastToolResult === undefined
+        ? { toolCalls: [{ name: 'Poke', input: {} }] }
+        : { text: request.lastToolResult.toUpperCase() };
     }
     if (task.startsWith('ITEM shout loop'))
       return { toolCalls: [{ name: 'Echo', input: { text: 'round again' } }] };
@@ -65,6 +72,18 @@ async function runMain(
   const { result } = await runToEnd(run);
   return { result, events, model, tasks: run.tasks.list() };
 }
+
+/** A tool that changes something: the default mode asks before it runs. */
+const pokeTool = defineTool({
+  name: 'Poke',
+  description: 'changes something',
+  inputSchema: z.object({}),
+  isReadOnly: false,
+  isConcurrencySafe: false,
+  async call() {
+    return 'poked';
+  },
+});
 
 /** Permissions that allow the csv workflow (it writes its results file). */
 const allowCsv = () =>
@@ -150,6 +169,49 @@ describe('the Workflow tool', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'workflow_item', label: 'loop', status: 'no_progress' }),
     );
+  });
+
+  it("shows an item whose agent waits on a permission answer as blocked in the run's progress", async () => {
+    let allow: ((allowed: { behavior: 'allow' }) => void) | undefined;
+    const permissions = createPermissionPolicy({
+      mode: 'default',
+      canUseTool: () => new Promise((resolve) => (allow = resolve)),
+    });
+    const events: WorkflowEvent[] = [];
+    const model = new ReactiveModel(answer({ script: SCRIPT, args: { words: ['a', 'poke'] } }));
+    const base = await echoRunOptions(model);
+    const run = query({
+      prompt: 'MAIN run the workflow',
+      options: {
+        ...base,
+        tools: [...base.tools, pokeTool],
+        permissions,
+        workflows: {
+          onEvent: (event) => {
+            events.push(event);
+            // The person answers once the progress says the item waits for them.
+            if (event.type === 'workflow_item' && event.status === 'blocked')
+              allow?.({ behavior: 'allow' });
+          },
+        },
+      },
+    });
+    const { result } = await runToEnd(run);
+    const poke = events.filter(
+      (event): event is Extract<WorkflowEvent, { type: 'workflow_item' }> =>
+        event.type === 'workflow_item' && event.label === 'poke',
+    );
+    expect(poke.map((event) => event.status)).toEqual([
+      'running',
+      'blocked',
+      'running',
+      'completed',
+    ]);
+    expect(poke[1]!.blockedOn).toBe('permission to use Poke');
+    expect(JSON.parse(toolOutput(result).output)).toMatchObject({
+      status: 'completed',
+      result: { words: ['A', 'POKED'] },
+    });
   });
 
   it('names the saved workflows when asked for one that does not exist', async () => {

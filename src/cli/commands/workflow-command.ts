@@ -174,10 +174,11 @@ function describeEvent(event: WorkflowEvent): string {
       return `log: ${event.message}\n`;
     case 'workflow_warning':
       return `warren: warning: ${event.message}\n`;
-    case 'workflow_item':
-      return event.status === 'running'
-        ? ''
-        : `item ${event.label}: ${event.status}${event.error ? ` (${event.error})` : ''}\n`;
+    case 'workflow_item': {
+      if (event.status === 'running') return '';
+      const why = event.error ?? (event.blockedOn && `waiting for ${event.blockedOn}`);
+      return `item ${event.label}: ${event.status}${why ? ` (${why})` : ''}\n`;
+    }
     default:
       return '';
   }

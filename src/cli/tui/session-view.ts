@@ -242,6 +242,9 @@ export class SessionView {
       case 'retry':
         row.state = `retrying (attempt ${event.attempt})`;
         return;
+      case 'permission_wait':
+        row.blockedOn = event.waiting ? event.toolName : undefined;
+        return;
       case 'tool_start':
         row.toolCalls++;
         row.runningTools.set(event.toolCallId, callSummary(event.toolName, event.input, this.#cwd));

@@ -2,7 +2,7 @@
 // for a slot): `● Bash  npm run watch · running · 12s`. Ended, as news in the conversation:
 // `✓ explore  watch the logs — done in 4.2s · background · ctrl+o result`.
 import { Text } from 'ink';
-import type { TaskStatus } from '../../core/tasks.js';
+import { shownTaskStatus, type TaskStatus } from '../../core/tasks.js';
 import { formatDuration } from './format.js';
 import { useTheme } from './theme-context.js';
 import type { TaskEndLine, TaskRow } from './view-items.js';
@@ -21,7 +21,7 @@ export function RunningTaskLine({ task, now }: { task: TaskRow; now: number }) {
       <Text dimColor>
         {waiting
           ? ' · waiting for a slot'
-          : ` · ${task.status} · ${formatDuration(now - task.startedAt)}`}
+          : ` · ${shownTaskStatus(task)} · ${formatDuration(now - task.startedAt)}`}
       </Text>
     </Text>
   );
