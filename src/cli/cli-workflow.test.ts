@@ -256,7 +256,7 @@ describe('the circuit breaker', () => {
 });
 
 describe('warren -p with the Workflow tool', () => {
-  it('gives the model Workflow and prints its workflow_* events in stream-json', async () => {
+  it('gives the model Workflow as a background task and prints its workflow_* events in stream-json', async () => {
     const script =
       "export const meta = { name: 'two', description: 'two items' };\nexport const result = await parallel(() => agent('ITEM-x-END'), () => agent('ITEM-y-END'));";
     await writeFile(
@@ -270,7 +270,10 @@ describe('warren -p with the Workflow tool', () => {
         '    text: X',
         '  - match: { prompt: ITEM-y-END }',
         '    text: Y',
+        // The call returns the run's task at once; the summary comes as its notification.
         `  - match: { last_tool_result: '"run_id"' }`,
+        '    text: WAITING',
+        `  - match: { prompt: '<task-notification>' }`,
         '    text: FINAL',
         '',
       ].join('\n'),
@@ -303,6 +306,10 @@ describe('warren -p with the Workflow tool', () => {
     expect(lines.find((line) => line.type === 'workflow_end')).toMatchObject({
       status: 'completed',
     });
+    const workflowTask = lines.find(
+      (line) => line.type === 'task_notification' && line.task_type === 'local_workflow',
+    );
+    expect(workflowTask).toMatchObject({ status: 'completed', description: 'workflow two' });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'FINAL' });
   }, 60_000);
 });

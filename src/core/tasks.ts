@@ -4,8 +4,8 @@
 import type { AgentEvent, AgentRef, AgentStatus } from './events.js';
 import type { Usage } from './usage.js';
 
-/** `remote_agent` is reserved for the Restate executor. */
-export type TaskKind = 'local_agent' | 'local_bash' | 'remote_agent';
+/** `remote_agent` is reserved for the Restate executor; `local_workflow` is a workflow run. */
+export type TaskKind = 'local_agent' | 'local_bash' | 'remote_agent' | 'local_workflow';
 
 /**
  * `pending` waits for a slot under `--max-parallel`; the last three are final. An agent stopped

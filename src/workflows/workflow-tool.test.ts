@@ -19,6 +19,7 @@ import { type QueryOptions, query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
+import { readOnlyTool } from '../testing/stub-tools.js';
 import { parseCsv } from './bundled/csv-file.js';
 import type { WorkflowEvent } from './workflow-events.js';
 
@@ -67,7 +68,12 @@ async function runMain(
   await prepare?.(base.cwd);
   const run = query({
     prompt: 'MAIN run the workflow',
-    options: { ...base, ...extra, workflows: { onEvent: (event) => events.push(event) } },
+    // The call waits for the run (as `warren workflow run` makes it): its answer is the summary.
+    options: {
+      ...base,
+      ...extra,
+      workflows: { onEvent: (event) => events.push(event), wait: true },
+    },
   });
   const { result } = await runToEnd(run);
   return { result, events, model, tasks: run.tasks.list() };
@@ -187,6 +193,7 @@ describe('the Workflow tool', () => {
         tools: [...base.tools, pokeTool],
         permissions,
         workflows: {
+          wait: true,
           onEvent: (event) => {
             events.push(event);
             // The person answers once the progress says the item waits for them.
@@ -292,5 +299,118 @@ describe('the Workflow tool', () => {
     expect(toolOutput(result).output).toMatch(
       /has no `export const meta = \{ name, description \}`/,
     );
+  });
+
+  describe('as a background task (the default)', () => {
+    /** Main: the Workflow call, then waits; its last answer echoes the notification. */
+    function backgroundAnswer(workflowInput: Record<string, unknown>) {
+      const items = answer(workflowInput);
+      return (request: ReactiveRequest): ScriptTurn => {
+        if (request.firstUser.startsWith('ITEM')) return items(request);
+        if (request.lastUser.includes('<task-notification>')) {
+          return { text: `NOTIFIED ${request.lastUser}` };
+        }
+        if (request.lastToolResult?.includes('"run_id"')) return { text: 'started; waiting' };
+        return { toolCalls: [{ name: 'Workflow', input: workflowInput }] };
+      };
+    }
+
+    it("returns the run's task id at once; the summary arrives as its task notification", async () => {
+      const model = new ReactiveModel(
+        backgroundAnswer({ script: SCRIPT, args: { words: ['a', 'b'] } }),
+      );
+      const order: string[] = [];
+      const run = query({
+        prompt: 'MAIN run the workflow',
+        options: {
+          ...(await echoRunOptions(model)),
+          onEvent: (event) => {
+            if (event.type === 'tool_end' && event.toolName === 'Workflow') order.push('answered');
+          },
+          workflows: {
+            onEvent: (event) => {
+              if (event.type === 'workflow_item') order.push(`item ${event.status}`);
+            },
+          },
+        },
+      });
+      const { result } = await runToEnd(run);
+      const started = JSON.parse(toolOutput(result).output.split('\n')[0]!);
+      expect(started).toMatchObject({ status: 'running', run_id: expect.stringMatching(/^wf_/) });
+      // The call answered before any item ended.
+      expect(order.indexOf('answered')).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf('answered')).toBeLessThan(order.indexOf('item completed'));
+      const task = run.tasks.list().find((record) => record.taskId === started.task_id)!;
+      expect(task).toMatchObject({
+        kind: 'local_workflow',
+        status: 'completed',
+        description: 'workflow shout',
+      });
+      const notices = result.messages.flatMap((m) =>
+        m.role === 'user' && m.content.includes('<task-notification>') ? [m.content] : [],
+      );
+      // Only the workflow's own notification: its items' endings were read by the workflow.
+      expect(notices).toHaveLength(1);
+      expect(notices[0]!.match(/<task-notification>/g)).toHaveLength(1);
+      expect(notices[0]).toContain(`<task-id>${started.task_id}</task-id>`);
+      expect(notices[0]).toContain('"status":"completed"');
+      expect(notices[0]).toContain('"words":["A","B"]');
+      expect(result.result).toMatch(/^NOTIFIED /);
+    });
+
+    it('is paused by TaskStop, its running items stopped, and says how far it got in TaskOutput', async () => {
+      const hold = readOnlyTool({
+        name: 'Hold',
+        description: 'holds until stopped',
+        call: (_input, ctx) =>
+          new Promise<string>((_resolve, reject) =>
+            ctx.signal.addEventListener('abort', () => reject(new Error('stopped'))),
+          ),
+      });
+      const items = answer({});
+      let taskId = '';
+      const model = new ReactiveModel((request) => {
+        if (request.firstUser === 'ITEM shout hold') {
+          return request.lastToolResult === undefined
+            ? { toolCalls: [{ name: 'Hold', input: {} }] }
+            : { text: 'was stopped' };
+        }
+        if (request.firstUser.startsWith('ITEM')) return items(request);
+        // The main agent: Workflow, then TaskOutput, TaskStop, and its final words.
+        const last = request.lastToolResult ?? '';
+        if (last.includes('The workflow runs in the background')) {
+          taskId = JSON.parse(last.split('\n')[0]!).task_id;
+          return { toolCalls: [{ name: 'TaskOutput', input: { task_id: taskId, block: false } }] };
+        }
+        if (last.includes('items so far') && last.includes('"status":"running"')) {
+          return { toolCalls: [{ name: 'TaskStop', input: { task_id: taskId } }] };
+        }
+        if (request.lastToolResult !== undefined) return { text: 'stopped it' };
+        const input = { script: SCRIPT, args: { words: ['a', 'hold'] } };
+        return { toolCalls: [{ name: 'Workflow', input }] };
+      });
+      const events: WorkflowEvent[] = [];
+      const base = await echoRunOptions(model);
+      const run = query({
+        prompt: 'MAIN run the workflow',
+        options: {
+          ...base,
+          tools: [...base.tools, hold],
+          workflows: { onEvent: (event) => events.push(event) },
+        },
+      });
+      const { result } = await runToEnd(run);
+      const outputs = result.messages.flatMap((m) =>
+        m.role === 'tool' ? m.content.map((part) => `${part.toolName}: ${part.output}`) : [],
+      );
+      expect(outputs.filter((o) => o.startsWith('TaskStop'))).toHaveLength(1);
+      expect(outputs.find((o) => o.startsWith('TaskOutput'))).toMatch(
+        /items so far: \d+ completed, 0 failed, \d+ running/,
+      );
+      const task = run.tasks.list().find((record) => record.kind === 'local_workflow')!;
+      expect(task.status).toBe('cancelled');
+      expect(events.at(-1)).toMatchObject({ type: 'workflow_end', status: 'paused' });
+      expect(result.result).toBe('stopped it');
+    });
   });
 });

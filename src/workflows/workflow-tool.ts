@@ -1,12 +1,14 @@
 // The Workflow tool: the model hands over a script (or a saved workflow's name) and its args;
-// the run's items are background children it waits for, and it answers with the run's status,
-// each failure's cause, and the script's result. Only the main agent gets it: workflows never nest.
+// the run is a background task (workflow-task.ts) whose items are background children, and its
+// status, each failure's cause and the script's result come back as the task's notification
+// (or as the call's answer, with `wait`). Only the main agent gets it: workflows never nest.
 
 import { readFile } from 'node:fs/promises';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { Spawner } from '../agents/subagent-context.js';
 import { defineTool, type SpawnToolContext, type Tool, toolError } from '../core/tool.js';
+import { BackgroundTasks } from '../tasks/background-tasks.js';
 import { resolveAllowedPath } from '../tools/allowed-path.js';
 import { type CsvRunArgs, csvRunArgs, writeCsvResults } from './bundled/csv-run.js';
 import { findWorkflow } from './saved-workflows.js';
@@ -16,6 +18,7 @@ import type { WorkflowEvent } from './workflow-events.js';
 import { readMeta } from './workflow-meta.js';
 import { type StoredRun, WorkflowStore } from './workflow-store.js';
 import { newRunId, workflowSummary } from './workflow-summary.js';
+import { type RunInTask, WorkflowTaskExecutor } from './workflow-task.js';
 
 export interface WorkflowToolOptions {
   /** The session's task store file (tasks.db), or `:memory:`. */
@@ -25,6 +28,12 @@ export interface WorkflowToolOptions {
   limits?: Partial<WorkflowLimits>;
   /** Every `workflow_*` event, as it happens. */
   onEvent?: (event: WorkflowEvent) => void;
+  /**
+   * The call waits for the run's end and answers with its summary (`warren workflow run`).
+   * Default: the run is a background task; the call returns its task id at once and the summary
+   * arrives as a task notification.
+   */
+  wait?: boolean;
 }
 
 const inputSchema = z
@@ -94,17 +103,20 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
       try {
         const runId = await prepareRun(store(), input, ctx);
         const runner = subagentItemRunner(spawner, ctx, { model: options.model });
-        const result = await runWorkflow({
-          store: store(),
-          runId,
-          runner,
-          limits: options.limits,
-          onEvent: options.onEvent,
-          signal: ctx.signal,
-          resumed: input.resumeFromRunId !== undefined,
-        });
-        const written = finishCsv(store(), result);
-        const summary = workflowSummary(result, written);
+        const run: RunInTask = async (signal, onEvent) => {
+          const result = await runWorkflow({
+            store: store(),
+            runId,
+            runner,
+            limits: options.limits,
+            onEvent,
+            signal,
+            resumed: input.resumeFromRunId !== undefined,
+          });
+          return { result, summary: workflowSummary(result, finishCsv(store(), result)) };
+        };
+        if (!options.wait) return startInBackground(spawner, ctx, store(), runId, run, options);
+        const { result, summary } = await run(ctx.signal, (event) => options.onEvent?.(event));
         return result.status === 'failed' ? toolError(summary) : summary;
       } catch (error) {
         // A script, name or args that cannot run: the model reads why and can fix its call.
@@ -113,6 +125,38 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
     },
   });
 }
+
+/** The run as a task of its own: its id at once, its summary later as a task notification. */
+function startInBackground(
+  spawner: Spawner,
+  ctx: SpawnToolContext,
+  store: WorkflowStore,
+  runId: string,
+  run: RunInTask,
+  options: WorkflowToolOptions,
+): string {
+  const tasks = spawner.runtime.background;
+  if (!(tasks instanceof BackgroundTasks)) {
+    throw new Error('workflows need a run with background tasks (a task manager)');
+  }
+  const { agentId, parentId, depth } = ctx.agent;
+  const record = tasks.manager.start(
+    new WorkflowTaskExecutor(run, options.onEvent),
+    { runId },
+    {
+      kind: 'local_workflow',
+      description: `workflow ${store.run(runId)?.name ?? runId}`,
+      owner: { agentId, parentId, depth },
+      spec: { runId },
+    },
+  );
+  store.updateRun(runId, { taskId: record.taskId });
+  const started = { task_id: record.taskId, run_id: runId, status: record.status };
+  return `${JSON.stringify(started)}\n${BACKGROUND_NOTE}`;
+}
+
+const BACKGROUND_NOTE =
+  'The workflow runs in the background: its summary (status, failed items, result) arrives as a task notification. TaskOutput shows how far it got; TaskStop pauses it (resume with resumeFromRunId).';
 
 /** The run to go on with: a new one from a script or a name, or `resumeFromRunId` (its script replaced when one is given). */
 async function prepareRun(
@@ -185,7 +229,7 @@ function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | un
   return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result, store.items(result.runId));
 }
 
-const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call waits until the run ends, then returns its status, each failed item's cause and the script's \`result\` export.
+const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call returns at once with the run's task id; the run goes on in the background, and when it ends its status, each failed item's cause and the script's \`result\` export arrive as a task notification.
 
 The script begins with \`export const meta = { name, description }\`, then uses:
 - \`await agent(prompt, { schema, label, agentType, model, isolation: 'worktree', timeoutMs })\`: one agent; resolves to its final text, or with \`schema\` (an object JSON Schema) to a value of that shape; throws an AgentError (\`.status\`, \`.message\`) when it fails.

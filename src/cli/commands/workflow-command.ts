@@ -70,7 +70,8 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
         options: {
           ...options,
           model: new WorkflowDriver(input, randomUUID().slice(0, 8), await options.model),
-          workflows: { onEvent },
+          // The driver's one call waits for the end: the summary is the command's output.
+          workflows: { onEvent, wait: true },
         },
       });
     },

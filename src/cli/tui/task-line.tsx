@@ -9,7 +9,8 @@ import type { TaskEndLine, TaskRow } from './view-items.js';
 
 export function RunningTaskLine({ task, now }: { task: TaskRow; now: number }) {
   const theme = useTheme();
-  const who = task.kind === 'local_bash' ? 'Bash' : 'agent';
+  const who =
+    task.kind === 'local_bash' ? 'Bash' : task.kind === 'local_workflow' ? 'Workflow' : 'agent';
   const waiting = task.status === 'pending';
   return (
     <Text wrap="truncate-end">
