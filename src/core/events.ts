@@ -50,6 +50,8 @@ export interface RunResult extends AgentRef {
   error?: string;
   /** A FatalToolError ended the run; it ends every ancestor too instead of becoming a result. */
   fatal?: boolean;
+  /** Stopped by its token or cost budget with `pauseAtBudget`: nothing was lost, resume it. */
+  paused?: boolean;
   agentType: string;
   description: string;
   numTurns: number;

@@ -226,8 +226,9 @@ async function* admitPrompt(
 async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   for (;;) {
     yield* runTurns(run, env);
-    if (run.stop && !NO_GRACE.has(run.stop.status) && run.options.graceTurn !== false) {
-      yield* graceTurn(run, run.stop);
+    const { stop } = run;
+    if (stop && !NO_GRACE.has(stop.status) && !stop.paused && run.options.graceTurn !== false) {
+      yield* graceTurn(run, stop);
     }
     const goOn = yield* finishRun(run);
     if (goOn === undefined) return;

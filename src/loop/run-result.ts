@@ -52,6 +52,7 @@ export function resultOf(run: ResultFacts): RunResult {
     ...(run.handoff ? { handoff: run.handoff } : {}),
     ...(error ? { error } : {}),
     ...(run.fatal ? { fatal: true } : {}),
+    ...(run.stop?.paused ? { paused: true } : {}),
     agentType: run.agentType,
     description: run.description,
     numTurns: run.numTurns,

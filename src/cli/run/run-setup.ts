@@ -317,6 +317,8 @@ export async function setUpRun(
       maxTurns: args.maxTurns,
       timeBudgetMs: args.timeBudgetMs,
       tokenBudget: args.tokenBudget,
+      costBudgetUsd: args.maxBudgetUsd,
+      pauseAtBudget: args.pauseAtBudget,
       requestTimeoutMs: args.requestTimeoutMs,
       signal: run.signal,
       permissions,
