@@ -134,6 +134,7 @@ async function launch(
       forkContext: false,
       background: true,
       agentId,
+      ...(request.effort && { effort: request.effort }),
       ...(request.isolation && { isolation: request.isolation }),
     },
     { ...ctx, signal },

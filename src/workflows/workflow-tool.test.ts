@@ -221,6 +221,20 @@ describe('the Workflow tool', () => {
     });
   });
 
+  it("sends an item's effort with its agent's model requests, and only its own", async () => {
+    const script = `export const meta = { name: 'effort', description: 'two efforts' };
+export const result = await parallel(
+  () => agent('ITEM shout hard', { effort: 'high' }),
+  () => agent('ITEM shout plain'),
+);`;
+    const { result, model } = await runMain({ script });
+    expect(JSON.parse(toolOutput(result).output)).toMatchObject({ result: ['HARD', 'PLAIN'] });
+    const reasoningOf = (prompt: string) =>
+      model.calls.find((call) => call.firstUser === prompt)?.options.reasoning;
+    expect(reasoningOf('ITEM shout hard')).toBe('high');
+    expect(reasoningOf('ITEM shout plain')).toBeUndefined();
+  });
+
   it('names the saved workflows when asked for one that does not exist', async () => {
     const { result } = await runMain({ name: 'nope' });
     expect(toolOutput(result)).toMatchObject({ isError: true });

@@ -232,7 +232,7 @@ function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | un
 const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call returns at once with the run's task id; the run goes on in the background, and when it ends its status, each failed item's cause and the script's \`result\` export arrive as a task notification.
 
 The script begins with \`export const meta = { name, description }\`, then uses:
-- \`await agent(prompt, { schema, label, agentType, model, isolation: 'worktree', timeoutMs })\`: one agent; resolves to its final text, or with \`schema\` (an object JSON Schema) to a value of that shape; throws an AgentError (\`.status\`, \`.message\`) when it fails.
+- \`await agent(prompt, { schema, label, agentType, model, effort, isolation: 'worktree', timeoutMs })\`: one agent; resolves to its final text, or with \`schema\` (an object JSON Schema) to a value of that shape; throws an AgentError (\`.status\`, \`.message\`) when it fails.
 - \`await parallel(fn1, fn2, …)\` / \`await pipeline(items, (item, i) => agent(…))\`: many at once; a failed one is null in the list.
 - \`phase(title)\`, \`log(...values)\`, the global \`args\`, \`budget.total\`, \`budget.spent()\`, \`budget.remaining()\` (tokens).
 - \`export const result = …\`: what this call returns.
