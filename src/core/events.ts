@@ -4,6 +4,7 @@ import type { HandoffVerdict } from './hook-runner.js';
 import type { AssistantMessage, Message } from './messages.js';
 import type { TaskKind, TaskProgress, TaskStatus } from './tasks.js';
 import type { Usage } from './usage.js';
+import type { WorkflowEvent } from './workflow-events.js';
 
 /** Who an event belongs to. A child's events flow up its parent's stream with these set. */
 export interface AgentRef {
@@ -134,6 +135,8 @@ export type AgentEvent = AgentRef &
      */
     | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
+    /** A workflow run's progress (src/workflows/), as an event of the agent that called Workflow. */
+    | WorkflowEvent
     /** Background work started; the event belongs to the agent that started it (its owner). */
     | ({ type: 'task_started' } & TaskEventFields)
     /** How far a background task got; at most about once a second per task. */

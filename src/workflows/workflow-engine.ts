@@ -217,7 +217,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       occurrence,
       label: request.label,
       status: 'running',
-      agentId: resumeAgentId,
+      itemAgentId: resumeAgentId,
     });
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const signal = AbortSignal.any([gate.signal, timeout]);

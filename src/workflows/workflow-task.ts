@@ -1,6 +1,7 @@
 // A workflow run as a background task of its own (`local_workflow`): the Workflow tool returns
 // its task id at once, the run goes on beside the agent, and its summary reaches the agent as a
 // task notification. TaskStop stops it (paused, resumable); TaskOutput shows how far it got.
+import type { AgentRef } from '../core/events.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
 import type { WorkflowRunResult } from './workflow-engine.js';
 import type { WorkflowEvent } from './workflow-events.js';
@@ -31,10 +32,13 @@ export class WorkflowTaskExecutor implements TaskExecutor<WorkflowTaskSpec> {
   readonly kind = 'local_workflow' as const;
   readonly #runs = new Map<string, Running>();
   readonly #run: RunInTask;
+  readonly #owner: AgentRef;
   readonly #onEvent: ((event: WorkflowEvent) => void) | undefined;
 
-  constructor(run: RunInTask, onEvent?: (event: WorkflowEvent) => void) {
+  /** `owner`: the agent that called Workflow; the run's events go into the stream as its own. */
+  constructor(run: RunInTask, owner: AgentRef, onEvent?: (event: WorkflowEvent) => void) {
     this.#run = run;
+    this.#owner = owner;
     this.#onEvent = onEvent;
   }
 
@@ -55,6 +59,7 @@ export class WorkflowTaskExecutor implements TaskExecutor<WorkflowTaskSpec> {
         control.progress({ toolCalls: running.done + running.failed, lastActivityAt: Date.now() });
       }
       this.#onEvent?.(event);
+      control.emit({ ...this.#owner, ...event });
     };
     control.signal.addEventListener('abort', () => (running.stopped = true), { once: true });
     running.outcome = this.#run(control.signal, onEvent).then(

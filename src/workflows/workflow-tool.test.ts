@@ -75,8 +75,8 @@ async function runMain(
       workflows: { onEvent: (event) => events.push(event), wait: true },
     },
   });
-  const { result } = await runToEnd(run);
-  return { result, events, model, tasks: run.tasks.list() };
+  const { result, events: stream } = await runToEnd(run);
+  return { result, events, stream, model, tasks: run.tasks.list() };
 }
 
 /** A tool that changes something: the default mode asks before it runs. */
@@ -131,6 +131,22 @@ describe('the Workflow tool', () => {
         'workflow_end',
       ]),
     );
+  });
+
+  it("puts the run's workflow_* events in the library's event stream, as the caller's", async () => {
+    const { result, events, stream } = await runMain({ script: SCRIPT, args: { words: ['a'] } });
+    const inStream = stream.filter((event) => event.type.startsWith('workflow_'));
+    expect(inStream.map((event) => event.type)).toEqual(events.map((event) => event.type));
+    expect(inStream[0]).toMatchObject({
+      type: 'workflow_start',
+      name: 'shout',
+      agentId: result.agentId,
+      depth: 0,
+    });
+    const item = inStream.find(
+      (event) => event.type === 'workflow_item' && event.status === 'completed',
+    );
+    expect(item).toMatchObject({ agentId: result.agentId, label: 'a' });
   });
 
   it('traces the workflow as its tool span, with a span per item below it', async () => {
@@ -348,9 +364,14 @@ export const result = await parallel(
           },
         },
       });
-      const { result } = await runToEnd(run);
+      const { result, events } = await runToEnd(run);
       const started = JSON.parse(toolOutput(result).output.split('\n')[0]!);
       expect(started).toMatchObject({ status: 'running', run_id: expect.stringMatching(/^wf_/) });
+      // The run's events reach the library's stream while it runs in the background.
+      expect(events.find((event) => event.type === 'workflow_end')).toMatchObject({
+        agentId: result.agentId,
+        status: 'completed',
+      });
       // The call answered before any item ended.
       expect(order.indexOf('answered')).toBeGreaterThanOrEqual(0);
       expect(order.indexOf('answered')).toBeLessThan(order.indexOf('item completed'));

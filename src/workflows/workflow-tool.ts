@@ -116,7 +116,11 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
           return { result, summary: workflowSummary(result, finishCsv(store(), result)) };
         };
         if (!options.wait) return startInBackground(spawner, ctx, store(), runId, run, options);
-        const { result, summary } = await run(ctx.signal, (event) => options.onEvent?.(event));
+        const { agentId, parentId, depth } = ctx.agent;
+        const { result, summary } = await run(ctx.signal, (event) => {
+          options.onEvent?.(event);
+          ctx.emit({ agentId, parentId, depth, ...event });
+        });
         return result.status === 'failed' ? toolError(summary) : summary;
       } catch (error) {
         // A script, name or args that cannot run: the model reads why and can fix its call.
@@ -141,7 +145,7 @@ function startInBackground(
   }
   const { agentId, parentId, depth } = ctx.agent;
   const record = tasks.manager.start(
-    new WorkflowTaskExecutor(run, options.onEvent),
+    new WorkflowTaskExecutor(run, { agentId, parentId, depth }, options.onEvent),
     { runId },
     {
       kind: 'local_workflow',
