@@ -27,13 +27,14 @@ const LAYERS_BELOW_ENTRY = [
   'sandbox',
   'serve',
   'workflows',
+  'run',
   'testing',
 ];
 
 /**
  * The files at the top of src/: the public entries (package.json "exports": index.ts is
- * `warren`, tools.ts is `warren/tools`, …) and query()'s assembly, which only index.ts
- * re-exports. Together they sit above every folder but the CLI.
+ * `warren`, tools.ts is `warren/tools`, …) and query(), which only index.ts re-exports; it plans
+ * its run with run/. Together they sit above every folder but the CLI.
  */
 const ENTRY_FILES = [
   'agents.ts',
@@ -48,7 +49,7 @@ const ENTRY_FILES = [
   'testing.ts',
   'tools.ts',
 ];
-const ASSEMBLY_FILES = ['main-agent.ts', 'query-options.ts', 'query.ts'];
+const ASSEMBLY_FILES = ['query.ts'];
 
 /**
  * What each folder of src/ may import besides itself. Folders not built yet are listed so the
@@ -84,6 +85,26 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   serve: ['core', 'permissions', 'agents', 'session', 'a2a'],
   workflows: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents', 'tasks'],
   testing: ['core', 'model', 'tools', 'sandbox'],
+  // The composition root: a run planned once, over every engine folder; nothing below plans.
+  run: [
+    'core',
+    'model',
+    'tools',
+    'permissions',
+    'session',
+    'telemetry',
+    'hooks',
+    'isolation',
+    'mcp',
+    'acp',
+    'loop',
+    'agents',
+    'tasks',
+    'remote',
+    'a2a',
+    'sandbox',
+    'workflows',
+  ],
   '(entry)': LAYERS_BELOW_ENTRY,
   cli: [...LAYERS_BELOW_ENTRY, '(entry)'],
 };

@@ -72,6 +72,18 @@ export interface SubagentSettings {
   runIds?: RunIds;
   /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
   remoteAgents?: RemoteAgentPorts;
+  /** Children whose Agent call waits for them (the run's `sendToBackground` reaches them). */
+  foreground?: ForegroundChildren;
+  /**
+   * Makes the run's background work (tasks/) over this runtime; without it `run_in_background`
+   * is refused. A factory because the background side runs children with this runtime.
+   */
+  background?: (runtime: SubagentRuntime) => BackgroundPort;
+  /**
+   * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
+   * sub-agent gets it, so workflows never nest.
+   */
+  workflowTool?: (spawner: Spawner) => Tool;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -95,17 +107,14 @@ export class SubagentRuntime {
   /** Every agent of the run: names, the tree, what it takes to continue one. */
   readonly directory = new AgentDirectory();
   /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
-  background: BackgroundPort | undefined;
+  readonly background: BackgroundPort | undefined;
   /** Children whose Agent call waits for them: what can be sent to the background. */
-  foreground = new ForegroundChildren();
+  readonly foreground: ForegroundChildren;
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
-  remote: RemotePort | undefined;
+  readonly remote: RemotePort | undefined;
   readonly remoteAgents: RemoteAgentPorts | undefined;
-  /**
-   * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
-   * sub-agent gets it, so workflows never nest.
-   */
-  workflowTool: ((spawner: Spawner) => Tool) | undefined;
+  /** Makes the main agent's Workflow tool, when the run has workflows. */
+  readonly workflowTool: ((spawner: Spawner) => Tool) | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -135,6 +144,10 @@ export class SubagentRuntime {
     this.remoteAgents = settings.remoteAgents;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
+    this.foreground = settings.foreground ?? new ForegroundChildren();
+    this.workflowTool = settings.workflowTool;
+    // Last: the background side is built over the runtime it belongs to, fully set up.
+    this.background = settings.background?.(this);
   }
 
   /**
@@ -177,11 +190,17 @@ export class SubagentRuntime {
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */
   findDefinition(name: string): AgentDefinition | undefined {
-    const exact = this.definitions.get(name);
-    if (exact) return exact;
-    const lower = name.toLowerCase();
-    return [...this.definitions.values()].find(
-      (definition) => definition.name.toLowerCase() === lower,
-    );
+    return findDefinition(this.definitions, name);
   }
+}
+
+/** The definition a name means, tolerating case (`Explore` for `explore`). */
+export function findDefinition(
+  definitions: ReadonlyMap<string, AgentDefinition>,
+  name: string,
+): AgentDefinition | undefined {
+  const exact = definitions.get(name);
+  if (exact) return exact;
+  const lower = name.toLowerCase();
+  return [...definitions.values()].find((definition) => definition.name.toLowerCase() === lower);
 }

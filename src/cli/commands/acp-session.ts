@@ -21,7 +21,8 @@ import { SessionUpdates } from '../../acp/session-updates.js';
 import type { RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import type { CanUseTool } from '../../permissions/permission-prompt.js';
-import { query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { SessionTasks } from '../../tasks/session-tasks.js';
@@ -84,7 +85,7 @@ export class AcpSession {
     this.#updates = updates;
     this.#history = setup.history;
     this.#resumeTasks = setup.history.length > 0;
-    this.#mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+    this.#mainAgentId = newMainId();
     this.#modes = new SwitchablePolicy(setup.permissions, (prompt) => this.#ask(prompt));
     this.#feed = new EventFeed({
       transcript: new TranscriptWriter({
@@ -133,7 +134,7 @@ export class AcpSession {
     this.#resumeTasks = false;
     let result: RunResult;
     try {
-      const options = this.setup.queryOptions({
+      const input = this.setup.runInput({
         sessionId: this.sessionId,
         agentId: this.#mainAgentId,
         signal: controller.signal,
@@ -144,7 +145,7 @@ export class AcpSession {
         ...(resume ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
       });
       result = await this.#feed.drain(
-        query({ prompt: text.text, options: { ...options, permissions: this.#modes.policy } }),
+        runQuery(text.text, { ...input, permissions: this.#modes.policy }),
       );
     } finally {
       this.#turn = undefined;

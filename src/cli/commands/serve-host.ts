@@ -1,11 +1,12 @@
 // The AgentHost a protocol server runs on: one run setup (definitions, settings, trust, model)
 // for the server's life, and a session of its own, with its transcript and tasks, for each call.
-import { randomUUID } from 'node:crypto';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { checkAgentName } from '../../agents/definitions/agent-name.js';
 import { ConfigError } from '../../core/config-error.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
-import { query } from '../../query.js';
+import { findDefinition } from '../../agents/subagent-runtime.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import type { AgentHost, ServedRun } from '../../serve/agent-host.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { prepareSessionDir } from '../../session/session-dir.js';
@@ -53,7 +54,7 @@ async function runServed(setup: RunSetup, run: ServedRun) {
     sessionId,
     where: `the session folder ${setup.sessionDir}`,
   });
-  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const mainAgentId = newMainId();
   const feed = new EventFeed({
     transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
   });
@@ -73,27 +74,23 @@ async function runServed(setup: RunSetup, run: ServedRun) {
         canUseTool: run.canUseTool,
       })
     : root;
-  const options = setup.queryOptions({
-    sessionId,
-    agentId: mainAgentId,
-    signal: run.signal,
-    messages: [],
-    transcript: feed.transcript,
-    tasks: tasks.manager,
-    onEvent: feed.record,
-  });
   try {
+    const input = setup.runInput({
+      sessionId,
+      agentId: mainAgentId,
+      signal: run.signal,
+      messages: [],
+      transcript: feed.transcript,
+      tasks: tasks.manager,
+      onEvent: feed.record,
+      mainDefinition: servedDefinition(setup, run.agent),
+      limits: run.budget,
+    });
     const result = await feed.drain(
-      query({
-        prompt: run.prompt,
-        options: {
-          ...options,
-          agent: run.agent,
-          permissions,
-          timeBudgetMs: smaller(options.timeBudgetMs, run.budget?.timeBudgetMs),
-          tokenBudget: smaller(options.tokenBudget, run.budget?.tokenBudget),
-          ...(run.traceparent ? { traceparent: run.traceparent } : {}),
-        },
+      runQuery(run.prompt, {
+        ...input,
+        permissions,
+        ...(run.traceparent ? { traceparent: run.traceparent } : {}),
       }),
     );
     return { ...result, sessionId };
@@ -103,7 +100,13 @@ async function runServed(setup: RunSetup, run: ServedRun) {
   }
 }
 
-function smaller(own: number | undefined, passed: number | undefined): number | undefined {
-  if (own === undefined) return passed;
-  return passed === undefined ? own : Math.min(own, passed);
+/** The definition a call names, found once for its run. */
+function servedDefinition(setup: RunSetup, name: string): AgentDefinition {
+  const definitions = setup.agents.definitions;
+  const definition = findDefinition(definitions, name);
+  if (!definition) {
+    const names = [...definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${name}`, 'no such agent', `use one of: ${names}`);
+  }
+  return definition;
 }

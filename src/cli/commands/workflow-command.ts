@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
 import type { RunResult } from '../../core/events.js';
-import { newMainId, query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { defaultSessionDir } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
@@ -60,20 +61,17 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
     feed,
     mainAgentId,
     resume: resumeSession !== undefined,
-    start: async (options) => {
-      if (typeof options.model === 'string') throw new Error('the session model must be resolved');
-      return query({
-        prompt:
-          args.action === 'run'
-            ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
-            : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
-        options: {
-          ...options,
-          model: new WorkflowDriver(input, randomUUID().slice(0, 8), await options.model),
+    start: async (run) =>
+      runQuery(
+        args.action === 'run'
+          ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
+          : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
+        {
+          ...run,
+          model: new WorkflowDriver(input, randomUUID().slice(0, 8), await run.model),
           workflows: { onEvent },
         },
-      });
-    },
+      ),
   });
   return report(result, sessionId, args, io);
 }

@@ -1,0 +1,48 @@
+// The composition root of a run: from a resolved RunInput, the ports every agent of the tree
+// shares (the sub-agent runtime with its background side, the spawn tools, the interrupt), the
+// main agent's tools and the session's servers and hooks, each built once and complete.
+import { sessionHooksOf } from '../agents/session-hooks-run.js';
+import { SpawnTools } from '../agents/spawn-tools.js';
+import { SubagentRuntime } from '../agents/subagent-runtime.js';
+import { Interrupter } from '../loop/stop-signals.js';
+import { serverSpecsOf } from '../mcp/server-config.js';
+import { BackgroundTasks } from '../tasks/background-tasks.js';
+import { createWorkflowTool } from '../workflows/workflow-tool.js';
+import type { RunInput, RunPlan } from './run-plan.js';
+
+export function planRun(input: RunInput): RunPlan {
+  const { definitions, tasks, workflows } = input;
+  const session = sessionHooksOf(input, input.agentId, definitions.values());
+  // The background side runs children with the runtime, which holds it from its constructor on.
+  let background: BackgroundTasks | undefined;
+  const runtime = new SubagentRuntime({
+    ...input,
+    sessionHooks: session?.hooks,
+    background: (made) => {
+      background = new BackgroundTasks(tasks, made, {
+        outputDir: input.taskOutputDir,
+        onEvent: input.onEvent,
+      });
+      return background;
+    },
+    workflowTool:
+      workflows &&
+      ((spawner) => createWorkflowTool(spawner, { ...workflows, storePath: tasks.store.path })),
+  });
+  if (!background) throw new Error('the run has no background side');
+  const spawn = new SpawnTools(runtime);
+  // The built-in Bash becomes the one that can run in the background.
+  const skill = runtime.context.skillTool;
+  const withBackground = background;
+  const tools = [...input.tools, ...(skill ? [skill] : [])].map((tool) =>
+    withBackground.withBackgroundBash(tool),
+  );
+  return {
+    ...input,
+    ref: { agentId: input.agentId, parentId: input.parentId ?? null, depth: input.depth ?? 0 },
+    tools,
+    servers: serverSpecsOf(input.mcpServers ?? {}),
+    session,
+    ports: { runtime, spawn, background, interrupter: new Interrupter() },
+  };
+}
