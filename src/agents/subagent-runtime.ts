@@ -61,11 +61,11 @@ export interface SubagentSettings {
   handoffCheck?: HandoffCheck;
   /**
    * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
-   * memory only, in the working directory (`cwd`) or `process.cwd()`.
+   * memory only, in `cwd`.
    */
   projectContext?: ProjectContext;
-  /** Where a default `projectContext` keeps project memory. */
-  cwd?: string;
+  /** The run's working directory: where a default `projectContext` keeps project memory. */
+  cwd: string;
   /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
   remote?: RemotePort;
   /** Where agent and task ids come from; a replay gives the recorded ones. Default: fresh. */
@@ -142,8 +142,7 @@ export class SubagentRuntime {
     this.remote = settings.remote;
     this.runIds = settings.runIds ?? FRESH_IDS;
     this.remoteAgents = settings.remoteAgents;
-    this.context =
-      settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
+    this.context = settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd });
     this.foreground = settings.foreground ?? new ForegroundChildren();
     this.workflowTool = settings.workflowTool;
     // Last: the background side is built over the runtime it belongs to, fully set up.

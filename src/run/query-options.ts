@@ -22,7 +22,7 @@ export interface QueryOptions
   extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
     Omit<
       SubagentSettings,
-      'definitions' | 'sessionHooks' | 'foreground' | 'background' | 'workflowTool'
+      'definitions' | 'sessionHooks' | 'foreground' | 'background' | 'workflowTool' | 'cwd'
     >,
     SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */

@@ -4,15 +4,15 @@
 import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { ProjectContext } from '../agents/project-context.js';
+import type { RemotePort } from '../agents/remote-port.js';
 import type { SessionHookSetup } from '../agents/session-hooks-run.js';
 import type { SpawnTools } from '../agents/spawn-tools.js';
 import type { SubagentRuntime } from '../agents/subagent-runtime.js';
-import type { RemotePort } from '../agents/remote-port.js';
 import type { Budget, BudgetLimits } from '../core/budget.js';
+import type { CommandSandbox } from '../core/command-sandbox.js';
 import type { AgentRef } from '../core/events.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunIds } from '../core/run-ids.js';
-import type { CommandSandbox } from '../core/command-sandbox.js';
 import type { Tool } from '../core/tool.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import type { Interrupter } from '../loop/stop-signals.js';

@@ -2,9 +2,9 @@
 // for the server's life, and a session of its own, with its transcript and tasks, for each call.
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { checkAgentName } from '../../agents/definitions/agent-name.js';
+import { findDefinition } from '../../agents/subagent-runtime.js';
 import { ConfigError } from '../../core/config-error.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
-import { findDefinition } from '../../agents/subagent-runtime.js';
 import { newMainId } from '../../run/main-id.js';
 import { runQuery } from '../../run/start-run.js';
 import type { AgentHost, ServedRun } from '../../serve/agent-host.js';

@@ -14,6 +14,7 @@ import { defaultSessionDir } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { WorkflowEvent } from '../../workflows/workflow-events.js';
 import { readMeta } from '../../workflows/workflow-meta.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { WorkflowArgs } from '../parsed-args.js';
 import { hostedRun } from '../print/hosted-run.js';
 import type { CliIo } from '../print/print-mode.js';
@@ -30,7 +31,7 @@ const EXIT: Record<string, number> = {
 };
 
 export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   const input = await workflowInput(args, cwd);
   const resumeSession =
     args.action === 'resume'

@@ -4,7 +4,6 @@
 
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { remoteAgentPorts } from '../../a2a/remote-agent-ports.js';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { type AgentLoadEntry, sourceLabel } from '../../agents/definitions/agent-load-entry.js';
@@ -44,6 +43,7 @@ import { otlpConfig } from '../../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../../telemetry/otlp-tracing.js';
 import { builtinTools } from '../../tools/builtin-tools.js';
 import { projectFolders } from '../../tools/project-folders.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { packageVersion } from '../package-version.js';
 import type { RunArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
@@ -130,7 +130,7 @@ export async function setUpRun(
   io: CliIo,
   options: SetUpOptions = {},
 ): Promise<RunSetup> {
-  const cwd = existingDirectory(givenArgs.cwd ?? process.cwd(), '--cwd');
+  const cwd = existingDirectory(givenArgs);
   // A resumed session goes on with the model and server it ran with, unless told otherwise.
   const { args, sessionDir, resume } = await sessionToRun(givenArgs, cwd);
   // Bad tracing variables are bad input too: refused before anything runs.
@@ -313,7 +313,9 @@ export async function setUpRun(
         tasks: run.tasks,
         taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
         ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
-        ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
+        ...(run.waitForBackground === undefined
+          ? {}
+          : { waitForBackground: run.waitForBackground }),
         settingsHooks,
         hookCommandCheck,
         sessionId: run.sessionId,
@@ -366,11 +368,12 @@ async function startTracing(
   });
 }
 
-function existingDirectory(path: string, flag: string): string {
-  const absolute = resolve(path);
+function existingDirectory(args: RunArgs): string {
+  const absolute = cwdFlag(args);
   const stat = statSync(absolute, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) {
-    throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
+    const given = args.cwd ?? absolute;
+    throw new ConfigError(`--cwd ${given}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
 }
