@@ -13,29 +13,20 @@ import type { RunInput, RunPlan } from './run-plan.js';
 export function planRun(input: RunInput): RunPlan {
   const { definitions, tasks, workflows } = input;
   const session = sessionHooksOf(input, input.agentId, definitions.values());
-  // The background side runs children with the runtime, which holds it from its constructor on.
-  let background: BackgroundTasks | undefined;
   const runtime = new SubagentRuntime({
     ...input,
     sessionHooks: session?.hooks,
-    background: (made) => {
-      background = new BackgroundTasks(tasks, made, {
-        outputDir: input.taskOutputDir,
-        onEvent: input.onEvent,
-      });
-      return background;
-    },
+    background: (made) =>
+      new BackgroundTasks(tasks, made, { outputDir: input.taskOutputDir, onEvent: input.onEvent }),
     workflowTool:
       workflows &&
       ((spawner) => createWorkflowTool(spawner, { ...workflows, storePath: tasks.store.path })),
   });
-  if (!background) throw new Error('the run has no background side');
-  const spawn = new SpawnTools(runtime);
+  const background = backgroundOf(runtime);
   // The built-in Bash becomes the one that can run in the background.
   const skill = runtime.context.skillTool;
-  const withBackground = background;
   const tools = [...input.tools, ...(skill ? [skill] : [])].map((tool) =>
-    withBackground.withBackgroundBash(tool),
+    background.withBackgroundBash(tool),
   );
   return {
     ...input,
@@ -43,6 +34,13 @@ export function planRun(input: RunInput): RunPlan {
     tools,
     servers: serverSpecsOf(input.mcpServers ?? {}),
     session,
-    ports: { runtime, spawn, background, interrupter: new Interrupter() },
+    ports: { runtime, spawn: new SpawnTools(runtime), background, interrupter: new Interrupter() },
   };
+}
+
+/** The runtime's background side as the run made it: the task manager's, with its executors. */
+function backgroundOf(runtime: SubagentRuntime): BackgroundTasks {
+  const { background } = runtime;
+  if (!(background instanceof BackgroundTasks)) throw new Error('the run has no background side');
+  return background;
 }
