@@ -17,8 +17,13 @@ import { type AgentLoopOptions, agentLoop } from '../loop/agent-loop.js';
 import { type StartedServers, startMcpServers } from '../mcp/mcp-servers.js';
 import type { RunPlan } from './run-plan.js';
 
-/** The main agent's loop options, as the plan gives them (cwd and tools settled). */
-export type MainOptions = AgentLoopOptions & { agentId: string; cwd: string; tools: Tool[] };
+/** The main agent's loop options, as the plan gives them (its id, cwd, folders and tools settled). */
+export type MainOptions = AgentLoopOptions & {
+  agentId: string;
+  cwd: string;
+  allowedDirs: readonly string[];
+  tools: Tool[];
+};
 
 /**
  * The main agent's loop with the run's background side: its inbox (and so its background
@@ -92,7 +97,7 @@ function mainView(
       turnsLeft: main.maxTurns ?? Infinity,
     },
     cwd: main.cwd,
-    allowedDirs: main.allowedDirs ?? plan.allowedDirs,
+    allowedDirs: main.allowedDirs,
     fileState: plan.fileState,
     toolCallId: 'resumed',
     agent: {
