@@ -1,6 +1,7 @@
 // What a session needs before its first event, from flags and files (definitions, settings, MCP
-// servers, prices, model, permissions, system prompt, resumed conversation, task store), shared
-// by print mode and the terminal UI, which differ only in how they show events.
+// servers, prices, model, permissions, system prompt, resumed conversation, task store), and each
+// run's RunInput (src/run/) resolved from them, with nothing left for query() to default; shared
+// by print mode, the terminal UI, `warren acp`, the protocol servers and `warren workflow`.
 
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
