@@ -74,7 +74,8 @@ export interface MainAgentFacts {
   model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
   /** Whether the run continues an earlier conversation (SessionStart's `source`). */
   resumed: boolean;
-  signal: AbortSignal | undefined;
+  /** The run's cancel signal: SessionStart hooks stop with it. */
+  signal: AbortSignal;
   /** The definition the main agent runs, whose own hooks join the session's. */
   definition: AgentDefinition | undefined;
 }
@@ -93,8 +94,7 @@ export async function* runInSession(
   try {
     const source = main.resumed ? 'resume' : 'startup';
     const model = modelName(await main.model);
-    const signal = main.signal ?? new AbortController().signal;
-    const started = await hooks.start(agent, { cwd, source, model }, signal);
+    const started = await hooks.start(agent, { cwd, source, model }, main.signal);
     const runner = agentHookRunner(hooks, main.definition, {
       subagent: false,
       promptContext: started.context,
