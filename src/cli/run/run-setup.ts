@@ -190,8 +190,10 @@ export async function setUpRun(
       broken ? 'fix the definition file' : `use one of: ${[...definitions.keys()].join(', ')}`,
     );
   }
-  const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
-  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model), models);
+  // The main definition's own model, when --model does not name one.
+  const definitionModel = fullModelSpec(mainDefinition?.model);
+  const models = await modelsFor(args, definitionModel);
+  const remote = await remoteFor(args, definitionModel, models);
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const { sandbox, warning: sandboxWarning } = runSandbox(
@@ -248,11 +250,7 @@ export async function setUpRun(
   // Agents past the open-file limit could not start: fewer at once, said once.
   const maxParallel = maxParallelWithin(args.maxParallel, io);
   const runIds = models.runIds ?? FRESH_IDS;
-  const remember = rememberModel(
-    sessionDir,
-    sessionModelOf(args, fullModelSpec(mainDefinition?.model)),
-    io,
-  );
+  const remember = rememberModel(sessionDir, sessionModelOf(args, definitionModel), io);
 
   return {
     cwd,
