@@ -60,6 +60,8 @@ export interface MainBudget {
 /**
  * One run as a host has resolved it: the settings of `query()` that have a default, with that
  * default applied (by `queryInput()` for a library caller, from flags and files by the CLI).
+ * What stays optional is a knob read by one module only, which owns its default: the loop's
+ * retries and timeouts, the runtime's depth and width, the session's hooks and tracing.
  */
 export interface RunInput extends Omit<QueryOptions, Resolved> {
   /** The main agent's id (`newMainId()`), and where every other id comes from. */
