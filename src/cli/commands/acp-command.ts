@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from '@agentclientprotocol/sdk';
+import { mediaAccepted } from '../../acp/prompt-content.js';
 import { ConfigError } from '../../core/config-error.js';
 import { packageVersion } from '../package-version.js';
 import type { AcpArgs } from '../parsed-args.js';
@@ -17,15 +18,16 @@ import { AcpSession, type OpenSession } from './acp-session.js';
 
 export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
   const quiet: CliIo = { ...io, stdout: io.stderr };
+  const media = mediaAccepted(args.model);
   const sessions = new Map<string, AcpSession>();
   const sessionOf = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
     if (!session) throw RequestError.invalidParams(undefined, `no session ${sessionId}`);
     return session;
   };
-  const open = async (params: Omit<OpenSession, 'args' | 'io'>): Promise<AcpSession> => {
+  const open = async (params: Omit<OpenSession, 'args' | 'io' | 'media'>): Promise<AcpSession> => {
     try {
-      const session = await AcpSession.open({ ...params, args, io: quiet });
+      const session = await AcpSession.open({ ...params, args, io: quiet, media });
       sessions.set(session.sessionId, session);
       return session;
     } catch (error) {
@@ -40,7 +42,7 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { ...media, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
       },
       agentInfo: { name: 'warren', title: 'warren', version: packageVersion() },

@@ -15,7 +15,7 @@ import {
 import { clientMcpServers } from '../../acp/client-mcp-servers.js';
 import { historyUpdates } from '../../acp/history-updates.js';
 import { permissionAnswer, permissionRequest } from '../../acp/permission-question.js';
-import { promptText } from '../../acp/prompt-text.js';
+import { type MediaAccepted, promptContent } from '../../acp/prompt-content.js';
 import { isPermissionMode, modeState, SwitchablePolicy } from '../../acp/session-modes.js';
 import { SessionUpdates } from '../../acp/session-updates.js';
 import type { RunResult } from '../../core/events.js';
@@ -36,6 +36,8 @@ export interface OpenSession {
   client: AgentContext;
   cwd: string;
   mcpServers: readonly McpServer[];
+  /** The media `initialize` said prompts may carry. */
+  media: MediaAccepted;
   /** `session/load`: the session to go on with. */
   load?: string;
 }
@@ -48,6 +50,7 @@ export class AcpSession {
   readonly #updates: SessionUpdates;
   readonly #modes: SwitchablePolicy;
   readonly #mainAgentId: string;
+  readonly #media: MediaAccepted;
   /** Stops the session's background tasks when it closes. */
   readonly #controller = new AbortController();
   #history: Message[];
@@ -73,13 +76,19 @@ export class AcpSession {
         },
       },
     );
-    const session = new AcpSession(setup, params.client, updates);
+    const session = new AcpSession(setup, params.client, updates, params.media);
     asking.ask = session.#ask;
     return session;
   }
 
-  private constructor(setup: RunSetup, client: AgentContext, updates: SessionUpdates) {
+  private constructor(
+    setup: RunSetup,
+    client: AgentContext,
+    updates: SessionUpdates,
+    media: MediaAccepted,
+  ) {
     this.setup = setup;
+    this.#media = media;
     this.#client = client;
     this.#updates = updates;
     this.#history = setup.history;
@@ -121,12 +130,12 @@ export class AcpSession {
     await this.#sending;
   }
 
-  async prompt(blocks: Parameters<typeof promptText>[0]): Promise<PromptResponse> {
+  async prompt(blocks: Parameters<typeof promptContent>[0]): Promise<PromptResponse> {
     if (this.#turn) {
       throw RequestError.invalidRequest(undefined, 'a prompt of this session is still running');
     }
-    const text = promptText(blocks);
-    if ('refused' in text) throw RequestError.invalidParams(undefined, text.refused);
+    const content = promptContent(blocks, this.#media);
+    if ('refused' in content) throw RequestError.invalidParams(undefined, content.refused);
     const controller = new AbortController();
     this.#turn = controller;
     const resume = this.#resumeTasks;
@@ -144,7 +153,10 @@ export class AcpSession {
         ...(resume ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
       });
       result = await this.#feed.drain(
-        query({ prompt: text.text, options: { ...options, permissions: this.#modes.policy } }),
+        query({
+          prompt: content.text,
+          options: { ...options, permissions: this.#modes.policy, promptFiles: content.files },
+        }),
       );
     } finally {
       this.#turn = undefined;
