@@ -24,6 +24,7 @@ import type { Query, QueryOptions, QueryParams, StructuredOutputOf } from './que
 import { createCommandSandbox } from './sandbox/command-sandbox.js';
 import { BackgroundTasks } from './tasks/background-tasks.js';
 import { TaskManager } from './tasks/task-manager.js';
+import { AgentTraceContexts } from './telemetry/agent-trace-contexts.js';
 import { tracedRun } from './telemetry/traced-run.js';
 import { builtinTools } from './tools/builtin-tools.js';
 import { createWorkflowTool } from './workflows/workflow-tool.js';
@@ -90,8 +91,11 @@ function start(
   const mcp = mcpSettings(options);
   const agentId = options.agentId ?? newMainId(options.runIds);
   const session = sessionHooksOf(options, agentId, definitions.values());
+  // Children in other processes (A2A, ACP) continue the trace: the tracer says where.
+  const traceContexts = options.tracerProvider ? new AgentTraceContexts() : undefined;
   const runtime = new SubagentRuntime({
     ...options,
+    traceContext: traceContexts,
     definitions,
     mcp,
     sessionHooks: session?.hooks,
@@ -162,6 +166,7 @@ function start(
     sessionId: options.sessionId,
     traceparent: options.traceparent,
     baseUrl: options.baseUrl,
+    contexts: traceContexts,
   });
 }
 

@@ -134,16 +134,22 @@ export class A2aRemoteExecutor implements RemoteExecutor {
       this.#seeTask(child, earlier);
       if (ENDED.has(child.view.state)) return;
     }
+    // The child's span continues on the remote side: W3C `traceparent` as an HTTP header (what
+    // OpenTelemetry's HTTP instrumentation reads), and in the metadata for other bindings.
+    const { traceparent } = spec;
+    const traced = traceparent ? { serviceParameters: { traceparent } } : undefined;
     const stream = earlier
-      ? client.resubscribeTask({ tenant: '', id: earlier.id })
+      ? client.resubscribeTask({ tenant: '', id: earlier.id }, traced)
       : client.sendMessageStream(
           sendTextRequest(spec.prompt, {
             contextId: spec.agentId,
             // What of the parent's budget is left travels along; a warren server holds to it.
             metadata: {
               [BUDGET_KEY]: { deadline: spec.budget.deadline, tokens: spec.budget.tokens },
+              ...(traceparent ? { traceparent } : {}),
             },
           }),
+          traced,
         );
     for await (const event of stream) this.#see(child, event);
   }

@@ -17,6 +17,7 @@ import type { Budget } from '../core/budget.js';
 import type { AgentEvent, AgentStatus, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
+import type { TraceContextSource } from '../core/trace-context.js';
 import { emptyUsage } from '../core/usage.js';
 import { EventChannel } from '../loop/event-channel.js';
 import { subtypeOf } from '../loop/run-result.js';
@@ -45,6 +46,8 @@ export interface AcpChildRun extends Omit<ChildAsker, 'agent'> {
   background?: boolean;
   /** The child's node of the tree's budget: its time limit stops the agent as `budget`. */
   budget?: Budget;
+  /** Where its span's traceparent comes from, when the run is traced: sent in `_meta`. */
+  traceContext?: TraceContextSource;
 }
 
 /** The variables every started process gets (as MCP servers do); the rest only when named. */
@@ -232,11 +235,14 @@ async function talk(
       gone,
     ]);
     sessionId = session.sessionId;
+    // ACP's place for W3C trace context is `_meta.traceparent`: its spans continue this child's.
+    const traceparent = await run.traceContext?.traceparentOf(run.agentId);
     run.signal.throwIfAborted();
     const response = await Promise.race([
       agent.request(methods.agent.session.prompt, {
         sessionId,
         prompt: [{ type: 'text', text: run.prompt }],
+        ...(traceparent ? { _meta: { traceparent } } : {}),
       }),
       gone,
     ]);

@@ -4,6 +4,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
+import type { TraceContextSource } from '../core/trace-context.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
@@ -72,6 +73,8 @@ export interface SubagentSettings {
   runIds?: RunIds;
   /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
   remoteAgents?: RemoteAgentPorts;
+  /** The trace context A2A and ACP children send on, when the run is traced. */
+  traceContext?: TraceContextSource;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -101,6 +104,7 @@ export class SubagentRuntime {
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
   remote: RemotePort | undefined;
   readonly remoteAgents: RemoteAgentPorts | undefined;
+  readonly traceContext: TraceContextSource | undefined;
   /**
    * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
    * sub-agent gets it, so workflows never nest.
@@ -133,6 +137,7 @@ export class SubagentRuntime {
     this.remote = settings.remote;
     this.runIds = settings.runIds ?? FRESH_IDS;
     this.remoteAgents = settings.remoteAgents;
+    this.traceContext = settings.traceContext;
     this.context =
       settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
   }

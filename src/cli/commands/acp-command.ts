@@ -64,9 +64,14 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
       await session.replayHistory();
       return { modes: session.modes };
     })
-    .onRequest(methods.agent.session.prompt, ({ params }) =>
-      sessionOf(params.sessionId).prompt(params.prompt),
-    )
+    .onRequest(methods.agent.session.prompt, ({ params }) => {
+      // A client's W3C trace context (ACP's `_meta.traceparent`): the prompt's spans continue it.
+      const traceparent = params._meta?.traceparent;
+      return sessionOf(params.sessionId).prompt(
+        params.prompt,
+        typeof traceparent === 'string' ? traceparent : undefined,
+      );
+    })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     })

@@ -130,7 +130,10 @@ export class AcpSession {
     await this.#sending;
   }
 
-  async prompt(blocks: Parameters<typeof promptContent>[0]): Promise<PromptResponse> {
+  async prompt(
+    blocks: Parameters<typeof promptContent>[0],
+    traceparent?: string,
+  ): Promise<PromptResponse> {
     if (this.#turn) {
       throw RequestError.invalidRequest(undefined, 'a prompt of this session is still running');
     }
@@ -155,7 +158,12 @@ export class AcpSession {
       result = await this.#feed.drain(
         query({
           prompt: content.text,
-          options: { ...options, permissions: this.#modes.policy, promptFiles: content.files },
+          options: {
+            ...options,
+            permissions: this.#modes.policy,
+            promptFiles: content.files,
+            ...(traceparent ? { traceparent } : {}),
+          },
         }),
       );
     } finally {
