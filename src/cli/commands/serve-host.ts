@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { checkAgentName } from '../../agents/definitions/agent-name.js';
 import { ConfigError } from '../../core/config-error.js';
+import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
 import { query } from '../../query.js';
 import type { AgentHost, ServedRun } from '../../serve/agent-host.js';
@@ -21,7 +22,7 @@ export async function openServeHost(args: ServeArgs, io: CliIo): Promise<AgentHo
   return {
     definitions,
     sessionDir: setup.sessionDir,
-    run: (run) => runServed(setup, run),
+    run: (run) => runServed(setup, run, io),
     close: () => setup.close(),
   };
 }
@@ -45,14 +46,16 @@ function servedDefinitions(setup: RunSetup, names: string[] | undefined): AgentD
   });
 }
 
-async function runServed(setup: RunSetup, run: ServedRun) {
+async function runServed(setup: RunSetup, run: ServedRun, io: CliIo) {
   // Each call is a session of its own: its transcript, its task store, `warren usage <id>`.
-  const sessionId = newSessionId();
+  const sessionId = run.resume ?? newSessionId();
   prepareSessionDir({
     sessionDir: setup.sessionDir,
     sessionId,
     where: `the session folder ${setup.sessionDir}`,
   });
+  const messages = run.resume ? await resumedMessages(setup.sessionDir, run.resume) : [];
+  run.onSession?.(sessionId);
   const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
   const feed = new EventFeed({
     transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
@@ -77,10 +80,14 @@ async function runServed(setup: RunSetup, run: ServedRun) {
     sessionId,
     agentId: mainAgentId,
     signal: run.signal,
-    messages: [],
+    messages,
     transcript: feed.transcript,
     tasks: tasks.manager,
     onEvent: feed.record,
+    // What the stopped server's run had started in the background starts again.
+    ...(run.resume
+      ? { resumeTasks: { warn: (warning: string) => io.stderr(`warren: warning: ${warning}\n`) } }
+      : {}),
   });
   try {
     const result = await feed.drain(
@@ -101,6 +108,12 @@ async function runServed(setup: RunSetup, run: ServedRun) {
     await tasks.close();
     feed.close();
   }
+}
+
+/** The conversation of a session a stopped server left, as `--resume` reads it. */
+async function resumedMessages(sessionDir: string, sessionId: string): Promise<Message[]> {
+  const { loadSession } = await import('../../session/read-transcript.js');
+  return loadSession({ sessionDir, sessionId }).messages;
 }
 
 function smaller(own: number | undefined, passed: number | undefined): number | undefined {
