@@ -93,6 +93,7 @@ async function* acpChildRun(
     allowedDirs: options.allowedDirs ?? [options.cwd ?? process.cwd()],
     permissions: options.permissions,
     ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
     traceContext,
     signal,
   });

@@ -16,10 +16,12 @@ import { clientMcpServers } from '../../acp/client-mcp-servers.js';
 import { historyUpdates } from '../../acp/history-updates.js';
 import { permissionAnswer, permissionRequest } from '../../acp/permission-question.js';
 import { type MediaAccepted, promptContent } from '../../acp/prompt-content.js';
+import { type AcpUsage, acpUsage } from '../../acp/prompt-usage.js';
 import { isPermissionMode, modeState, SwitchablePolicy } from '../../acp/session-modes.js';
 import { SessionUpdates } from '../../acp/session-updates.js';
 import type { RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
 import type { CanUseTool } from '../../permissions/permission-prompt.js';
 import { query } from '../../query.js';
 import { EventFeed } from '../../session/event-feed.js';
@@ -55,6 +57,8 @@ export class AcpSession {
   readonly #controller = new AbortController();
   #history: Message[];
   #turn: AbortController | undefined;
+  /** Tokens the tree spent during the prompt in flight: the prompt response's `usage`. */
+  #turnUsage: Usage = emptyUsage();
   #resumeTasks: boolean;
   /** Sends updates one after another, so the client sees them in the order they happened. */
   #sending: Promise<void> = Promise.resolve();
@@ -111,6 +115,7 @@ export class AcpSession {
     // Every event of the tree, background agents' included, once, after its transcript line.
     this.#feed.subscribe((event) => {
       setup.observe(event);
+      if (event.type === 'usage') addUsage(this.#turnUsage, event.usage);
       for (const update of this.#updates.updatesOf(event)) this.#send(update);
     });
   }
@@ -141,6 +146,7 @@ export class AcpSession {
     if ('refused' in content) throw RequestError.invalidParams(undefined, content.refused);
     const controller = new AbortController();
     this.#turn = controller;
+    this.#turnUsage = emptyUsage();
     const resume = this.#resumeTasks;
     this.#resumeTasks = false;
     let result: RunResult;
@@ -180,7 +186,12 @@ export class AcpSession {
       });
     }
     await this.#sending;
-    return { stopReason: stopReasonOf(result, controller.signal.aborted) };
+    // `usage` is ACP's (unstable) token report; editors and a parent warren read it.
+    const response: PromptResponse & { usage: AcpUsage } = {
+      stopReason: stopReasonOf(result, controller.signal.aborted),
+      usage: acpUsage(this.#turnUsage),
+    };
+    return response;
   }
 
   /** `session/cancel`: the prompt in flight stops, its children and their questions with it. */
