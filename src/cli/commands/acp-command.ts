@@ -1,6 +1,8 @@
 // `warren acp`: warren as an ACP agent on stdin and stdout (newline-delimited JSON-RPC), the
 // way Zed and other ACP editors run an agent. stdout carries only the protocol; warren's own
 // messages go to stderr. Each session is an AcpSession; all end when the client goes away.
+
+import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   agent,
@@ -10,7 +12,9 @@ import {
   RequestError,
 } from '@agentclientprotocol/sdk';
 import { mediaAccepted } from '../../acp/prompt-content.js';
+import { listSessions } from '../../acp/session-list.js';
 import { ConfigError } from '../../core/config-error.js';
+import { defaultSessionDir } from '../../session/session-paths.js';
 import { packageVersion } from '../package-version.js';
 import type { AcpArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
@@ -42,6 +46,7 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
+        sessionCapabilities: { list: {} },
         promptCapabilities: { ...media, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
       },
@@ -71,6 +76,11 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
         params.prompt,
         typeof traceparent === 'string' ? traceparent : undefined,
       );
+    })
+    .onRequest(methods.agent.session.list, ({ params }) => {
+      const listed = listSessions(resolve(args.sessionDir ?? defaultSessionDir()), params);
+      if ('refused' in listed) throw RequestError.invalidParams(undefined, listed.refused);
+      return listed;
     })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
