@@ -55,6 +55,8 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
     }))
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const session = await open({ client, cwd: params.cwd, mcpServers: params.mcpServers });
+      // Once the client knows the session: it is named in the response.
+      setTimeout(() => session.announceCommands(), 0);
       return { sessionId: session.sessionId, modes: session.modes };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
@@ -67,6 +69,7 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
         load: params.sessionId,
       });
       await session.replayHistory();
+      setTimeout(() => session.announceCommands(), 0);
       return { modes: session.modes };
     })
     .onRequest(methods.agent.session.prompt, ({ params }) => {

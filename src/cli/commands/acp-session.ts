@@ -19,6 +19,7 @@ import { type MediaAccepted, promptContent } from '../../acp/prompt-content.js';
 import { type AcpUsage, acpUsage } from '../../acp/prompt-usage.js';
 import { isPermissionMode, modeState, SwitchablePolicy } from '../../acp/session-modes.js';
 import { SessionUpdates } from '../../acp/session-updates.js';
+import { skillCommands, withSkillCommand } from '../../acp/skill-commands.js';
 import type { RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
@@ -144,6 +145,10 @@ export class AcpSession {
     }
     const content = promptContent(blocks, this.#media);
     if ('refused' in content) throw RequestError.invalidParams(undefined, content.refused);
+    const listed = new Set(
+      skillCommands(this.setup.skills.values()).map((command) => command.name),
+    );
+    const text = withSkillCommand(content.text, listed);
     const controller = new AbortController();
     this.#turn = controller;
     this.#turnUsage = emptyUsage();
@@ -163,7 +168,7 @@ export class AcpSession {
       });
       result = await this.#feed.drain(
         query({
-          prompt: content.text,
+          prompt: text,
           options: {
             ...options,
             permissions: this.#modes.policy,
@@ -192,6 +197,13 @@ export class AcpSession {
       usage: acpUsage(this.#turnUsage),
     };
     return response;
+  }
+
+  /** The session's skills as slash commands; sent after the session is opened. */
+  announceCommands(): void {
+    const availableCommands = skillCommands(this.setup.skills.values());
+    if (availableCommands.length > 0)
+      this.#send({ sessionUpdate: 'available_commands_update', availableCommands });
   }
 
   /** `session/cancel`: the prompt in flight stops, its children and their questions with it. */
