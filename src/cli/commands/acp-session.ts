@@ -24,7 +24,8 @@ import type { RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
 import type { CanUseTool } from '../../permissions/permission-prompt.js';
-import { query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { SessionTasks } from '../../tasks/session-tasks.js';
@@ -58,6 +59,7 @@ export class AcpSession {
   readonly #controller = new AbortController();
   #history: Message[];
   #turn: AbortController | undefined;
+  #announced = false;
   /** Tokens the tree spent during the prompt in flight: the prompt response's `usage`. */
   #turnUsage: Usage = emptyUsage();
   #resumeTasks: boolean;
@@ -98,7 +100,7 @@ export class AcpSession {
     this.#updates = updates;
     this.#history = setup.history;
     this.#resumeTasks = setup.history.length > 0;
-    this.#mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+    this.#mainAgentId = newMainId();
     this.#modes = new SwitchablePolicy(setup.permissions, (prompt) => this.#ask(prompt));
     this.#feed = new EventFeed({
       transcript: new TranscriptWriter({
@@ -143,6 +145,8 @@ export class AcpSession {
     if (this.#turn) {
       throw RequestError.invalidRequest(undefined, 'a prompt of this session is still running');
     }
+    // A prompt sent before the commands went out still comes after them.
+    this.announceCommands();
     const content = promptContent(blocks, this.#media);
     if ('refused' in content) throw RequestError.invalidParams(undefined, content.refused);
     const listed = new Set(
@@ -156,7 +160,7 @@ export class AcpSession {
     this.#resumeTasks = false;
     let result: RunResult;
     try {
-      const options = this.setup.queryOptions({
+      const input = this.setup.runInput({
         sessionId: this.sessionId,
         agentId: this.#mainAgentId,
         signal: controller.signal,
@@ -167,14 +171,11 @@ export class AcpSession {
         ...(resume ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
       });
       result = await this.#feed.drain(
-        query({
-          prompt: text,
-          options: {
-            ...options,
-            permissions: this.#modes.policy,
-            promptFiles: content.files,
-            ...(traceparent ? { traceparent } : {}),
-          },
+        runQuery(text, {
+          ...input,
+          permissions: this.#modes.policy,
+          promptFiles: content.files,
+          ...(traceparent ? { traceparent } : {}),
         }),
       );
     } finally {
@@ -201,6 +202,8 @@ export class AcpSession {
 
   /** The session's skills as slash commands; sent after the session is opened. */
   announceCommands(): void {
+    if (this.#announced) return;
+    this.#announced = true;
     const availableCommands = skillCommands(this.setup.skills.values());
     if (availableCommands.length > 0)
       this.#send({ sessionUpdate: 'available_commands_update', availableCommands });

@@ -1,12 +1,13 @@
 // The AgentHost a protocol server runs on: one run setup (definitions, settings, trust, model)
 // for the server's life, and a session of its own, with its transcript and tasks, for each call.
-import { randomUUID } from 'node:crypto';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { checkAgentName } from '../../agents/definitions/agent-name.js';
+import { findDefinition } from '../../agents/subagent-runtime.js';
 import { ConfigError } from '../../core/config-error.js';
 import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
-import { query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import type { AgentHost, ServedRun } from '../../serve/agent-host.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { prepareSessionDir } from '../../session/session-dir.js';
@@ -56,7 +57,7 @@ async function runServed(setup: RunSetup, run: ServedRun, io: CliIo) {
   });
   const messages = run.resume ? await resumedMessages(setup.sessionDir, run.resume) : [];
   run.onSession?.(sessionId);
-  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const mainAgentId = newMainId();
   const feed = new EventFeed({
     transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
   });
@@ -76,31 +77,27 @@ async function runServed(setup: RunSetup, run: ServedRun, io: CliIo) {
         canUseTool: run.canUseTool,
       })
     : root;
-  const options = setup.queryOptions({
-    sessionId,
-    agentId: mainAgentId,
-    signal: run.signal,
-    messages,
-    transcript: feed.transcript,
-    tasks: tasks.manager,
-    onEvent: feed.record,
-    // What the stopped server's run had started in the background starts again.
-    ...(run.resume
-      ? { resumeTasks: { warn: (warning: string) => io.stderr(`warren: warning: ${warning}\n`) } }
-      : {}),
-  });
   try {
+    const input = setup.runInput({
+      sessionId,
+      agentId: mainAgentId,
+      signal: run.signal,
+      messages,
+      transcript: feed.transcript,
+      tasks: tasks.manager,
+      onEvent: feed.record,
+      mainDefinition: servedDefinition(setup, run.agent),
+      limits: run.budget,
+      // What the stopped server's run had started in the background starts again.
+      ...(run.resume
+        ? { resumeTasks: { warn: (warning: string) => io.stderr(`warren: warning: ${warning}\n`) } }
+        : {}),
+    });
     const result = await feed.drain(
-      query({
-        prompt: run.prompt,
-        options: {
-          ...options,
-          agent: run.agent,
-          permissions,
-          timeBudgetMs: smaller(options.timeBudgetMs, run.budget?.timeBudgetMs),
-          tokenBudget: smaller(options.tokenBudget, run.budget?.tokenBudget),
-          ...(run.traceparent ? { traceparent: run.traceparent } : {}),
-        },
+      runQuery(run.prompt, {
+        ...input,
+        permissions,
+        ...(run.traceparent ? { traceparent: run.traceparent } : {}),
       }),
     );
     return { ...result, sessionId };
@@ -116,7 +113,13 @@ async function resumedMessages(sessionDir: string, sessionId: string): Promise<M
   return loadSession({ sessionDir, sessionId }).messages;
 }
 
-function smaller(own: number | undefined, passed: number | undefined): number | undefined {
-  if (own === undefined) return passed;
-  return passed === undefined ? own : Math.min(own, passed);
+/** The definition a call names, found once for its run. */
+function servedDefinition(setup: RunSetup, name: string): AgentDefinition {
+  const definitions = setup.agents.definitions;
+  const definition = findDefinition(definitions, name);
+  if (!definition) {
+    const names = [...definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${name}`, 'no such agent', `use one of: ${names}`);
+  }
+  return definition;
 }
