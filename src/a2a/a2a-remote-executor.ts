@@ -187,11 +187,14 @@ export class A2aRemoteExecutor implements RemoteExecutor {
         answeredAt = Date.now();
         if (!task) throw new Error('the connection broke and the agent has no task of it');
         child.taskId = task.id;
-        pause = 100;
         this.#seeTask(child, task);
         if (ENDED.has(child.view.state)) return;
-        for await (const event of client.resubscribeTask({ tenant: '', id: task.id }, traced))
+        // A server that keeps ending the stream at once is asked less and less often.
+        pause = Math.min(pause * 2, 2000);
+        for await (const event of client.resubscribeTask({ tenant: '', id: task.id }, traced)) {
           this.#see(child, event);
+          pause = 100;
+        }
       } catch (error) {
         // Cancelled while its server is away, or away too long: the child ends with the error.
         // Without a task id only an unreachable server is waited for: an answer ends it.

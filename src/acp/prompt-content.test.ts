@@ -47,6 +47,13 @@ describe('promptContent', () => {
     ).toEqual({ refused: "prompt block 1's data is not base64: send the bytes base64-encoded" });
   });
 
+  it('refuses media larger than any provider takes, saying how large', () => {
+    const huge = 'A'.repeat(28 * 2 ** 20);
+    expect(promptContent([{ type: 'image', data: huge, mimeType: 'image/png' }], both)).toEqual({
+      refused: "prompt block 1 is 21 MB; the most a prompt's image may be is 20 MB",
+    });
+  });
+
   it('accepts audio only for providers whose API takes it', () => {
     expect(mediaAccepted('anthropic:claude-sonnet-4-5')).toEqual({ image: true, audio: false });
     expect(mediaAccepted('openai:gpt-4o-audio-preview')).toEqual({ image: true, audio: true });

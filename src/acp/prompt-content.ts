@@ -10,6 +10,9 @@ export type PromptContent = { text: string; files: FilePart[] } | { refused: str
 export type MediaAccepted = Pick<PromptCapabilities, 'image' | 'audio'>;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Larger media than providers take (Anthropic: 5 MB an image; OpenAI: 20 MB) is refused here. */
+const MAX_MB = 20;
+const MAX_BASE64_CHARS = Math.ceil((MAX_MB * 2 ** 20 * 4) / 3);
 
 /**
  * What the session's model takes, from its `provider:model` spec: every provider takes images;
@@ -34,6 +37,9 @@ export function promptContent(
       return `${where} says it is ${kind} but its mimeType is "${mediaType}": use an ${kind}/… type`;
     }
     if (!BASE64.test(data)) return `${where}'s data is not base64: send the bytes base64-encoded`;
+    if (data.length > MAX_BASE64_CHARS) {
+      return `${where} is ${Math.round((data.length * 3) / 4 / 2 ** 20)} MB; the most a prompt's ${kind} may be is ${MAX_MB} MB`;
+    }
     files.push({ type: 'file', mediaType, data });
     return undefined;
   };

@@ -33,8 +33,11 @@ export function resumeInterrupted(
     const ids = { taskId: task.id, contextId: task.contextId };
     deps.executor
       .resume(task, sessionId, bus)
-      .catch((error: unknown) => {
-        const why = `warren a2a serve restarted and could not go on with this task: ${error instanceof Error ? error.message : String(error)}`;
+      .catch(() => {
+        // The cause (a session file gone, a broken transcript) names the server's folders: the
+        // caller is told only what to do.
+        const why =
+          'warren a2a serve restarted and could not go on with this task; send the message again to run it anew.';
         bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_FAILED, why)));
       })
       .finally(() => {
