@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mediaAccepted, promptContent } from './prompt-content.js';
 
-const both = { image: true, audio: true };
+const both = { image: true, audio: true, pdf: true };
 
 describe('promptContent', () => {
   it('makes text of text, links and text resources, and files of images and audio', () => {
@@ -27,20 +27,11 @@ describe('promptContent', () => {
     });
   });
 
-  it('refuses a binary resource that is neither image nor audio, and data that is not base64', () => {
-    expect(
-      promptContent(
-        [
-          {
-            type: 'resource',
-            resource: { uri: 'file:///a.pdf', blob: 'JVBE', mimeType: 'application/pdf' },
-          },
-        ],
-        both,
-      ),
-    ).toEqual({
+  it('refuses a binary resource that is not media, and data that is not base64', () => {
+    const zip = { uri: 'file:///a.zip', blob: 'UEsD', mimeType: 'application/zip' };
+    expect(promptContent([{ type: 'resource', resource: zip }], both)).toEqual({
       refused:
-        'the embedded resource file:///a.pdf is binary and neither an image nor audio; send it as text',
+        'the embedded resource file:///a.zip is binary and not an image, audio or a PDF; send it as text',
     });
     expect(
       promptContent([{ type: 'image', data: '<script>', mimeType: 'image/png' }], both),
@@ -54,9 +45,36 @@ describe('promptContent', () => {
     });
   });
 
-  it('accepts audio only for providers whose API takes it', () => {
-    expect(mediaAccepted('anthropic:claude-sonnet-4-5')).toEqual({ image: true, audio: false });
-    expect(mediaAccepted('openai:gpt-4o-audio-preview')).toEqual({ image: true, audio: true });
-    expect(mediaAccepted(undefined)).toEqual({ image: true, audio: false });
+  it('passes an embedded PDF as a file when the model takes PDFs, and refuses it otherwise', () => {
+    const pdf = { uri: 'file:///spec.pdf', blob: 'JVBERi0=', mimeType: 'application/pdf' };
+    expect(promptContent([{ type: 'resource', resource: pdf }], both)).toEqual({
+      text: '',
+      files: [{ type: 'file', mediaType: 'application/pdf', data: 'JVBERi0=' }],
+    });
+    expect(
+      promptContent([{ type: 'resource', resource: pdf }], { image: true, audio: false }),
+    ).toEqual({
+      refused:
+        "prompt block 1 (file:///spec.pdf) is a PDF, which this session's model does not take: send text",
+    });
+  });
+
+  it('accepts audio and PDFs only for providers whose API takes them', () => {
+    expect(mediaAccepted('anthropic:claude-sonnet-4-5')).toEqual({
+      image: true,
+      audio: false,
+      pdf: true,
+    });
+    expect(mediaAccepted('openai:gpt-4o-audio-preview')).toEqual({
+      image: true,
+      audio: true,
+      pdf: true,
+    });
+    expect(mediaAccepted('openai-compatible:llama')).toEqual({
+      image: true,
+      audio: true,
+      pdf: false,
+    });
+    expect(mediaAccepted(undefined)).toEqual({ image: true, audio: false, pdf: false });
   });
 });

@@ -1,13 +1,15 @@
 // An ACP prompt as a warren prompt: text, resource links and embedded text resources become its
-// text; images and audio (blocks, or embedded binary resources of those types) its files, for
-// models that take them. Anything else, or a kind of media not advertised, is refused by name.
+// text; images, audio and PDFs (blocks, or embedded binary resources of those types) its files,
+// for models that take them. Anything else, or media the model does not take, is refused by name.
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { FilePart } from '../core/messages.js';
 
 export type PromptContent = { text: string; files: FilePart[] } | { refused: string };
 
-/** What `warren acp` accepts beside text: `promptCapabilities` minus embedded context. */
-export type MediaAccepted = Pick<PromptCapabilities, 'image' | 'audio'>;
+/** What `warren acp` accepts beside text: `promptCapabilities` minus embedded context, and PDFs. */
+export type MediaAccepted = Pick<PromptCapabilities, 'image' | 'audio'> & { pdf?: boolean };
+
+type MediaKind = 'image' | 'audio' | 'pdf';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Larger media than providers take (Anthropic: 5 MB an image; OpenAI: 20 MB) is refused here. */
@@ -20,7 +22,12 @@ const MAX_BASE64_CHARS = Math.ceil((MAX_MB * 2 ** 20 * 4) / 3);
  */
 export function mediaAccepted(modelSpec: string | undefined): Required<MediaAccepted> {
   const provider = modelSpec?.split(':')[0] ?? '';
-  return { image: true, audio: ['openai', 'openai-compatible', 'scripted'].includes(provider) };
+  return {
+    image: true,
+    audio: ['openai', 'openai-compatible', 'scripted'].includes(provider),
+    // Embedded PDFs: Anthropic's `document`, OpenAI's `file`; other servers cannot be known.
+    pdf: ['anthropic', 'openai', 'scripted'].includes(provider),
+  };
 }
 
 export function promptContent(
@@ -29,11 +36,11 @@ export function promptContent(
 ): PromptContent {
   const parts: string[] = [];
   const files: FilePart[] = [];
-  const media = (kind: 'image' | 'audio', mediaType: string, data: string, where: string) => {
+  const media = (kind: MediaKind, mediaType: string, data: string, where: string) => {
     if (!accepted[kind]) {
-      return `${where} is ${kind}, which this session's model does not take: send text`;
+      return `${where} is ${kind === 'pdf' ? 'a PDF' : kind}, which this session's model does not take: send text`;
     }
-    if (!mediaType.startsWith(`${kind}/`)) {
+    if (kind !== 'pdf' && !mediaType.startsWith(`${kind}/`)) {
       return `${where} says it is ${kind} but its mimeType is "${mediaType}": use an ${kind}/… type`;
     }
     if (!BASE64.test(data)) return `${where}'s data is not base64: send the bytes base64-encoded`;
@@ -63,8 +70,9 @@ export function promptContent(
           parts.push(`<resource uri="${resource.uri}">\n${resource.text}\n</resource>`);
           break;
         }
-        const kind = resource.mimeType?.split('/')[0];
-        if (kind === 'image' || kind === 'audio') {
+        const kind =
+          resource.mimeType === 'application/pdf' ? 'pdf' : resource.mimeType?.split('/')[0];
+        if (kind === 'image' || kind === 'audio' || kind === 'pdf') {
           refused = media(
             kind,
             resource.mimeType ?? '',
@@ -72,7 +80,7 @@ export function promptContent(
             `${where} (${resource.uri})`,
           );
         } else {
-          refused = `the embedded resource ${resource.uri} is binary and neither an image nor audio; send it as text`;
+          refused = `the embedded resource ${resource.uri} is binary and not an image, audio or a PDF; send it as text`;
         }
         break;
       }

@@ -49,7 +49,7 @@ const IMAGE_BLOCK = {
   source: { type: 'base64', media_type: 'image/png', data: PNG },
 };
 
-describe('warren acp: images in prompts', () => {
+describe('warren acp: images and documents in prompts', () => {
   it('says in initialize that prompts may carry images, and audio only for models that take it', async () => {
     const warren = await acpOnAnthropic();
     expect(warren.initialized.agentCapabilities?.promptCapabilities).toEqual({
@@ -115,6 +115,30 @@ describe('warren acp: images in prompts', () => {
     const messages = (llm!.requests.at(-1)!.body as { messages: Array<{ content: unknown[] }> })
       .messages;
     expect(messages[0]!.content).toContainEqual(expect.objectContaining(IMAGE_BLOCK));
+  });
+
+  it('hands an embedded PDF to the model as a document', async () => {
+    const warren = await acpOnAnthropic();
+    const { sessionId } = await warren.agent.request(methods.agent.session.new, {
+      cwd: project(),
+      mcpServers: [],
+    });
+    await warren.agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'Summarize the spec.' },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///spec.pdf', blob: 'JVBERi0xLjQK', mimeType: 'application/pdf' },
+        },
+      ],
+    });
+    expect(userContent(llm!)[0]).toContainEqual(
+      expect.objectContaining({
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' },
+      }),
+    );
   });
 
   it('refuses audio by name when the model does not take it, and a mimeType that is not an image', async () => {

@@ -47,7 +47,7 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
       agentCapabilities: {
         loadSession: true,
         sessionCapabilities: { list: {} },
-        promptCapabilities: { ...media, embeddedContext: true },
+        promptCapabilities: { image: media.image, audio: media.audio, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
       },
       agentInfo: { name: 'warren', title: 'warren', version: packageVersion() },
