@@ -1,5 +1,5 @@
 // The hooks of a `kind: acp` child at the two ends of its run, as a local child's loop runs them:
-// SubagentStart may refuse its prompt or add context to it; SubagentStop may send it back to work
+// SubagentStart adds context to its prompt; SubagentStop may send it back to work
 // (another prompt in the same ACP session), make its failure fatal, or judge its handoff.
 import type { AgentStatus } from '../core/events.js';
 import type { HandoffVerdict, HookRunner } from '../core/hook-runner.js';
