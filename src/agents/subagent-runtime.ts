@@ -4,6 +4,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
+import type { TraceContextSource } from '../core/trace-context.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
@@ -72,6 +73,8 @@ export interface SubagentSettings {
   runIds?: RunIds;
   /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
   remoteAgents?: RemoteAgentPorts;
+  /** The trace context A2A and ACP children send on, when the run is traced. */
+  traceContext?: TraceContextSource;
   /** Children whose Agent call waits for them (the run's `sendToBackground` reaches them). */
   foreground?: ForegroundChildren;
   /**
@@ -113,6 +116,7 @@ export class SubagentRuntime {
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
   readonly remote: RemotePort | undefined;
   readonly remoteAgents: RemoteAgentPorts | undefined;
+  readonly traceContext: TraceContextSource | undefined;
   /** Makes the main agent's Workflow tool, when the run has workflows. */
   readonly workflowTool: ((spawner: Spawner) => Tool) | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
@@ -142,6 +146,7 @@ export class SubagentRuntime {
     this.remote = settings.remote;
     this.runIds = settings.runIds ?? FRESH_IDS;
     this.remoteAgents = settings.remoteAgents;
+    this.traceContext = settings.traceContext;
     this.context = settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd });
     this.foreground = settings.foreground ?? new ForegroundChildren();
     this.workflowTool = settings.workflowTool;

@@ -7,14 +7,18 @@ import { SubagentRuntime } from '../agents/subagent-runtime.js';
 import { Interrupter } from '../loop/stop-signals.js';
 import { serverSpecsOf } from '../mcp/server-config.js';
 import { BackgroundTasks } from '../tasks/background-tasks.js';
+import { AgentTraceContexts } from '../telemetry/agent-trace-contexts.js';
 import { createWorkflowTool } from '../workflows/workflow-tool.js';
 import type { RunInput, RunPlan } from './run-plan.js';
 
 export function planRun(input: RunInput): RunPlan {
   const { definitions, tasks, workflows } = input;
   const session = sessionHooksOf(input, input.agentId, definitions.values());
+  // Children in other processes (A2A, ACP) continue the trace: the tracer says where.
+  const traceContexts = input.tracerProvider ? new AgentTraceContexts() : undefined;
   const runtime = new SubagentRuntime({
     ...input,
+    traceContext: traceContexts,
     sessionHooks: session?.hooks,
     background: (made) =>
       new BackgroundTasks(tasks, made, { outputDir: input.taskOutputDir, onEvent: input.onEvent }),
@@ -34,6 +38,7 @@ export function planRun(input: RunInput): RunPlan {
     tools,
     servers: serverSpecsOf(input.mcpServers ?? {}),
     session,
+    traceContexts,
     ports: { runtime, spawn: new SpawnTools(runtime), background, interrupter: new Interrupter() },
   };
 }

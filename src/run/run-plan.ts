@@ -1,6 +1,7 @@
 // A run planned once: what a host resolves before the main agent starts (ids, cwd, model,
 // permissions, definitions, the main definition, tools, budget) and the ports built over them.
 // Every field is required, so nothing below the plan re-derives a default.
+
 import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { ProjectContext } from '../agents/project-context.js';
@@ -19,6 +20,7 @@ import type { Interrupter } from '../loop/stop-signals.js';
 import type { McpServerSpec } from '../mcp/server-config.js';
 import type { BackgroundTasks } from '../tasks/background-tasks.js';
 import type { TaskManager } from '../tasks/task-manager.js';
+import type { AgentTraceContexts } from '../telemetry/agent-trace-contexts.js';
 import type { QueryOptions } from './query-options.js';
 
 /** What a host resolves, or `query()` defaults, and the plan takes as given. */
@@ -109,5 +111,7 @@ export interface RunPlan extends RunInput {
   servers: McpServerSpec[];
   /** The session's hooks; undefined when no agent of the run has any. */
   session: SessionHookSetup | undefined;
+  /** Filled by the tracer for children in other processes; undefined when the run is not traced. */
+  traceContexts?: AgentTraceContexts;
   ports: RunPorts;
 }

@@ -72,6 +72,7 @@ function startRun(prompt: string, plan: RunPlan): AsyncGenerator<AgentEvent, Run
     sessionId: plan.sessionId,
     traceparent: plan.traceparent,
     baseUrl: plan.baseUrl,
+    contexts: plan.traceContexts,
   });
 }
 

@@ -4,6 +4,7 @@ import type { AgentDefinition } from '../../agents/definitions/agent-definition.
 import { checkAgentName } from '../../agents/definitions/agent-name.js';
 import { findDefinition } from '../../agents/subagent-runtime.js';
 import { ConfigError } from '../../core/config-error.js';
+import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
 import { newMainId } from '../../run/main-id.js';
 import { runQuery } from '../../run/start-run.js';
@@ -22,7 +23,7 @@ export async function openServeHost(args: ServeArgs, io: CliIo): Promise<AgentHo
   return {
     definitions,
     sessionDir: setup.sessionDir,
-    run: (run) => runServed(setup, run),
+    run: (run) => runServed(setup, run, io),
     close: () => setup.close(),
   };
 }
@@ -46,14 +47,16 @@ function servedDefinitions(setup: RunSetup, names: string[] | undefined): AgentD
   });
 }
 
-async function runServed(setup: RunSetup, run: ServedRun) {
+async function runServed(setup: RunSetup, run: ServedRun, io: CliIo) {
   // Each call is a session of its own: its transcript, its task store, `warren usage <id>`.
-  const sessionId = newSessionId();
+  const sessionId = run.resume ?? newSessionId();
   prepareSessionDir({
     sessionDir: setup.sessionDir,
     sessionId,
     where: `the session folder ${setup.sessionDir}`,
   });
+  const messages = run.resume ? await resumedMessages(setup.sessionDir, run.resume) : [];
+  run.onSession?.(sessionId);
   const mainAgentId = newMainId();
   const feed = new EventFeed({
     transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
@@ -79,12 +82,16 @@ async function runServed(setup: RunSetup, run: ServedRun) {
       sessionId,
       agentId: mainAgentId,
       signal: run.signal,
-      messages: [],
+      messages,
       transcript: feed.transcript,
       tasks: tasks.manager,
       onEvent: feed.record,
       mainDefinition: servedDefinition(setup, run.agent),
       limits: run.budget,
+      // What the stopped server's run had started in the background starts again.
+      ...(run.resume
+        ? { resumeTasks: { warn: (warning: string) => io.stderr(`warren: warning: ${warning}\n`) } }
+        : {}),
     });
     const result = await feed.drain(
       runQuery(run.prompt, {
@@ -98,6 +105,12 @@ async function runServed(setup: RunSetup, run: ServedRun) {
     await tasks.close();
     feed.close();
   }
+}
+
+/** The conversation of a session a stopped server left, as `--resume` reads it. */
+async function resumedMessages(sessionDir: string, sessionId: string): Promise<Message[]> {
+  const { loadSession } = await import('../../session/read-transcript.js');
+  return loadSession({ sessionDir, sessionId }).messages;
 }
 
 /** The definition a call names, found once for its run. */

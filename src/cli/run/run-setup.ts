@@ -88,6 +88,8 @@ export interface RunSetup {
   sessionId: string;
   /** The conversation to continue (`--resume`); empty for a new session. */
   history: Message[];
+  /** The session's skills (what `warren acp` offers as slash commands). */
+  skills: ProjectContext['skills']['skills'];
   /** MCP servers not started (untrusted project files): reported once the run has begun. */
   warnings: string[];
   /**
@@ -262,6 +264,7 @@ export async function setUpRun(
     sessionDir,
     sessionId,
     history: resumed?.history ?? [],
+    skills: context.skills.skills,
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
