@@ -4,6 +4,7 @@
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { RemoteChildSpec, RemoteExecutor } from '../core/remote-executor.js';
 import { FatalToolError, type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
+import { withTraceparent } from '../core/trace-context.js';
 import { emptyUsage } from '../core/usage.js';
 import { messageOf } from '../model/retry-policy.js';
 import { forkedTurns } from './fork-context.js';
@@ -94,7 +95,10 @@ export async function runRemoteSubagent(
   );
   let result: RunResult;
   try {
-    await port.executor.submit(spec, ctx.run.cancelSignal);
+    await port.executor.submit(
+      await withTraceparent(spec, runtime.traceContext),
+      ctx.run.cancelSignal,
+    );
     result = await resultOf(port.executor, spec.agentId, ctx.run.cancelSignal);
   } catch (error) {
     result = failedRemote(spec, `The remote ${type} agent could not be run: ${messageOf(error)}`);

@@ -15,6 +15,7 @@ import type { SubagentRuntime } from '../agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { RemoteProgress } from '../core/remote-executor.js';
 import type { TaskControl, TaskOutcome } from '../core/tasks.js';
+import { withTraceparent } from '../core/trace-context.js';
 import { messageOf } from '../model/retry-policy.js';
 import {
   AgentTaskExecutor,
@@ -76,7 +77,10 @@ export class RemoteAgentExecutor extends AgentTaskExecutor<RemoteBackgroundChild
       // inbox: that is its result, even once the engine has forgotten the child itself.
       const posted = inboxKey ? await this.#posted(port, inboxKey, taskId) : undefined;
       if (posted) return await this.#ended(port, taskId, run, posted, sink, control.signal);
-      await port.executor.submit(submitted, control.signal);
+      await port.executor.submit(
+        await withTraceparent(submitted, this.runtime.traceContext),
+        control.signal,
+      );
       run.status = 'running';
       control.running();
       void this.#follow(port, spec.agentId, run, control, polling.signal);
