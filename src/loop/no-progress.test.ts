@@ -75,6 +75,24 @@ describe('no-progress detection', () => {
     expect(userTexts(result)).not.toContain(NO_PROGRESS_NOTICE);
   });
 
+  it('does not count waiting on a background task with TaskOutput as no progress', async () => {
+    let asked = 0;
+    const taskOutput = readOnlyTool({
+      name: 'TaskOutput',
+      description: 'the task, still running',
+      call: async () => '{"task_id":"task_1","status":"running"}',
+    });
+    const { result } = await loop(
+      () =>
+        ++asked > 6
+          ? { text: 'gave up waiting' }
+          : { toolCalls: [{ name: 'TaskOutput', input: {} }] },
+      [taskOutput],
+    );
+    expect(result).toMatchObject({ status: 'completed', toolCalls: 6 });
+    expect(userTexts(result)).not.toContain(NO_PROGRESS_NOTICE);
+  });
+
   it('stops a looping child alone; its siblings finish and the parent goes on', async () => {
     const model = new ReactiveModel((request) => {
       const task = request.firstUser;

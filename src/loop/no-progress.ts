@@ -17,6 +17,12 @@ export const NO_PROGRESS_NOTICE =
   'arguments, getting the same results): you are making no progress. Do something different, or ' +
   'finish with what you have. One more identical batch stops you.</system-reminder>';
 
+/**
+ * Tools whose calls wait on other work (a background task's end): asking again with the same
+ * answer is waiting, not looping, so a batch with one of them does not count.
+ */
+const WAITING_TOOLS: ReadonlySet<string> = new Set(['TaskOutput']);
+
 /** What the watch says after a batch: nothing, tell the agent, or stop it. */
 export type ProgressVerdict =
   | { kind: 'ok' }
@@ -30,6 +36,11 @@ export class ProgressWatch {
 
   /** Records one batch (its calls and their results) and says what follows from it. */
   observe(calls: readonly ToolCallPart[], results: readonly ToolResultPart[]): ProgressVerdict {
+    if (calls.some((call) => WAITING_TOOLS.has(call.toolName))) {
+      this.#last = undefined;
+      this.#repeats = 0;
+      return { kind: 'ok' };
+    }
     const signature = signatureOf(calls, results);
     this.#repeats = signature === this.#last ? this.#repeats + 1 : 1;
     this.#last = signature;
