@@ -324,6 +324,13 @@ describe('warren -p with the Workflow tool', () => {
       (line) => line.type === 'task_notification' && line.task_type === 'local_workflow',
     );
     expect(workflowTask).toMatchObject({ status: 'completed', description: 'workflow two' });
+    const tasks = await runWarren(['tasks', '--session-dir', sessions], {
+      cwd: project,
+      env: env(),
+    });
+    expect(tasks.stdout).toMatch(
+      /^task_\w+ +local_workflow +completed +2 items ended, \d+ tokens +workflow two /m,
+    );
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'FINAL' });
   }, 60_000);
 });

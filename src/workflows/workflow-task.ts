@@ -55,7 +55,12 @@ export class WorkflowTaskExecutor implements TaskExecutor<WorkflowTaskSpec> {
     control.running();
     const onEvent = (event: WorkflowEvent) => {
       count(running, event);
-      if (event.type === 'workflow_item' && event.status !== 'running') {
+      // `toolCalls` counts the items that ended (warren tasks shows it as such).
+      if (
+        event.type === 'workflow_item' &&
+        event.status !== 'running' &&
+        event.status !== 'blocked'
+      ) {
         control.progress({ toolCalls: running.done + running.failed, lastActivityAt: Date.now() });
       }
       this.#onEvent?.(event);

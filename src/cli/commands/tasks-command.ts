@@ -105,14 +105,20 @@ function statusCell(task: TaskRecord): string {
     : task.status;
 }
 
+/** A workflow counts its ended items (in `toolCalls`) and its items' tokens; a command nothing. */
+function progressCell(task: TaskRecord): string {
+  const { turns, toolCalls, tokens } = task.progress;
+  if (task.kind === 'local_bash') return '-';
+  if (task.kind === 'local_workflow') return `${toolCalls} items ended, ${tokens} tokens`;
+  return `${turns} turns, ${toolCalls} tools, ${tokens} tokens`;
+}
+
 function formatTasks(sessionId: string, tasks: readonly TaskRecord[]): string {
   const rows = tasks.map((task) => [
     task.taskId,
     task.kind,
     statusCell(task),
-    task.kind === 'local_bash'
-      ? '-'
-      : `${task.progress.turns} turns, ${task.progress.toolCalls} tools, ${task.progress.tokens} tokens`,
+    progressCell(task),
     clip(task.description, 40),
     task.resultPath ?? '-',
   ]);
