@@ -203,7 +203,7 @@ async function callWithTimeout(
     ? tool.call(input, { ...context, run: env.run, emit })
     : tool.call(input, context);
   try {
-    const output = await Promise.race([calling, leave.abandoned]);
+    const output = await leave.unlessAbandoned(calling);
     return normalize(output);
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;
@@ -221,8 +221,8 @@ async function callWithTimeout(
 
 /**
  * A tool that ignores its signal must not hold the loop: once told to stop (or timed out) it has
- * a moment to finish, then the loop goes on without it (`abandoned` rejects). A plain tool is
- * told by the stop signal. A tool that starts agents only by a cancel: at the time budget its
+ * a moment to finish, then the loop goes on without it (`unlessAbandoned` rejects). A plain tool
+ * is told by the stop signal. A tool that starts agents only by a cancel: at the time budget its
  * sub-agents wind down inside their own, earlier windows. Nothing is waited for once this
  * agent's own window has closed.
  */
@@ -230,22 +230,33 @@ function leaveWhenStopped(
   tool: Tool,
   env: ToolCallEnvironment,
   callReason: () => unknown,
-): { abandoned: Promise<never>; soon(): void; stop(): void } {
+): {
+  unlessAbandoned<T>(calling: Promise<T>): Promise<T>;
+  soon(): void;
+  stop(): void;
+} {
   const settleMs = tool.spawnsAgents ? SPAWN_SETTLE_MS : SETTLE_MS;
   let settle: NodeJS.Timeout | undefined;
-  let reject: (reason: unknown) => void = () => {};
-  const abandoned = new Promise<never>((_, fail) => {
-    reject = fail;
-  });
-  abandoned.catch(() => {});
-  const reason = () => env.signal.signal.reason ?? callReason();
+  let abandoned: unknown;
+  let abandon: ((reason: unknown) => void) | undefined;
+  // Before the call is handed in, abandoning is remembered; after, it fails the wait.
+  const leave = () => {
+    abandoned ??= { reason: env.signal.signal.reason ?? callReason() };
+    abandon?.((abandoned as { reason: unknown }).reason);
+  };
   const soon = () => {
-    settle ??= setTimeout(() => reject(reason()), settleMs);
+    settle ??= setTimeout(leave, settleMs);
   };
   const unwatch = (tool.spawnsAgents ? env.cancel : env.signal).add(soon);
-  const unwatchEnd = env.ended?.add(() => reject(reason()));
+  const unwatchEnd = env.ended?.add(leave);
   return {
-    abandoned,
+    // One promise that settles with the call or when it is abandoned: no race per call.
+    unlessAbandoned: <T>(calling: Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        abandon = reject;
+        if (abandoned !== undefined) reject((abandoned as { reason: unknown }).reason);
+        calling.then(resolve, reject);
+      }),
     soon,
     stop() {
       clearTimeout(settle);
