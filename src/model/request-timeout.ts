@@ -128,7 +128,8 @@ export class RequestWatchdog {
 
   /** Runs `callback` when the watchdog fires, e.g. to cancel a stream reader a read waits on. */
   onFire(callback: () => void): void {
-    (this.#onFire ??= []).push(callback);
+    this.#onFire ??= [];
+    this.#onFire.push(callback);
   }
 
   stop(): void {
