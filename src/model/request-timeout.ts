@@ -136,6 +136,9 @@ export class RequestWatchdog {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#parent?.removeEventListener('abort', this.#parentAborted);
+    // fetch keeps the signal until its own request is collected; without this entry the signal
+    // keeps nothing of the watchdog alive, which would otherwise outlive the request.
+    listeners.delete(this.#controller.signal);
   }
 
   readonly #check = () => {
