@@ -16,7 +16,12 @@ import {
   toolError,
 } from '../core/tool.js';
 import type { AbortFanOut } from './stop-signals.js';
-import { afterToolCall, beforeToolCall, notifyOnAsk } from './tool-call-hooks.js';
+import {
+  afterToolCall,
+  type BeforeToolCall,
+  beforeToolCall,
+  notifyOnAsk,
+} from './tool-call-hooks.js';
 import { capToolOutput } from './tool-output-cap.js';
 
 /** How long a tool that was told to stop may take to do so before the loop leaves it. */
@@ -53,6 +58,8 @@ export interface ToolCallEnvironment {
   /** Runs each call as a step (journaled by a durable engine's runner). */
   steps: StepRunner;
 }
+
+const NO_HOOKS: BeforeToolCall = {};
 
 /** Where a call's events go: the stream of the batch it belongs to. */
 type Emit = (event: AgentEvent) => void;
@@ -118,7 +125,8 @@ async function runTool(
   }
   let input = parsed.data;
   const facts = { toolName: tool.name, toolUseId: call.toolCallId, input };
-  const before = await beforeToolCall(env, facts, own);
+  // Without hooks, no await: a tool call pays nothing for hooks it does not have.
+  const before = env.hooks ? await beforeToolCall(env, facts, own) : NO_HOOKS;
   if (before.refused) return before.refused;
   if (before.updatedInput) {
     const updated = tool.inputSchema.safeParse(before.updatedInput);
@@ -149,7 +157,7 @@ async function runTool(
     return { ...toolError(refusal), denial: refusal };
   }
   const result = await callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
-  return afterToolCall(env, { ...facts, input }, result, own);
+  return env.hooks ? afterToolCall(env, { ...facts, input }, result, own) : result;
 }
 
 function problemsOf(error: z.ZodError): string {

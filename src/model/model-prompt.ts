@@ -50,13 +50,10 @@ export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionToo
   });
 }
 
-/** Messages never change once in a conversation, so each is converted once, not every turn. */
-const messageCache = new WeakMap<Message, LanguageModelV4Message>();
-
 /**
  * The last prompt made from each conversation (a run's message array): its messages as they
- * were then, and what they became. A conversation only grows, so the next request converts only
- * what was appended, after a comparison of references instead of a lookup per message.
+ * were then, and what they became. Messages never change once in a conversation, and it only
+ * grows, so each request converts only what was appended, after a comparison of references.
  */
 interface PromptMemo {
   readonly messages: Message[];
@@ -73,7 +70,7 @@ export function toModelPrompt(messages: readonly Message[]): LanguageModelV4Prom
   for (let index = memo.messages.length; index < messages.length; index++) {
     const message = messages[index] as Message;
     memo.messages.push(message);
-    memo.prompt.push(convertedOnce(message));
+    memo.prompt.push(toModelMessage(message));
   }
   return memo.prompt.slice();
 }
@@ -85,15 +82,6 @@ function extends_(messages: readonly Message[], before: readonly Message[]): boo
     if (messages[index] !== before[index]) return false;
   }
   return true;
-}
-
-function convertedOnce(message: Message): LanguageModelV4Message {
-  let converted = messageCache.get(message);
-  if (!converted) {
-    converted = toModelMessage(message);
-    messageCache.set(message, converted);
-  }
-  return converted;
 }
 
 function toModelMessage(message: Message): LanguageModelV4Message {
