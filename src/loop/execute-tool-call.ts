@@ -245,12 +245,12 @@ function leaveWhenStopped(
 } {
   const settleMs = tool.spawnsAgents ? SPAWN_SETTLE_MS : SETTLE_MS;
   let settle: NodeJS.Timeout | undefined;
-  let abandoned: unknown;
+  let abandoned: { reason: unknown } | undefined;
   let abandon: ((reason: unknown) => void) | undefined;
   // Before the call is handed in, abandoning is remembered; after, it fails the wait.
   const leave = () => {
     abandoned ??= { reason: env.signal.signal.reason ?? callReason() };
-    abandon?.((abandoned as { reason: unknown }).reason);
+    abandon?.(abandoned.reason);
   };
   const soon = () => {
     settle ??= setTimeout(leave, settleMs);
@@ -262,7 +262,7 @@ function leaveWhenStopped(
     unlessAbandoned: <T>(calling: Promise<T>) =>
       new Promise<T>((resolve, reject) => {
         abandon = reject;
-        if (abandoned !== undefined) reject((abandoned as { reason: unknown }).reason);
+        if (abandoned !== undefined) reject(abandoned.reason);
         calling.then(resolve, reject);
       }),
     soon,
