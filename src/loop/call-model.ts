@@ -27,29 +27,23 @@ export async function* callModel(
   const turn = yield* runStep(
     options.steps,
     { kind: 'model', name: `model#${run.numTurns}` },
-    async function* () {
-      const turns = modelTurn({
+    () =>
+      modelTurn({
         model: run.model,
         messages: run.messages,
         tools: run.shownTools,
         toolChoice: call.toolChoice,
         stream: options.stream ?? true,
         signal: call.signal,
-        retry: { ...DEFAULT_RETRY, ...options.retry },
+        retry: options.retry ? { ...DEFAULT_RETRY, ...options.retry } : DEFAULT_RETRY,
         requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
         describeFailure: (error) => describeModelFailure(error, modelOf(run)),
         maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
         providerOptions: options.providerOptions,
         settings: options.modelSettings,
         headers: run.headers,
-      });
-      let step = await turns.next();
-      while (!step.done) {
-        yield event(run, step.value);
-        step = await turns.next();
-      }
-      return step.value;
-    },
+      }),
+    (made) => event(run, made),
     () => options.inbox?.passOn(),
   );
   addUsage(run.usage, turn.usage);

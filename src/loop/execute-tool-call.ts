@@ -16,7 +16,12 @@ import {
   toolError,
 } from '../core/tool.js';
 import type { AbortFanOut } from './stop-signals.js';
-import { afterToolCall, beforeToolCall, notifyOnAsk } from './tool-call-hooks.js';
+import {
+  afterToolCall,
+  type BeforeToolCall,
+  beforeToolCall,
+  notifyOnAsk,
+} from './tool-call-hooks.js';
 import { capToolOutput } from './tool-output-cap.js';
 
 /** How long a tool that was told to stop may take to do so before the loop leaves it. */
@@ -53,6 +58,8 @@ export interface ToolCallEnvironment {
   /** Runs each call as a step (journaled by a durable engine's runner). */
   steps: StepRunner;
 }
+
+const NO_HOOKS: BeforeToolCall = {};
 
 /** Where a call's events go: the stream of the batch it belongs to. */
 type Emit = (event: AgentEvent) => void;
@@ -118,7 +125,8 @@ async function runTool(
   }
   let input = parsed.data;
   const facts = { toolName: tool.name, toolUseId: call.toolCallId, input };
-  const before = await beforeToolCall(env, facts, own);
+  // Without hooks, no await: a tool call pays nothing for hooks it does not have.
+  const before = env.hooks ? await beforeToolCall(env, facts, own) : NO_HOOKS;
   if (before.refused) return before.refused;
   if (before.updatedInput) {
     const updated = tool.inputSchema.safeParse(before.updatedInput);
@@ -152,7 +160,7 @@ async function runTool(
     return { ...toolError(refusal), denial: refusal };
   }
   const result = await callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
-  return afterToolCall(env, { ...facts, input }, result, own);
+  return env.hooks ? afterToolCall(env, { ...facts, input }, result, own) : result;
 }
 
 /** While a person is asked about the call, the agent is blocked: said before and after. */
@@ -226,7 +234,7 @@ async function callWithTimeout(
     ? tool.call(input, { ...context, run: env.run, emit })
     : tool.call(input, context);
   try {
-    const output = await Promise.race([calling, leave.abandoned]);
+    const output = await leave.unlessAbandoned(calling);
     return normalize(output);
   } catch (error) {
     if (FatalToolError.isInstance(error)) throw error;
@@ -244,8 +252,8 @@ async function callWithTimeout(
 
 /**
  * A tool that ignores its signal must not hold the loop: once told to stop (or timed out) it has
- * a moment to finish, then the loop goes on without it (`abandoned` rejects). A plain tool is
- * told by the stop signal. A tool that starts agents only by a cancel: at the time budget its
+ * a moment to finish, then the loop goes on without it (`unlessAbandoned` rejects). A plain tool
+ * is told by the stop signal. A tool that starts agents only by a cancel: at the time budget its
  * sub-agents wind down inside their own, earlier windows. Nothing is waited for once this
  * agent's own window has closed.
  */
@@ -253,22 +261,33 @@ function leaveWhenStopped(
   tool: Tool,
   env: ToolCallEnvironment,
   callReason: () => unknown,
-): { abandoned: Promise<never>; soon(): void; stop(): void } {
+): {
+  unlessAbandoned<T>(calling: Promise<T>): Promise<T>;
+  soon(): void;
+  stop(): void;
+} {
   const settleMs = tool.spawnsAgents ? SPAWN_SETTLE_MS : SETTLE_MS;
   let settle: NodeJS.Timeout | undefined;
-  let reject: (reason: unknown) => void = () => {};
-  const abandoned = new Promise<never>((_, fail) => {
-    reject = fail;
-  });
-  abandoned.catch(() => {});
-  const reason = () => env.signal.signal.reason ?? callReason();
+  let abandoned: { reason: unknown } | undefined;
+  let abandon: ((reason: unknown) => void) | undefined;
+  // Before the call is handed in, abandoning is remembered; after, it fails the wait.
+  const leave = () => {
+    abandoned ??= { reason: env.signal.signal.reason ?? callReason() };
+    abandon?.(abandoned.reason);
+  };
   const soon = () => {
-    settle ??= setTimeout(() => reject(reason()), settleMs);
+    settle ??= setTimeout(leave, settleMs);
   };
   const unwatch = (tool.spawnsAgents ? env.cancel : env.signal).add(soon);
-  const unwatchEnd = env.ended?.add(() => reject(reason()));
+  const unwatchEnd = env.ended?.add(leave);
   return {
-    abandoned,
+    // One promise that settles with the call or when it is abandoned: no race per call.
+    unlessAbandoned: <T>(calling: Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        abandon = reject;
+        if (abandoned !== undefined) reject(abandoned.reason);
+        calling.then(resolve, reject);
+      }),
     soon,
     stop() {
       clearTimeout(settle);

@@ -50,18 +50,38 @@ export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionToo
   });
 }
 
-/** Messages never change once in a conversation, so each is converted once, not every turn. */
-const messageCache = new WeakMap<Message, LanguageModelV4Message>();
+/**
+ * The last prompt made from each conversation (a run's message array): its messages as they
+ * were then, and what they became. Messages never change once in a conversation, and it only
+ * grows, so each request converts only what was appended, after a comparison of references.
+ */
+interface PromptMemo {
+  readonly messages: Message[];
+  readonly prompt: LanguageModelV4Message[];
+}
+const promptMemos = new WeakMap<readonly Message[], PromptMemo>();
 
 export function toModelPrompt(messages: readonly Message[]): LanguageModelV4Prompt {
-  return messages.map((message) => {
-    let converted = messageCache.get(message);
-    if (!converted) {
-      converted = toModelMessage(message);
-      messageCache.set(message, converted);
-    }
-    return converted;
-  });
+  let memo = promptMemos.get(messages);
+  if (!memo || !extends_(messages, memo.messages)) {
+    memo = { messages: [], prompt: [] };
+    promptMemos.set(messages, memo);
+  }
+  for (let index = memo.messages.length; index < messages.length; index++) {
+    const message = messages[index] as Message;
+    memo.messages.push(message);
+    memo.prompt.push(toModelMessage(message));
+  }
+  return memo.prompt.slice();
+}
+
+/** True when `messages` starts with `before`, message for message. */
+function extends_(messages: readonly Message[], before: readonly Message[]): boolean {
+  if (messages.length < before.length) return false;
+  for (let index = 0; index < before.length; index++) {
+    if (messages[index] !== before[index]) return false;
+  }
+  return true;
 }
 
 function toModelMessage(message: Message): LanguageModelV4Message {

@@ -50,9 +50,9 @@ export class RequestWatchdog {
   /** Set once the watchdog fired. */
   error: RequestTimeoutError | undefined;
   readonly #controller = new AbortController();
-  readonly #fired: Promise<never>;
-  readonly #onFire: Array<() => void> = [];
-  #reject: (error: RequestTimeoutError) => void = () => {};
+  #onFire: Array<() => void> | undefined;
+  /** Fails the wait in progress, if any, when the watchdog fires. */
+  #reject: ((error: RequestTimeoutError) => void) | undefined;
   #stage: RequestStage = 'response';
   #due = Infinity;
   #timer: NodeJS.Timeout | undefined;
@@ -65,10 +65,6 @@ export class RequestWatchdog {
    */
   constructor(timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs;
-    this.#fired = new Promise<never>((_, reject) => {
-      this.#reject = reject;
-    });
-    this.#fired.catch(() => {});
     listeners.set(this.#controller.signal, this);
     if (parent?.aborted) this.#controller.abort(parent.reason);
     else if (parent) {
@@ -87,14 +83,31 @@ export class RequestWatchdog {
 
   readonly #parentAborted = () => this.#controller.abort(this.#parent?.reason);
 
-  /** `promise`, or a RequestTimeoutError if it takes longer than the timeout. */
-  async wait<T>(promise: PromiseLike<T>, stage: RequestStage): Promise<T> {
+  /**
+   * `promise`, or a RequestTimeoutError if it takes longer than the timeout. One promise per
+   * wait, made here rather than a race against a standing one: this runs for every request.
+   */
+  wait<T>(promise: PromiseLike<T>, stage: RequestStage): Promise<T> {
+    if (this.error) return Promise.reject(this.error);
     this.arm(stage);
-    try {
-      return await Promise.race([promise, this.#fired]);
-    } finally {
-      this.disarm();
-    }
+    return new Promise<T>((resolve, reject) => {
+      this.#reject = reject;
+      promise.then(
+        (value) => {
+          this.#settled();
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#settled();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #settled(): void {
+    this.disarm();
+    this.#reject = undefined;
   }
 
   arm(stage: RequestStage): void {
@@ -115,6 +128,7 @@ export class RequestWatchdog {
 
   /** Runs `callback` when the watchdog fires, e.g. to cancel a stream reader a read waits on. */
   onFire(callback: () => void): void {
+    this.#onFire ??= [];
     this.#onFire.push(callback);
   }
 
@@ -122,6 +136,9 @@ export class RequestWatchdog {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#parent?.removeEventListener('abort', this.#parentAborted);
+    // fetch keeps the signal until its own request is collected; without this entry the signal
+    // keeps nothing of the watchdog alive, which would otherwise outlive the request.
+    listeners.delete(this.#controller.signal);
   }
 
   readonly #check = () => {
@@ -134,8 +151,8 @@ export class RequestWatchdog {
     }
     this.error = new RequestTimeoutError(this.timeoutMs, this.#stage);
     this.#controller.abort(this.error);
-    this.#reject(this.error);
-    for (const callback of this.#onFire) callback();
+    this.#reject?.(this.error);
+    for (const callback of this.#onFire ?? []) callback();
   };
 }
 

@@ -4,15 +4,22 @@ import { redactSecrets, secretValuesFromEnv } from '../core/secret-redaction.js'
 import type { TaskRecord } from '../core/tasks.js';
 
 export class TaskRedaction {
-  readonly #secrets: readonly string[];
+  readonly #env: NodeJS.ProcessEnv;
+  #secrets: readonly string[] | undefined;
 
-  /** @param env whose secret-looking variables are redacted */
+  /**
+   * @param env whose secret-looking variables are redacted. Read at the first redaction, not
+   * here: reading `process.env` whole costs a quarter of a millisecond, and most runs open the
+   * store without writing to it.
+   */
   constructor(env: NodeJS.ProcessEnv) {
-    this.#secrets = secretValuesFromEnv(env);
+    this.#env = env;
   }
 
   text<T extends string | null | undefined>(text: T): T {
-    return (typeof text === 'string' ? redactSecrets(text, { secrets: this.#secrets }) : text) as T;
+    if (typeof text !== 'string') return text;
+    this.#secrets ??= secretValuesFromEnv(this.#env);
+    return redactSecrets(text, { secrets: this.#secrets }) as T;
   }
 
   /** A record as `warren tasks` shows it: a store written before redaction is shown redacted. */
