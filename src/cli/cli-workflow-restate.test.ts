@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seal } from '../remote/signed-envelope.js';
+import { RestateRecordClient } from '../remote/workflow-record-client.js';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import type { MockReply } from '../testing/mock-llm/server.js';
 import { REMOTE_KEY, restateSuite, WORKER_KEY } from '../testing/restate/restate-world.js';
@@ -154,5 +155,46 @@ describe.skipIf(suite.skip)('a workflow run kept in Restate', () => {
     expect(read.text).not.toContain('done 1');
     expect(read.text).not.toContain('pipeline');
     expect(read.text).not.toContain(REMOTE_KEY);
+  }, 300_000);
+
+  it('keeps the record of a run the model starts with the Workflow tool in `warren -p --executor restate`', async () => {
+    const { world } = suite;
+    const script = `export const meta = { name: 'pair', description: 'two agents' };
+export const result = await parallel(() => agent('WFP-a-END go'), () => agent('WFP-b-END go'));`;
+    suite.script = (turn): MockReply => {
+      const item = /WFP-(\w+)-END/.exec(turn.prompt)?.[1];
+      if (item) return { text: `pair ${item}` };
+      if (turn.turn === 0) return { toolCalls: [{ name: 'Workflow', input: { script } }] };
+      if (turn.last.includes('task-notification')) return { text: 'PARENT-WFP saw the end' };
+      return { text: 'waiting' };
+    };
+    const run = await runWarren(
+      ['-p', 'PARENT-WFP go', ...flags(join(world.project, 'sessions-p'))],
+      {
+        cwd: world.project,
+        env: world.env(),
+        timeoutMs: 240_000,
+      },
+    );
+    expect(run.code).toBe(0);
+    const lines = jsonLines(run.stdout);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'PARENT-WFP saw the end' });
+    const runId = String(lines.find((line) => line.type === 'workflow_start')?.runId);
+    const record = await new RestateRecordClient({
+      ingressUrl: world.server.ingressUrl,
+      auth: { keys: [REMOTE_KEY] },
+    }).read(runId);
+    expect(JSON.parse(record.run!)).toMatchObject({
+      name: 'pair',
+      status: 'completed',
+      taskId: null,
+    });
+    const items = Object.entries(record)
+      .filter(([name]) => name.startsWith('item:'))
+      .map(([, text]) => JSON.parse(text) as { status: string; result: string });
+    expect(items.map((item) => [item.status, item.result]).sort()).toEqual([
+      ['completed', JSON.stringify('pair a')],
+      ['completed', JSON.stringify('pair b')],
+    ]);
   }, 300_000);
 });

@@ -21,8 +21,8 @@ import type { WorkflowArgs } from '../parsed-args.js';
 import { hostedRun } from '../print/hosted-run.js';
 import type { CliIo } from '../print/print-mode.js';
 import { setUpRun } from '../run/run-setup.js';
+import { heldInRestate, workflowRecordPort } from '../run/workflow-record-port.js';
 import { DRIVER_PROMPT, WorkflowDriver } from './workflow-driver.js';
-import { heldInRestate, workflowRecordPort } from './workflow-record-port.js';
 import { sessionOfRun } from './workflow-sessions.js';
 
 /** Exit codes: 0 completed, 1 failed or completed with errors, 3 paused (resumable). */

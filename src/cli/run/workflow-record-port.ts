@@ -1,6 +1,6 @@
-// Where `warren workflow run|resume` keeps a run besides its session's task store: with
-// `--restate-url` (and so `--executor restate`), the `workflowRecord` object in Restate, signed
-// and encrypted with the remote key, so `warren workflow resume` on another machine finds it.
+// Where a session's workflow runs are kept besides its task store: with `--restate-url` (and so
+// `--executor restate`), the `workflowRecord` object in Restate, signed and encrypted with the
+// remote key, so `warren workflow resume` on another machine finds them.
 import { ConfigError } from '../../core/config-error.js';
 import { takeRemoteKeys } from '../../remote/remote-key.js';
 import type { RecordPort } from '../../workflows/workflow-record.js';
