@@ -96,8 +96,10 @@ async function prepareRun(
 ): Promise<string> {
   const given = [input.script, input.scriptPath, input.name].filter((value) => value !== undefined);
   if (input.resumeFromRunId !== undefined) {
-    // A run kept in Restate (another machine's) is copied into this session first.
-    const run = store.run(input.resumeFromRunId) ?? (await store.fetchRun?.(input.resumeFromRunId));
+    // A run kept in Restate is read from there first: another machine's, or one it went on with.
+    const run = store.fetchRun
+      ? await store.fetchRun(input.resumeFromRunId)
+      : store.run(input.resumeFromRunId);
     if (!run) throw new Error(`no workflow run ${input.resumeFromRunId} in this session`);
     if (given.length > 0) {
       const { source, filename } = await scriptOf(input, ctx);

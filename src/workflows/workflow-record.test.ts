@@ -113,6 +113,30 @@ describe('a workflow run kept elsewhere as well (ReplicatedRecord)', () => {
     expect(after.result).toEqual(['done:item a', 'done:item b', 'done:item c']);
   });
 
+  it('takes in, on the first machine, the items another machine completed since', async () => {
+    const { port } = memoryPort();
+    const first = new ReplicatedRecord(WorkflowStore.open(':memory:'), port);
+    await startRun(first, 'wf_0000000e');
+    await runWorkflow({
+      store: first,
+      runId: 'wf_0000000e',
+      runner: runner(new Set(['item c'])).itemRunner,
+    });
+    const elsewhere = new ReplicatedRecord(WorkflowStore.open(':memory:'), port);
+    await elsewhere.fetchRun('wf_0000000e');
+    await runWorkflow({ store: elsewhere, runId: 'wf_0000000e', runner: runner().itemRunner });
+    // Back on the first machine, whose own store still says c failed.
+    expect(await first.fetchRun('wf_0000000e')).toMatchObject({ spentTokens: 16 });
+    const again = runner();
+    const result = await runWorkflow({
+      store: first,
+      runId: 'wf_0000000e',
+      runner: again.itemRunner,
+    });
+    expect(result).toMatchObject({ status: 'completed', cached: 3, launched: 0 });
+    expect(again.ran).toEqual([]);
+  });
+
   it('finds no run that is kept nowhere', async () => {
     const record = new ReplicatedRecord(WorkflowStore.open(':memory:'), memoryPort().port);
     expect(await record.fetchRun('wf_0000000c')).toBeUndefined();

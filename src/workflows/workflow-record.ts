@@ -81,16 +81,32 @@ export class ReplicatedRecord implements WorkflowRecord {
     return this.#pushItem(args[0], args[1], args[2]);
   }
 
+  /**
+   * The run as it is kept elsewhere, copied in when this store lacks it; when it has it, the
+   * items another machine completed since are taken in (the record elsewhere is the one that
+   * counts). Undefined when neither holds the run.
+   */
   async fetchRun(runId: string): Promise<StoredRun | undefined> {
-    const here = this.#local.run(runId);
-    if (here) return here;
     const entries = await this.#port.read(runId);
-    if (entries.run === undefined) return undefined;
-    const run = JSON.parse(entries.run) as StoredRun;
+    const here = this.#local.run(runId);
+    if (entries.run === undefined) return here;
+    const kept = JSON.parse(entries.run) as StoredRun;
     const items = Object.entries(entries)
       .filter(([name]) => name.startsWith('item:'))
       .map(([, text]) => JSON.parse(text) as StoredItem);
-    this.#local.importRun({ ...run, runId, taskId: null }, items);
+    if (!here) {
+      this.#local.importRun({ ...kept, runId, taskId: null }, items);
+      return this.#local.run(runId);
+    }
+    for (const item of items) {
+      const mine = this.#local.item(runId, item.key, item.occurrence);
+      if (item.status === 'completed' && mine?.status !== 'completed') {
+        this.#local.putItem(runId, item);
+      }
+    }
+    if (kept.spentTokens > here.spentTokens) {
+      this.#local.updateRun(runId, { spentTokens: kept.spentTokens });
+    }
     return this.#local.run(runId);
   }
 

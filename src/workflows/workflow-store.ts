@@ -207,13 +207,18 @@ export class WorkflowStore {
       spentTokens: run.spentTokens,
       result: run.result ?? '',
     });
-    const insert = this.#db.prepare(
-      `INSERT INTO workflow_items (run_id, item_key, occurrence, label, status, result, error, agent_id, tokens, cost_usd, attempts)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    for (const item of items) {
-      insert.run(
-        run.runId,
+    for (const item of items) this.putItem(run.runId, item);
+  }
+
+  /** An item as another store recorded it, in place of this store's row of it. */
+  putItem(runId: string, item: StoredItem): void {
+    this.#db
+      .prepare(
+        `INSERT OR REPLACE INTO workflow_items (run_id, item_key, occurrence, label, status, result, error, agent_id, tokens, cost_usd, attempts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        runId,
         item.key,
         item.occurrence,
         item.label,
@@ -225,7 +230,6 @@ export class WorkflowStore {
         item.costUsd,
         item.attempts,
       );
-    }
   }
 
   /** An item is about to run: a new row, or its attempt counted on the old one. */
