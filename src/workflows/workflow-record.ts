@@ -36,7 +36,10 @@ export interface RecordPort {
 export class ReplicatedRecord implements WorkflowRecord {
   readonly #local: WorkflowStore;
   readonly #port: RecordPort;
-  #tail: Promise<void> = Promise.resolve();
+  /** Writes not sent yet, oldest first; each run's newest one takes more entries until it goes. */
+  readonly #queue: Batch[] = [];
+  readonly #open = new Map<string, Batch>();
+  #sending = false;
   /** Secret values of this process's environment, kept out of what leaves it. */
   readonly #secrets = secretValuesFromEnv(process.env);
 
@@ -145,10 +148,49 @@ export class ReplicatedRecord implements WorkflowRecord {
     }
   }
 
-  /** Writes go one after another: a later state of an entry never lands before an earlier one. */
+  /**
+   * Writes go one after another, so a later state of an entry never lands before an earlier one;
+   * what is made while one is under way goes together in the next (one call, not one per change).
+   */
   #push(runId: string, entries: Record<string, string>): Promise<void> {
-    const write = this.#tail.catch(() => undefined).then(() => this.#port.write(runId, entries));
-    this.#tail = write;
-    return write;
+    let batch = this.#open.get(runId);
+    if (!batch) {
+      batch = newBatch(runId);
+      this.#open.set(runId, batch);
+      this.#queue.push(batch);
+    }
+    Object.assign(batch.entries, entries);
+    void this.#send();
+    return batch.done;
   }
+
+  async #send(): Promise<void> {
+    if (this.#sending) return;
+    this.#sending = true;
+    for (let batch = this.#queue.shift(); batch; batch = this.#queue.shift()) {
+      this.#open.delete(batch.runId);
+      try {
+        await this.#port.write(batch.runId, batch.entries);
+        batch.resolve();
+      } catch (error) {
+        batch.reject(error);
+      }
+    }
+    this.#sending = false;
+  }
+}
+
+interface Batch {
+  runId: string;
+  entries: Record<string, string>;
+  done: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function newBatch(runId: string): Batch {
+  const { promise, resolve, reject } = Promise.withResolvers<void>();
+  // A write nobody waits for (an item's agent) fails quietly: the item's next write carries it.
+  promise.catch(() => undefined);
+  return { runId, entries: {}, done: promise, resolve, reject };
 }
