@@ -148,7 +148,15 @@ describe.skipIf(suite.skip)('a workflow run kept in Restate', () => {
       runId,
       JSON.stringify({ run: 'forged' }),
     );
-    expect((await callRecord(runId, 'write', overwrite)).status).toBeGreaterThanOrEqual(400);
+    expect((await callRecord(runId, 'write', overwrite)).status).toBe(401);
+    // A signed read presented as a write is refused too: the use is signed.
+    const asWrite = await callRecord(
+      runId,
+      'write',
+      seal({ keys: [REMOTE_KEY] }, 'record-read', runId, JSON.stringify({ run: 'forged' })),
+    );
+    expect(asWrite.status).toBe(401);
+    expect(asWrite.text).toContain('sealed for another use');
     // With the key, what Restate holds is ciphertext: no result, prompt or script in the clear.
     const read = await callRecord(
       runId,
@@ -205,4 +213,16 @@ export const result = await parallel(() => agent('WFP-a-END go'), () => agent('W
       ['completed', JSON.stringify('pair b')],
     ]);
   }, 300_000);
+
+  it('says where it looked when neither the session folder nor Restate holds the run', async () => {
+    const { world } = suite;
+    const run = await runWarren(
+      ['workflow', 'resume', 'wf_0badc0de', ...flags(join(world.project, 'sessions-none'))],
+      { cwd: world.project, env: world.env() },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('wf_0badc0de');
+    expect(run.stderr).toContain(`nor in Restate at ${world.server.ingressUrl}`);
+    expect(run.stderr).not.toContain(REMOTE_KEY);
+  }, 120_000);
 });
