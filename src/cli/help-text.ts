@@ -17,7 +17,8 @@ Usage:
                                     run a workflow script (docs/workflows.md): its agents are
                                     background children; exit 0 completed, 1 errors, 3 paused
   warren workflow resume <run-id> [--script <edited.js>] [--budget <tokens>]
-                                    go on with a run: completed items are not run again
+                                    go on with a run: completed items are not run again (with
+                                    --restate-url, also a run another machine started)
   warren workflows [--json]         saved workflows (.warren/workflows/, .claude/workflows/,
                                     bundled) and the runs of the session folder with their status
   warren usage [<session-id>] [--session-dir <dir>] [--json]

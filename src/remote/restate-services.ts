@@ -8,6 +8,8 @@ import type { Sealed } from './signed-envelope.js';
 
 export const SUBAGENT_SERVICE = 'subagent';
 export const PARENT_INBOX_SERVICE = 'parentInbox';
+/** A workflow run's record (key: run id), so another machine can resume the run. */
+export const WORKFLOW_RECORD_SERVICE = 'workflowRecord';
 
 /** What `status` answers: the invocation (to cancel it) and whether the child has ended. */
 export interface SubagentStatus {
@@ -34,4 +36,13 @@ export type ParentInboxApi = {
   childDone(ctx: unknown, ending: Sealed): Promise<void>;
   pending(ctx: unknown, request: Sealed): Promise<RemoteEnding[]>;
   acknowledge(ctx: unknown, taskId: Sealed): Promise<void>;
+};
+
+/**
+ * The `workflowRecord` object: named entries (`run`, `item:<key>#<occurrence>`), each encrypted
+ * by the caller (sealed-record.ts); `write` sets some, `read` returns them all. Both sealed.
+ */
+export type WorkflowRecordApi = {
+  write(ctx: unknown, entries: Sealed): Promise<void>;
+  read(ctx: unknown, request: Sealed): Promise<Record<string, string>>;
 };

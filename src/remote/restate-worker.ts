@@ -1,12 +1,14 @@
 // `warren restate serve`: warren's Restate services (the `subagent` workflow, the `parentInbox`
-// object) over HTTP/2, for restate-server to call. Any number of workers may serve them: the
-// server invokes one deployment URL, and a load balancer (or a restarted worker) answers it.
+// and `workflowRecord` objects) over HTTP/2, for restate-server to call. Any number of workers
+// may serve them: the server invokes one deployment URL, and a load balancer (or a restarted
+// worker) answers it.
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
 import { parentInbox } from './parent-inbox.js';
 import { subagentWorkflow, type WorkerSettings } from './subagent-workflow.js';
 import { workerLogger } from './worker-log.js';
+import { workflowRecord } from './workflow-record-object.js';
 
 export interface WorkerOptions extends WorkerSettings {
   port: number;
@@ -28,7 +30,7 @@ export interface RunningWorker {
 export async function serveWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const handler = restate.createEndpointHandler({
-    services: [subagentWorkflow(options), parentInbox(options)],
+    services: [subagentWorkflow(options), parentInbox(options), workflowRecord(options)],
     logger: workerLogger(process.env),
     ...(options.identityKeys?.length ? { identityKeys: [...options.identityKeys] } : {}),
   });

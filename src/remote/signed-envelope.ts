@@ -14,6 +14,8 @@ export const SEALED_KINDS = [
   'ending',
   'read-inbox',
   'acknowledge',
+  'record-read',
+  'record-write',
 ] as const;
 export type SealedKind = (typeof SEALED_KINDS)[number];
 

@@ -11,6 +11,7 @@ import { BackgroundTasks } from '../tasks/background-tasks.js';
 import { restartEndedAgent } from '../tasks/resume-tasks.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import type { ItemRequest } from './item-request.js';
+import { attachRemoteItem } from './remote-item-attach.js';
 import type { ItemOutcome, ItemRunner } from './workflow-engine.js';
 
 export interface ItemRunnerOptions {
@@ -49,6 +50,20 @@ export function subagentItemRunner(
                 (record) =>
                   record.agentId === control.resumeAgentId && record.kind === 'local_agent',
               );
+      // Cut off with another process (another machine's) while it ran on a worker: attached to.
+      const remote = spawner.runtime.remote;
+      if (!earlier && control.resumeAgentId !== undefined && remote?.all) {
+        const attached = await attachRemoteItem(
+          remote.executor,
+          control.resumeAgentId,
+          request,
+          control.signal,
+        );
+        if (attached) {
+          control.started(control.resumeAgentId);
+          return attached;
+        }
+      }
       let record: TaskRecord;
       const ended = earlier && (earlier.status === 'failed' || earlier.status === 'cancelled');
       const restarted = earlier && ended ? await restart(earlier) : undefined;

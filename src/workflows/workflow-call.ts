@@ -12,14 +12,15 @@ import { findWorkflow } from './saved-workflows.js';
 import { subagentItemRunner } from './subagent-item-runner.js';
 import { runWorkflow, type WorkflowRunResult } from './workflow-engine.js';
 import { readMeta } from './workflow-meta.js';
-import { isCsvRun, type WorkflowStore } from './workflow-store.js';
+import type { WorkflowRecord } from './workflow-record.js';
+import { isCsvRun } from './workflow-store.js';
 import { newRunId, workflowSummary } from './workflow-summary.js';
 import { type RunInTask, WorkflowTaskExecutor } from './workflow-task.js';
 import type { WorkflowToolInput, WorkflowToolOptions } from './workflow-tool.js';
 
 /** `openStore` opens the session's store on first use; failing to is an error the model reads. */
 export async function callWorkflow(
-  openStore: () => WorkflowStore,
+  openStore: () => WorkflowRecord,
   input: WorkflowToolInput,
   ctx: SpawnToolContext,
   spawner: Spawner,
@@ -59,7 +60,7 @@ export async function callWorkflow(
 function startInBackground(
   spawner: Spawner,
   ctx: SpawnToolContext,
-  store: WorkflowStore,
+  store: WorkflowRecord,
   runId: string,
   run: RunInTask,
   options: WorkflowToolOptions,
@@ -79,7 +80,7 @@ function startInBackground(
       spec: { runId },
     },
   );
-  store.updateRun(runId, { taskId: record.taskId });
+  void Promise.resolve(store.updateRun(runId, { taskId: record.taskId })).catch(() => undefined);
   const started = { task_id: record.taskId, run_id: runId, status: record.status };
   return `${JSON.stringify(started)}\n${BACKGROUND_NOTE}`;
 }
@@ -89,20 +90,25 @@ const BACKGROUND_NOTE =
 
 /** The run to go on with: a new one from a script or a name, or `resumeFromRunId` (its script replaced when one is given). */
 async function prepareRun(
-  store: WorkflowStore,
+  store: WorkflowRecord,
   input: WorkflowToolInput,
   ctx: SpawnToolContext,
 ): Promise<string> {
   const given = [input.script, input.scriptPath, input.name].filter((value) => value !== undefined);
   if (input.resumeFromRunId !== undefined) {
-    const run = store.run(input.resumeFromRunId);
+    // A run kept in Restate is read from there first: another machine's, or one it went on with.
+    const run = store.fetchRun
+      ? await store.fetchRun(input.resumeFromRunId)
+      : store.run(input.resumeFromRunId);
     if (!run) throw new Error(`no workflow run ${input.resumeFromRunId} in this session`);
     if (given.length > 0) {
       const { source, filename } = await scriptOf(input, ctx);
       await readMeta(source, filename);
-      store.updateRun(run.runId, { source, filename });
+      await store.updateRun(run.runId, { source, filename });
     }
-    if (input.budget !== undefined) store.updateRun(run.runId, { budgetTokens: input.budget });
+    if (input.budget !== undefined) {
+      await store.updateRun(run.runId, { budgetTokens: input.budget });
+    }
     return run.runId;
   }
   if (given.length !== 1) {
@@ -116,7 +122,7 @@ async function prepareRun(
       ? await csvRunArgs(input.args, ctx)
       : (input.args ?? {});
   const runId = newRunId();
-  store.createRun({
+  await store.createRun({
     runId,
     taskId: null,
     name: meta.name,
@@ -148,7 +154,7 @@ async function scriptOf(
 }
 
 /** The bundled csv workflow's results CSV, written after every pass (a resume rewrites it). */
-function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | undefined {
+function finishCsv(store: WorkflowRecord, result: WorkflowRunResult): string | undefined {
   const run = store.run(result.runId);
   if (!run || !isCsvRun(run)) return undefined;
   return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result, store.items(result.runId));

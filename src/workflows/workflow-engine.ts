@@ -5,8 +5,9 @@ import { BreakerTripped, ItemGate } from './item-gate.js';
 import { type ItemRequest, itemRequest } from './item-request.js';
 import { describeCause, terminalCause } from './terminal-cause.js';
 import type { ItemEventStatus, WorkflowEvent } from './workflow-events.js';
+import type { WorkflowRecord } from './workflow-record.js';
 import { runInSandbox } from './workflow-sandbox.js';
-import type { ItemStatus, RunStatus, StoredItem, WorkflowStore } from './workflow-store.js';
+import type { ItemStatus, RunStatus, StoredItem } from './workflow-store.js';
 
 /** How one item ended, as its runner reports it. */
 export interface ItemOutcome {
@@ -76,7 +77,8 @@ export interface WorkflowRunResult {
 }
 
 export interface RunWorkflowParams {
-  store: WorkflowStore;
+  /** The task store, or the task store kept in step with Restate (workflow-record.ts). */
+  store: WorkflowRecord;
   runId: string;
   runner: ItemRunner;
   limits?: Partial<WorkflowLimits>;
@@ -116,7 +118,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
   const onStop = () => gate.trip('stopped before it finished');
   params.signal?.addEventListener('abort', onStop, { once: true });
   gate.signal.addEventListener('abort', () => stopped.abort(), { once: true });
-  store.updateRun(runId, { status: 'running', reason: '' });
+  await store.updateRun(runId, { status: 'running', reason: '' });
   emit({ type: 'workflow_start', runId, name: run.name, resumed: params.resumed === true });
 
   const agent = async (prompt: string, options: Record<string, unknown>): Promise<string> => {
@@ -160,9 +162,9 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       });
     };
     // Never launched (the breaker had tripped, or trips now): recorded paused, resumable.
-    const notLaunched = (reason: string) => {
+    const notLaunched = async (reason: string) => {
       const agentId = before?.agentId ?? null;
-      store.startItem(runId, { key: request.key, occurrence, label: request.label, agentId });
+      await store.startItem(runId, { key: request.key, occurrence, label: request.label, agentId });
       const end = {
         status: 'paused' as const,
         result: null,
@@ -170,13 +172,13 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
         tokens: 0,
         costUsd: null,
       };
-      store.endItem(runId, request.key, occurrence, end);
+      await store.endItem(runId, request.key, occurrence, end);
       return ended('paused', reason);
     };
     try {
       await gate.enter();
     } catch (error) {
-      throw notLaunched(reasonOf(error));
+      throw await notLaunched(reasonOf(error));
     }
     try {
       if (run.budgetTokens !== null && spent >= run.budgetTokens) {
@@ -185,7 +187,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       }
       return await launch(request, occurrence, before, ended);
     } catch (error) {
-      if (error instanceof BreakerTripped) throw notLaunched(error.reason);
+      if (error instanceof BreakerTripped) throw await notLaunched(error.reason);
       throw error;
     } finally {
       gate.leave();
@@ -204,7 +206,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       before && (before.status === 'running' || before.status === 'paused')
         ? (before.agentId ?? undefined)
         : undefined;
-    store.startItem(runId, {
+    await store.startItem(runId, {
       key: request.key,
       occurrence,
       label: request.label,
@@ -224,7 +226,11 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
     const outcome = await runner.run(request, {
       signal,
       resumeAgentId,
-      started: (agentId) => store.setItemAgent(runId, request.key, occurrence, agentId),
+      // Not waited for: the end's write carries the agent too, and writes land in order.
+      started: (agentId) =>
+        void Promise.resolve(store.setItemAgent(runId, request.key, occurrence, agentId)).catch(
+          () => undefined,
+        ),
       blocked: (on) => {
         const { key, label } = request;
         const status = on === null ? 'running' : 'blocked';
@@ -240,7 +246,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       },
     });
     spent += outcome.tokens;
-    store.updateRun(runId, { spentTokens: spent });
+    await store.updateRun(runId, { spentTokens: spent });
     const record = (status: ItemStatus, result: string | null, error: string | null) =>
       store.endItem(runId, request.key, occurrence, {
         status,
@@ -251,28 +257,28 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       });
     if (outcome.status === 'completed') {
       const json = JSON.stringify(outcome.value ?? null);
-      record('completed', json, null);
+      await record('completed', json, null);
       ended('completed');
       return json;
     }
     if (timeout.aborted && !gate.signal.aborted) {
       const error = `timed out after ${request.timeoutMs} ms (timeoutMs)`;
-      record('failed', null, error);
+      await record('failed', null, error);
       throw ended('failed', error);
     }
     if (gate.signal.aborted) {
-      record('paused', null, gate.tripped ?? 'stopped');
+      await record('paused', null, gate.tripped ?? 'stopped');
       throw ended('paused', gate.tripped);
     }
     const error = outcome.error ?? 'the agent failed';
     const cause = terminalCause(error);
     if (cause) {
       gate.trip(describeCause(cause, error));
-      record('paused', null, error);
+      await record('paused', null, error);
       throw ended('paused', gate.tripped);
     }
     const status = outcome.status === 'no_progress' ? 'no_progress' : 'failed';
-    record(status, null, error);
+    await record(status, null, error);
     throw ended(status, error);
   };
 
@@ -310,7 +316,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
     status = 'paused';
     reason = gate.tripped;
   }
-  store.updateRun(runId, {
+  await store.updateRun(runId, {
     status,
     reason: reason ?? '',
     spentTokens: spent,

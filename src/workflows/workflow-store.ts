@@ -191,6 +191,47 @@ export class WorkflowStore {
       .map(itemOf);
   }
 
+  item(runId: string, key: string, occurrence: number): StoredItem | undefined {
+    const row = this.#db
+      .prepare('SELECT * FROM workflow_items WHERE run_id = ? AND item_key = ? AND occurrence = ?')
+      .get(runId, key, occurrence);
+    return row ? itemOf(row) : undefined;
+  }
+
+  /** A run kept elsewhere (another machine's, through Restate), copied into this store. */
+  importRun(run: StoredRun, items: readonly StoredItem[]): void {
+    this.createRun(run);
+    this.updateRun(run.runId, {
+      status: run.status,
+      reason: run.reason ?? '',
+      spentTokens: run.spentTokens,
+      result: run.result ?? '',
+    });
+    for (const item of items) this.putItem(run.runId, item);
+  }
+
+  /** An item as another store recorded it, in place of this store's row of it. */
+  putItem(runId: string, item: StoredItem): void {
+    this.#db
+      .prepare(
+        `INSERT OR REPLACE INTO workflow_items (run_id, item_key, occurrence, label, status, result, error, agent_id, tokens, cost_usd, attempts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        runId,
+        item.key,
+        item.occurrence,
+        item.label,
+        item.status,
+        item.result,
+        item.error,
+        item.agentId,
+        item.tokens,
+        item.costUsd,
+        item.attempts,
+      );
+  }
+
   /** An item is about to run: a new row, or its attempt counted on the old one. */
   startItem(
     runId: string,

@@ -10,6 +10,7 @@ import type { Spawner } from '../agents/subagent-context.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { WorkflowLimits } from './workflow-engine.js';
 import type { WorkflowEvent } from './workflow-events.js';
+import { type RecordPort, ReplicatedRecord, type WorkflowRecord } from './workflow-record.js';
 import { isCsvRun, WorkflowStore } from './workflow-store.js';
 
 export interface WorkflowToolOptions {
@@ -26,6 +27,11 @@ export interface WorkflowToolOptions {
    * arrives as a task notification.
    */
   wait?: boolean;
+  /**
+   * Where runs are also kept, so another machine can resume them (`--executor restate`: the
+   * `workflowRecord` object in Restate). Default: the task store alone.
+   */
+  record?: RecordPort;
 }
 
 const inputSchema = z
@@ -69,9 +75,12 @@ const inputSchema = z
 export type WorkflowToolInput = z.infer<typeof inputSchema>;
 
 export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOptions): Tool {
-  let opened: WorkflowStore | undefined;
+  let opened: WorkflowRecord | undefined;
   const store = () => {
-    opened ??= WorkflowStore.open(options.storePath);
+    if (!opened) {
+      const local = WorkflowStore.open(options.storePath);
+      opened = options.record ? new ReplicatedRecord(local, options.record) : local;
+    }
     return opened;
   };
   /** The bundled csv workflow writes its results file: asked like a write, not run as a read. */

@@ -1,7 +1,8 @@
 // `warren workflow run <file.js>` and `warren workflow resume <run>`: a session whose main agent
 // is a driver making one Workflow call (workflow-driver.ts), so items are ordinary background
 // children in the session's task store, and a resume is `--resume` of that session: items that
-// were running restart from their transcripts, the journal answers the completed ones.
+// were running restart from their transcripts, the journal answers the completed ones. With
+// `--restate-url` the run is also kept in Restate, and a folder without it resumes it from there.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
@@ -14,11 +15,13 @@ import { defaultSessionDir } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { WorkflowEvent } from '../../workflows/workflow-events.js';
 import { readMeta } from '../../workflows/workflow-meta.js';
+import type { RecordPort } from '../../workflows/workflow-record.js';
 import { cwdFlag } from '../cwd-flag.js';
 import type { WorkflowArgs } from '../parsed-args.js';
 import { hostedRun } from '../print/hosted-run.js';
 import type { CliIo } from '../print/print-mode.js';
 import { setUpRun } from '../run/run-setup.js';
+import { heldInRestate, workflowRecordPort } from '../run/workflow-record-port.js';
 import { DRIVER_PROMPT, WorkflowDriver } from './workflow-driver.js';
 import { sessionOfRun } from './workflow-sessions.js';
 
@@ -33,10 +36,9 @@ const EXIT: Record<string, number> = {
 export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise<number> {
   const cwd = cwdFlag(args);
   const input = await workflowInput(args, cwd);
+  const record = await workflowRecordPort(args);
   const resumeSession =
-    args.action === 'resume'
-      ? sessionOfRun(resolve(args.sessionDir ?? defaultSessionDir()), args.runId!)
-      : undefined;
+    args.action === 'resume' ? await sessionToResume(args, args.runId!, record) : undefined;
   const setup = await setUpRun({ ...args, resume: resumeSession, continue: false }, io);
   const { sessionId } = setup;
   const mainAgentId = newMainId(setup.runIds);
@@ -71,11 +73,34 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
           ...run,
           model: new WorkflowDriver(input, randomUUID().slice(0, 8), await run.model),
           // The driver's one call waits for the end: the summary is the command's output.
-          workflows: { onEvent, wait: true },
+          workflows: { onEvent, wait: true, ...(record && { record }) },
         },
       ),
   });
   return report(result, sessionId, args, io);
+}
+
+/**
+ * The session of this folder that holds the run, resumed with `--resume`; or, when none does and
+ * Restate holds it (another machine started it), undefined: a new session takes it up.
+ */
+async function sessionToResume(
+  args: WorkflowArgs,
+  runId: string,
+  record: RecordPort | undefined,
+): Promise<string | undefined> {
+  const sessionDir = resolve(args.sessionDir ?? defaultSessionDir());
+  try {
+    return sessionOfRun(sessionDir, runId);
+  } catch (error) {
+    if (!record || !(error instanceof ConfigError)) throw error;
+    if (await heldInRestate(record, runId)) return undefined;
+    throw new ConfigError(
+      runId,
+      `no such workflow run in ${sessionDir}, nor in Restate at ${args.restateUrl}`,
+      '`warren workflows` lists the runs; pass the same --session-dir, or the --restate-url and remote key it ran with',
+    );
+  }
 }
 
 /** The Workflow call to make: the script and args to run, or the run to resume. */

@@ -71,6 +71,7 @@ import { resumeConversation } from './resume-conversation.js';
 import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
+import { workflowRecordPort } from './workflow-record-port.js';
 
 export type { QueryRun } from './query-run.js';
 
@@ -196,6 +197,7 @@ export async function setUpRun(
   const definitionModel = fullModelSpec(mainDefinition?.model);
   const models = await modelsFor(args, definitionModel);
   const remote = await remoteFor(args, definitionModel, models);
+  const workflowRecord = remote && (await workflowRecordPort(args));
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const { sandbox, warning: sandboxWarning } = runSandbox(
@@ -333,8 +335,11 @@ export async function setUpRun(
         remoteAgents,
         tracerProvider: tracing?.tracerProvider,
         traceContent: tracingConfig?.logContent,
-        // The main agent gets Workflow; its runs live in the session's task store.
-        workflows: run.onWorkflowEvent ? { onEvent: run.onWorkflowEvent } : {},
+        // The main agent gets Workflow; its runs live in the session's task store (and Restate).
+        workflows: {
+          ...(run.onWorkflowEvent && { onEvent: run.onWorkflowEvent }),
+          ...(workflowRecord && { record: workflowRecord }),
+        },
       };
     },
     observe: (event) => models.recorder?.observe(event),
