@@ -61,15 +61,20 @@ export function mainLoop(
     // Restarted tasks must count before the main agent first waits: the loop starts once the
     // model and the restarts are ready. The module loads only to resume: other runs never pay
     // for it at start-up.
-    const resumed = Promise.all([model, import('./tasks/resume-tasks.js')]).then(
-      ([resolved, { resumeTasks }]) =>
-        resumeTasks({
-          tasks: background,
-          spawner: spawn,
-          main: mainView({ ...main, agentId }, resolved, budget, background.signal),
-          history: options.messages ?? [],
-          warn: options.resumeTasks?.warn,
-        }),
+    const resumed = Promise.all([
+      model,
+      import('./tasks/resume-tasks.js'),
+      import('./agents/restarted-child.js'),
+    ]).then(([resolved, { resumeTasks }, { childRestarts }]) =>
+      resumeTasks({
+        tasks: background,
+        children: childRestarts(
+          spawn,
+          mainView({ ...main, agentId }, resolved, budget, background.signal),
+        ),
+        history: options.messages ?? [],
+        warn: options.resumeTasks?.warn,
+      }),
     );
     model = Promise.all([model, resumed]).then(([resolved]) => resolved);
   }

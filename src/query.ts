@@ -102,10 +102,7 @@ function start(
         options.remote.modelSpec ?? (typeof options.model === 'string' ? options.model : undefined),
     },
   });
-  const background = new BackgroundTasks(manager, runtime, {
-    outputDir: options.taskOutputDir,
-    onEvent: options.onEvent,
-  });
+  const background = new BackgroundTasks(manager, runtime, { outputDir: options.taskOutputDir });
   runtime.background = background;
   runtime.foreground = foreground;
   const { workflows } = options;

@@ -7,7 +7,8 @@ import { StallWatchdog } from './stall-watchdog.js';
 import type { SubagentOptions } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
-export interface ChildRun {
+/** What driving a child needs of it (a ChildRun, child-run.ts). */
+export interface DrivenChild {
   prompt: string;
   options: SubagentOptions;
   name?: string;
@@ -26,7 +27,7 @@ export type ChildSink = (event: AgentEvent) => void;
 
 export async function driveChild(
   runtime: SubagentRuntime,
-  child: ChildRun,
+  child: DrivenChild,
   sink: ChildSink,
 ): Promise<ChildEnding> {
   const { agentId } = child.options;
@@ -58,7 +59,7 @@ export async function driveChild(
 }
 
 /** The child's loop, or for a `kind: acp` definition the external agent it speaks to. */
-function childRun(child: ChildRun, signal: AbortSignal): AsyncGenerator<AgentEvent, unknown> {
+function childRun(child: DrivenChild, signal: AbortSignal): AsyncGenerator<AgentEvent, unknown> {
   const { options } = child;
   if (!options.acp) return agentLoop({ prompt: child.prompt, options: { ...options, signal } });
   return acpChildRun(child, options.acp, signal);
@@ -66,7 +67,7 @@ function childRun(child: ChildRun, signal: AbortSignal): AsyncGenerator<AgentEve
 
 /** The ACP SDK is loaded only by a run that starts an ACP child. */
 async function* acpChildRun(
-  child: ChildRun,
+  child: DrivenChild,
   acp: NonNullable<SubagentOptions['acp']>,
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, void> {

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import type { ChildWorkspace } from '../agents/child-worktree.js';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { sessionDate } from '../agents/environment-prompt.js';
-import { failedRemote } from '../agents/remote-child.js';
+import { failedRemote } from '../agents/remote-ending.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
