@@ -191,11 +191,17 @@ export class ChildRun implements ChildTask {
    * finished, and the note about the worktree ends what its parent reads.
    */
   async finish<T extends ToolOutput | undefined>(output: T, sink: ChildSink): Promise<T> {
+    const note = await this.finishWorktree(sink);
+    return (output === undefined || note === undefined ? output : withNote(output, note)) as T;
+  }
+
+  /** Its servers stopped, then its worktree (if any) finished: the note about it, for its parent. */
+  async finishWorktree(sink: ChildSink): Promise<string | undefined> {
     await this.#closeServers();
     const { workspace } = this;
-    if (!workspace) return output;
+    if (!workspace) return undefined;
     const { note } = await finishChildWorktree(workspace, this.ref, this, sink);
-    return (output === undefined ? output : withNote(output, note)) as T;
+    return note;
   }
 
   async #closeServers(): Promise<void> {
