@@ -15,16 +15,16 @@ import {
   openChildWorktree,
   reopenChildWorktree,
 } from './child-worktree.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
 import type { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, type ChildSink, driveChild } from './drive-child.js';
-import { handOff, withNote, withPartial } from './hand-off.js';
+import { type HandedOff, handOff, withNote, withPartial } from './hand-off.js';
 import {
   childInbox,
-  createSubagentContext,
   type ParentView,
-  type Spawner,
   type SubagentOptions,
   type SubagentRequest,
+  type SubagentStart,
 } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -90,12 +90,21 @@ export class ChildRun implements ChildTask {
     return this.ref.agentId;
   }
 
-  /** Its own worktree when it asked for one (`isolation: worktree`); a message says why not. */
-  async place(
+  /**
+   * Its own worktree when it asked for one (`isolation: worktree`); a message says why not.
+   * Nothing to wait for when it did not ask.
+   */
+  place(
+    request: SubagentRequest,
+    parent: Pick<SpawnToolContext, 'cwd' | 'allowedDirs' | 'agent'>,
+  ): Promise<string | undefined> | undefined {
+    return request.isolation === 'worktree' ? this.#place(request, parent) : undefined;
+  }
+
+  async #place(
     request: SubagentRequest,
     parent: Pick<SpawnToolContext, 'cwd' | 'allowedDirs' | 'agent'>,
   ): Promise<string | undefined> {
-    if (request.isolation !== 'worktree') return undefined;
     const opened = await openChildWorktree({
       agentId: this.ref.agentId,
       parent: { cwd: parent.cwd, allowedDirs: parent.allowedDirs, agentId: parent.agent.agentId },
@@ -119,9 +128,11 @@ export class ChildRun implements ChildTask {
     this.workspace = reopened.workspace;
   }
 
-  /** What it gets from its parent (subagent-context.ts); returns the warnings for people. */
-  async derive(spawner: Spawner, request: SubagentRequest, parent: ParentView): Promise<string[]> {
-    const start = await createSubagentContext(spawner, request, parent, this);
+  /**
+   * Takes what it gets from its parent: `start` is `createSubagentContext(…, this)`
+   * (subagent-context.ts), placed where this child is. Returns the warnings for people.
+   */
+  derived(start: SubagentStart): string[] {
     this.options = start.options;
     this.prompt = start.prompt;
     return start.warnings;
@@ -132,9 +143,12 @@ export class ChildRun implements ChildTask {
    * Its definition's deny list and read-only rule still apply to them; its allow list does not:
    * declaring a server is what grants its tools.
    */
-  async startServers(request: SubagentRequest, parent: ServerParent): Promise<void> {
+  startServers(request: SubagentRequest, parent: ServerParent): Promise<void> | undefined {
     const { definition } = request;
-    if (!definition.mcpServers?.length) return;
+    return definition.mcpServers?.length ? this.#startServers(definition, parent) : undefined;
+  }
+
+  async #startServers(definition: AgentDefinition, parent: ServerParent): Promise<void> {
     const { options } = this;
     const servers = await startAgentServers({
       definition,
@@ -156,27 +170,21 @@ export class ChildRun implements ChildTask {
   }
 
   /** Runs its loop to its end; its worktree is announced right after its own `run_start`. */
-  async drive(sink: ChildSink): Promise<ChildEnding> {
+  drive(sink: ChildSink): Promise<ChildEnding> {
     const { workspace } = this;
     const emit = workspace ? announcingWorktree(sink, workspace, this.ref) : sink;
-    this.ending = await driveChild(this.runtime, this, emit);
-    return this.ending;
+    return driveChild(this.runtime, this, emit);
   }
 
   /**
-   * What its parent reads: the handoff check, then what it was still writing if it was stopped.
-   * The check's warnings are made outside any loop: a host that reads the run's `onEvent` (a
-   * task's, whose stream may have ended) hears of them only when told here.
+   * What its parent reads, from its hand-off (`handOff(ending.result, …)`, hand-off.ts): the
+   * checked text, then what it was still writing if it was stopped. The check's warnings are
+   * made outside any loop: a host that reads the run's `onEvent` (a task's, whose stream may
+   * have ended) hears of them only when told here.
    * @param framed its parent's call waits for it (not a task's notification)
    */
-  async handOff(
-    ending: ChildEnding,
-    signal: AbortSignal,
-    framed: boolean,
-    emit: ChildSink,
-  ): Promise<ToolOutput> {
+  handedOff(ending: ChildEnding, handed: HandedOff, framed: boolean, emit: ChildSink): ToolOutput {
     const { result } = ending;
-    const handed = await handOff(result, this.runtime, signal, { frame: framed });
     for (const message of handed.warnings) {
       const { agentId, parentId, depth } = result;
       const warning: AgentEvent = { agentId, parentId, depth, type: 'warning', message };
@@ -191,23 +199,24 @@ export class ChildRun implements ChildTask {
    * finished, and the note about the worktree ends what its parent reads.
    */
   async finish<T extends ToolOutput | undefined>(output: T, sink: ChildSink): Promise<T> {
-    const note = await this.finishWorktree(sink);
-    return (output === undefined || note === undefined ? output : withNote(output, note)) as T;
+    if (this.servers) await this.#closeServers();
+    const { workspace } = this;
+    if (!workspace) return output;
+    const { note } = await finishChildWorktree(workspace, this.ref, this, sink);
+    return (output === undefined ? output : withNote(output, note)) as T;
   }
 
-  /** Its servers stopped, then its worktree (if any) finished: the note about it, for its parent. */
-  async finishWorktree(sink: ChildSink): Promise<string | undefined> {
-    await this.#closeServers();
-    const { workspace } = this;
-    if (!workspace) return undefined;
-    const { note } = await finishChildWorktree(workspace, this.ref, this, sink);
+  /** The same, for a worker's journaled step: the note about its worktree alone. */
+  async finishWorktree(sink: ChildSink): Promise<string> {
+    if (this.servers) await this.#closeServers();
+    const { note } = await finishChildWorktree(this.workspace!, this.ref, this, sink);
     return note;
   }
 
-  async #closeServers(): Promise<void> {
-    const { servers } = this;
+  #closeServers(): Promise<void> {
+    const servers = this.servers!;
     this.servers = undefined;
-    await servers?.close();
+    return servers.close();
   }
 
   /** Its task now runs what is left of a foreground child's run (`work`). */
@@ -250,7 +259,7 @@ export class ChildRun implements ChildTask {
       try {
         await runtime.slots.acquire(agentId, io.signal);
       } catch {
-        await this.#closeServers();
+        if (this.servers) await this.#closeServers();
         return notRunOutcome(
           'cancelled',
           'Stopped before it started (it was waiting for a slot under --max-parallel).',
@@ -263,11 +272,12 @@ export class ChildRun implements ChildTask {
       const ending = await this.drive(io.emit);
       io.ended(ending.result.status);
       const signal = runtime.background?.signal ?? io.signal;
-      const output = await this.handOff(ending, signal, false, io.send);
+      const handed = await handOff(ending.result, runtime, signal);
+      const output = this.handedOff(ending, handed, false, io.send);
       const text = typeof output === 'string' ? output : output.output;
       return outcomeOf(ending.result, text, runtime.transcriptPathFor(agentId) ?? null);
     } finally {
-      await this.#closeServers();
+      if (this.servers) await this.#closeServers();
       runtime.slots.release(agentId);
     }
   }

@@ -11,7 +11,12 @@ import { isReadOnlyCall } from '../core/tool.js';
 import { type ChildRestart, ChildRun } from './child-run.js';
 import { RemoteChildTask } from './remote-child-task.js';
 import { remotePortOf } from './remote-ending.js';
-import type { ParentView, Spawner, SubagentOptions } from './subagent-context.js';
+import {
+  createSubagentContext,
+  type ParentView,
+  type Spawner,
+  type SubagentOptions,
+} from './subagent-context.js';
 
 /** The restarts of one resumed run: its children are derived from `main`, its new main agent. */
 export function childRestarts(spawner: Spawner, main: ParentView): ChildRestarts {
@@ -93,7 +98,8 @@ async function restartedChild(
       agentId,
       agentPath: spec?.agentPath,
     };
-    for (const warning of await run.derive(spawner, request, parent)) resume.warn(warning);
+    const start = await createSubagentContext(spawner, request, parent, run);
+    for (const warning of run.derived(start)) resume.warn(warning);
     const signal = runtime.background?.signal ?? main.run.cancelSignal;
     await run.startServers(request, { ...parent, signal });
     const { options } = run;

@@ -9,9 +9,9 @@ import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.
 import { messageOf } from '../model/retry-policy.js';
 import { ChildRun } from './child-run.js';
 import { DetachableChild } from './detachable-child.js';
-import { throwIfFatal } from './hand-off.js';
+import { handOff, throwIfFatal } from './hand-off.js';
 import { runRemoteAgent, runRemoteSubagent } from './remote-child.js';
-import type { Spawner, SubagentRequest } from './subagent-context.js';
+import { createSubagentContext, type Spawner, type SubagentRequest } from './subagent-context.js';
 
 export interface SpawnRequest extends SubagentRequest {
   /** Unique among live agents; SendMessage can address the agent by it. */
@@ -123,7 +123,7 @@ async function driveForeground(
   const { runtime } = spawner;
   let warnings: string[];
   try {
-    warnings = await run.derive(spawner, request, ctx);
+    warnings = run.derived(await createSubagentContext(spawner, request, ctx, run));
   } catch (error) {
     return toolError(`The ${request.definition.name} agent could not start: ${messageOf(error)}`);
   }
@@ -136,14 +136,22 @@ async function driveForeground(
   const ending = await run.drive(child.emit).finally(() => {
     child.running = false;
   });
+  run.ending = ending;
+  const { result } = ending;
   // Sent to the background, it ends as a task: its owner reads the notification, and a failure
   // is reported there rather than ending its owner.
   if (child.isDetached) {
-    return run.handOff(ending, runtime.background?.signal ?? child.signal, false, child.emit);
+    const handed = await handOff(result, runtime, runtime.background?.signal ?? child.signal);
+    return run.handedOff(ending, handed, false, child.emit);
   }
-  const where = `${options.agentPath} (${ending.result.agentId})`;
-  throwIfFatal(ending.result, request.definition, ctx.run.cancelSignal, where);
-  return run.handOff(ending, ctx.signal, true, child.emit);
+  throwIfFatal(
+    result,
+    request.definition,
+    ctx.run.cancelSignal,
+    `${options.agentPath} (${result.agentId})`,
+  );
+  const handed = await handOff(result, runtime, ctx.signal, { frame: true });
+  return run.handedOff(ending, handed, true, child.emit);
 }
 
 /**
@@ -169,7 +177,7 @@ async function startInBackground(
   const refused = await run.place(request, ctx);
   if (refused !== undefined) return toolError(refused);
   try {
-    const warnings = await run.derive(spawner, request, ctx);
+    const warnings = run.derived(await createSubagentContext(spawner, request, ctx, run));
     for (const message of warnings) ctx.emit({ ...run.ref, type: 'warning', message });
     // Its servers start now and stop when it ends, whenever that is.
     await run.startServers(request, ctx);

@@ -8,7 +8,7 @@ import { sessionDate } from '../agents/environment-prompt.js';
 import { failedRemote } from '../agents/remote-ending.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
-import type { ParentView } from '../agents/subagent-context.js';
+import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
 import { SubagentRuntime } from '../agents/subagent-runtime.js';
 import { Budget } from '../core/budget.js';
 import type { CommandSandbox } from '../core/command-sandbox.js';
@@ -215,7 +215,7 @@ async function childStart(run: RemoteChildRun, child: ChildRun): Promise<void> {
       path: parentPath,
     },
   };
-  await child.derive(
+  const start = await createSubagentContext(
     { runtime, toolsFor: (params) => spawn.toolsFor(params) },
     {
       definition: spec.definition,
@@ -228,7 +228,9 @@ async function childStart(run: RemoteChildRun, child: ChildRun): Promise<void> {
       agentPath: spec.agentPath,
     },
     parent,
+    child,
   );
+  child.derived(start);
   const { options } = child;
   // Hooks run where the session is, not here: a remote child has none (docs/remote.md).
   options.hooks = undefined;

@@ -80,7 +80,7 @@ export async function finishWorkerWorktree(
       const { type: _type, agentId: _agent, parentId: _parent, depth: _depth, ...report } = event;
       reports.push(report);
     });
-    return { note: note ?? '', reports };
+    return { note, reports };
   });
   const created: WorktreeReport = { action: 'created', changed: false, diffStat: '', path, branch };
   return { ...result, worktree: { note: finished.note, reports: [created, ...finished.reports] } };
