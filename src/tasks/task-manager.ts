@@ -1,7 +1,6 @@
 // The lifecycle of a run's background tasks, whatever runs them: a row in the store before
 // anything is reported, progress at most once a second, the ending (and a message to a running
 // agent) written and then delivered exactly once, stop and wait. Executors only do the work.
-
 import { AgentStop } from '../core/agent-stop.js';
 import type { Lend } from '../core/background-port.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
