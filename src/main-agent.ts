@@ -170,7 +170,12 @@ export async function* runWithSetup(
     const first = await loop.next();
     if (first.done) return first.value;
     yield first.value;
-    for (const message of warnings) yield { ...ref, type: 'warning', message };
+    for (const message of warnings) {
+      const warning: AgentEvent = { ...ref, type: 'warning', message };
+      // Made outside the loop: recorded as it is made, as the loop's own events are.
+      options.onEvent?.(warning);
+      yield warning;
+    }
     return yield* loop;
   } finally {
     await Promise.all([own?.close(), session?.close()]);

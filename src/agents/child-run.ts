@@ -69,6 +69,11 @@ export class ChildRun implements ChildTask {
   restart: ChildRestart | undefined;
   /** How its run ended, once it has. */
   ending: ChildEnding | undefined;
+  /**
+   * The run's `onEvent`: every event made outside the child's loop (its warnings, its worktree's
+   * reports) goes there as it is made, as the loop's own events do, and then to the stream.
+   */
+  record: ((event: AgentEvent) => void) | undefined;
   /** A foreground child sent to the background: its run so far, which its task takes over. */
   #adopted: { child: DetachableChild; work: Promise<ToolOutput> } | undefined;
 
@@ -159,10 +164,7 @@ export class ChildRun implements ChildTask {
     });
     this.servers = servers;
     // A child cancelled while its servers started needs no word on each: it is cancelled.
-    if (!parent.signal.aborted && parent.emit) {
-      for (const message of servers.warnings)
-        parent.emit({ ...this.ref, type: 'warning', message });
-    }
+    if (!parent.signal.aborted && parent.emit) this.warn(servers.warnings, parent.emit);
     const granted = childTools(servers.tools, { ...definition, tools: undefined }).tools;
     options.tools = withAgentServerTools(options.tools ?? [], granted);
     // A forked child must see its own servers' tools too, at the price of its parent's cache.
@@ -172,37 +174,46 @@ export class ChildRun implements ChildTask {
   /** Runs its loop to its end; its worktree is announced right after its own `run_start`. */
   drive(sink: ChildSink): Promise<ChildEnding> {
     const { workspace } = this;
-    const emit = workspace ? announcingWorktree(sink, workspace, this.ref) : sink;
+    const emit = workspace ? announcingWorktree(sink, workspace, this.ref, this.record) : sink;
     return driveChild(this.runtime, this, emit);
   }
 
   /**
    * What its parent reads, from its hand-off (`handOff(ending.result, …)`, hand-off.ts): the
    * checked text, then what it was still writing if it was stopped. The check's warnings are
-   * made outside any loop: a host that reads the run's `onEvent` (a task's, whose stream may
-   * have ended) hears of them only when told here.
-   * @param framed its parent's call waits for it (not a task's notification)
+   * made outside any loop, like every warning of `warn`.
    */
-  handedOff(ending: ChildEnding, handed: HandedOff, framed: boolean, emit: ChildSink): ToolOutput {
-    const { result } = ending;
-    for (const message of handed.warnings) {
-      const { agentId, parentId, depth } = result;
-      const warning: AgentEvent = { agentId, parentId, depth, type: 'warning', message };
-      if (!framed) this.options.onEvent?.(warning);
-      emit(warning);
-    }
+  handedOff(ending: ChildEnding, handed: HandedOff, emit: ChildSink): ToolOutput {
+    if (handed.warnings.length > 0) this.warn(handed.warnings, emit);
     return withPartial(handed.output, ending.partial);
+  }
+
+  /**
+   * Warnings about the child made outside its loop: recorded as they are made (the run's
+   * `onEvent`: a host reads its session there, and a task's stream may have ended), then passed
+   * to `emit`, its parent's stream or its task's.
+   */
+  warn(messages: readonly string[], emit: ChildSink): void {
+    for (const message of messages) this.#report({ ...this.ref, type: 'warning', message }, emit);
+  }
+
+  #report(event: AgentEvent, emit: ChildSink): void {
+    this.record?.(event);
+    emit(event);
   }
 
   /**
    * However it ended (done, failed, cancelled, a throw): its servers stop, then its worktree is
    * finished, and the note about the worktree ends what its parent reads.
    */
-  async finish<T extends ToolOutput | undefined>(output: T, sink: ChildSink): Promise<T> {
+  async finish<T extends ToolOutput | undefined>(output: T, emit: ChildSink): Promise<T> {
     if (this.servers) await this.#closeServers();
     const { workspace } = this;
     if (!workspace) return output;
-    const { note } = await finishChildWorktree(workspace, this.ref, this, sink);
+    // Its reports are made outside its loop, and often after its owner's stream has ended.
+    const { note } = await finishChildWorktree(workspace, this.ref, this, (event) =>
+      this.#report(event, emit),
+    );
     return (output === undefined ? output : withNote(output, note)) as T;
   }
 
@@ -243,12 +254,7 @@ export class ChildRun implements ChildTask {
     this.taskId = taskId;
     const outcome = await this.#runAsTask(io);
     if (!this.workspace) return outcome;
-    // Made outside its loop, and often after its owner's stream has ended: recorded too.
-    const sink = (event: AgentEvent) => {
-      this.options.onEvent?.(event);
-      io.send(event);
-    };
-    return { ...outcome, result: await this.finish(outcome.result, sink) };
+    return { ...outcome, result: await this.finish(outcome.result, io.send) };
   }
 
   async #runAsTask(io: ChildTaskIO): Promise<TaskOutcome> {
@@ -273,7 +279,7 @@ export class ChildRun implements ChildTask {
       io.ended(ending.result.status);
       const signal = runtime.background?.signal ?? io.signal;
       const handed = await handOff(ending.result, runtime, signal);
-      const output = this.handedOff(ending, handed, false, io.send);
+      const output = this.handedOff(ending, handed, io.send);
       const text = typeof output === 'string' ? output : output.output;
       return outcomeOf(ending.result, text, runtime.transcriptPathFor(agentId) ?? null);
     } finally {
@@ -319,6 +325,7 @@ export function continuedChild(
     name: entry.name ?? undefined,
   });
   run.background = true;
+  run.record = previous.onEvent;
   run.prompt = prompt;
   run.options = {
     ...previous,

@@ -38,8 +38,11 @@ export async function driveChild(
     : watchdog.signal;
   let partial = '';
   let result: RunResult | undefined;
+  // An ACP child's events are made by its client, outside any loop: recorded here, as a loop's are.
+  const record = child.options.acp ? child.options.onEvent : undefined;
   try {
     for await (const event of childRun(child, signal)) {
+      record?.(event);
       const now = Date.now();
       watchdog.observe(event, now);
       sink(event);

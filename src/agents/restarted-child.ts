@@ -75,6 +75,7 @@ async function restartedChild(
     name: record.name ?? undefined,
   });
   run.background = true;
+  run.record = main.run.inherited.onEvent;
   // It goes on in its own worktree, bound as when it was made; one that is gone ends it.
   if (spec?.worktree) await run.replace(spec.worktree, main);
   try {
@@ -122,7 +123,9 @@ async function restartedChild(
     options.messages = messages;
     return { child: run, messages };
   } catch (error) {
-    // However it fails to start again, its worktree is finished as a fresh child's would be.
+    // However it fails to start again, its worktree is finished as a fresh child's would be,
+    // quietly: it never ran again.
+    run.record = undefined;
     await run.finish(undefined, () => {});
     throw error;
   }

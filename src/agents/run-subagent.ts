@@ -86,11 +86,13 @@ function newChildRun(
 ): ChildRun {
   const { agentId: parentId, depth } = ctx.agent;
   const owner: AgentRef = { agentId: parentId, parentId: ctx.agent.parentId, depth };
-  return new ChildRun(spawner.runtime, { agentId, parentId, depth: depth + 1 }, owner, {
+  const run = new ChildRun(spawner.runtime, { agentId, parentId, depth: depth + 1 }, owner, {
     agentType: request.definition.name,
     description: request.description,
     name: request.name,
   });
+  run.record = ctx.run.inherited.onEvent;
+  return run;
 }
 
 /** A foreground child from its worktree to its checked output: what its parent's call returns. */
@@ -130,7 +132,7 @@ async function driveForeground(
   const { options } = run;
   // It stops with its parent's turn, or with the run's background work once sent there.
   options.signal = child.signal;
-  for (const message of warnings) child.emit({ ...run.ref, type: 'warning', message });
+  run.warn(warnings, child.emit);
   await run.startServers(request, ctx);
   child.running = true;
   const ending = await run.drive(child.emit).finally(() => {
@@ -142,7 +144,7 @@ async function driveForeground(
   // is reported there rather than ending its owner.
   if (child.isDetached) {
     const handed = await handOff(result, runtime, runtime.background?.signal ?? child.signal);
-    return run.handedOff(ending, handed, false, child.emit);
+    return run.handedOff(ending, handed, child.emit);
   }
   throwIfFatal(
     result,
@@ -151,7 +153,7 @@ async function driveForeground(
     `${options.agentPath} (${result.agentId})`,
   );
   const handed = await handOff(result, runtime, ctx.signal, { frame: true });
-  return run.handedOff(ending, handed, true, child.emit);
+  return run.handedOff(ending, handed, child.emit);
 }
 
 /**
@@ -178,7 +180,7 @@ async function startInBackground(
   if (refused !== undefined) return toolError(refused);
   try {
     const warnings = run.derived(await createSubagentContext(spawner, request, ctx, run));
-    for (const message of warnings) ctx.emit({ ...run.ref, type: 'warning', message });
+    run.warn(warnings, ctx.emit);
     // Its servers start now and stop when it ends, whenever that is.
     await run.startServers(request, ctx);
   } catch (error) {
