@@ -149,6 +149,7 @@ function start(
           resumed: (options.messages?.length ?? 0) > 0,
           signal: options.signal,
           definition: mainDefinition,
+          onEvent: options.onEvent,
         },
         begin,
       )

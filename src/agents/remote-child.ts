@@ -95,7 +95,7 @@ export async function runRemoteSubagent(
   const handed = await handOff(result, runtime, ctx.signal, { frame: true });
   const { agentId, parentId, depth } = result;
   for (const message of handed.warnings)
-    ctx.emit({ agentId, parentId, depth, type: 'warning', message });
+    sink({ agentId, parentId, depth, type: 'warning', message });
   return withWorktreeNote(handed.output, result);
 }
 
