@@ -1,5 +1,6 @@
 // warren loads what a run uses and nothing else: the library's import and a plain `warren -p`
-// leave the MCP SDK, YAML, HTML conversion, OpenTelemetry, Restate, Ink/React and SQLite alone.
+// leave the MCP and A2A SDKs, jsonc-parser, the workflow sandbox, YAML, HTML conversion,
+// OpenTelemetry, Restate, Ink/React and SQLite alone.
 // Needs the build (dist/): it runs warren as a program would.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -39,7 +40,7 @@ async function printRun(script: string, source: string) {
 }
 
 describe('what warren loads', () => {
-  it("import 'warren' loads no MCP SDK, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite or fetch", async () => {
+  it("import 'warren' loads no MCP or A2A SDK, JSON parser, workflow sandbox, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite or fetch", async () => {
     const watch = watchModuleLoads(dir());
 
     expect(await importWarren(watch.env)).toBe(0);

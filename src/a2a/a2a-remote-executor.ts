@@ -3,8 +3,9 @@
 // A child's context id is its agent id, so a resumed parent finds the task it started before
 // and re-attaches to it instead of sending the work again.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Artifact, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import type { Client, RequestOptions } from '@a2a-js/sdk/client';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { RunResult } from '../core/events.js';
 import {
@@ -18,6 +19,9 @@ import { openA2aClient } from './a2a-client.js';
 import { partsText, sendTextRequest } from './a2a-parts.js';
 import { a2aResult, type TaskView } from './a2a-result.js';
 import { BUDGET_KEY } from './remote-run-report.js';
+
+/** How long a task whose stream broke is looked for again before the child gives up on it. */
+const REATTACH_MS = 60_000;
 
 const ENDED: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -34,6 +38,8 @@ interface Child {
   view: TaskView;
   progress: RemoteProgress;
   result: Promise<RunResult>;
+  /** Its cancel was asked for: a broken stream is not followed again. */
+  cancelled?: boolean;
 }
 
 export class A2aRemoteExecutor implements RemoteExecutor {
@@ -101,6 +107,7 @@ export class A2aRemoteExecutor implements RemoteExecutor {
   async cancel(agentId: string): Promise<void> {
     const child = this.#children.get(agentId);
     if (!child?.taskId) return;
+    child.cancelled = true;
     const client = await this.#clientOnce();
     await client.cancelTask({ tenant: '', id: child.taskId, metadata: {} });
   }
@@ -134,18 +141,68 @@ export class A2aRemoteExecutor implements RemoteExecutor {
       this.#seeTask(child, earlier);
       if (ENDED.has(child.view.state)) return;
     }
+    // The child's span continues on the remote side: W3C `traceparent` as an HTTP header (what
+    // OpenTelemetry's HTTP instrumentation reads), and in the metadata for other bindings.
+    const { traceparent } = spec;
+    const traced: RequestOptions | undefined = traceparent
+      ? { serviceParameters: { traceparent } }
+      : undefined;
     const stream = earlier
-      ? client.resubscribeTask({ tenant: '', id: earlier.id })
+      ? client.resubscribeTask({ tenant: '', id: earlier.id }, traced)
       : client.sendMessageStream(
           sendTextRequest(spec.prompt, {
             contextId: spec.agentId,
             // What of the parent's budget is left travels along; a warren server holds to it.
             metadata: {
               [BUDGET_KEY]: { deadline: spec.budget.deadline, tokens: spec.budget.tokens },
+              ...(traceparent ? { traceparent } : {}),
             },
           }),
+          traced,
         );
-    for await (const event of stream) this.#see(child, event);
+    try {
+      for await (const event of stream) this.#see(child, event);
+    } catch (error) {
+      // Refused (auth, a bad request) before the server named the task: nothing to follow.
+      if (!child.taskId && !isConnectionError(error)) throw error;
+    }
+    await this.#reattach(client, child, traced);
+  }
+
+  /**
+   * The stream ended before the task did (its server restarted, the connection broke): the task
+   * is fetched by id and followed again, for as long as the server answers again within
+   * REATTACH_MS of the last time it did. A warren server goes on with the task after a restart.
+   */
+  async #reattach(client: Client, child: Child, traced: RequestOptions | undefined): Promise<void> {
+    let answeredAt = Date.now();
+    let pause = 100;
+    while (!ENDED.has(child.view.state)) {
+      await sleep(pause);
+      try {
+        // A stream cut before it named the task: the task is the one of this agent's context.
+        const task = child.taskId
+          ? await client.getTask({ tenant: '', id: child.taskId, historyLength: 0 })
+          : await taskOfContext(client, child.spec.agentId);
+        answeredAt = Date.now();
+        if (!task) throw new Error('the connection broke and the agent has no task of it');
+        child.taskId = task.id;
+        this.#seeTask(child, task);
+        if (ENDED.has(child.view.state)) return;
+        // A server that keeps ending the stream at once is asked less and less often.
+        pause = Math.min(pause * 2, 2000);
+        for await (const event of client.resubscribeTask({ tenant: '', id: task.id }, traced)) {
+          this.#see(child, event);
+          pause = 100;
+        }
+      } catch (error) {
+        // Cancelled while its server is away, or away too long: the child ends with the error.
+        // Without a task id only an unreachable server is waited for: an answer ends it.
+        const waitable = child.taskId !== undefined || isConnectionError(error);
+        if (child.cancelled || !waitable || Date.now() - answeredAt > REATTACH_MS) throw error;
+        pause = Math.min(pause * 2, 2000);
+      }
+    }
   }
 
   #see(child: Child, event: StreamResponse): void {
@@ -195,14 +252,7 @@ function addArtifact(artifacts: Artifact[], artifact: Artifact, append: boolean)
 /** The task an earlier process started for this agent id, when the server lists tasks. */
 async function earlierTask(client: Client, agentId: string): Promise<Task | undefined> {
   try {
-    const listed = await client.listTasks({
-      tenant: '',
-      contextId: agentId,
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageToken: '',
-      statusTimestampAfter: undefined,
-    });
-    return listed.tasks[0];
+    return await taskOfContext(client, agentId);
   } catch {
     // A server without ListTasks (A2A 0.3): the task is sent anew.
     return undefined;
@@ -211,4 +261,27 @@ async function earlierTask(client: Client, agentId: string): Promise<Task | unde
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The task of the context `agentId` names; throws when the server cannot be asked. */
+async function taskOfContext(client: Client, agentId: string): Promise<Task | undefined> {
+  const listed = await client.listTasks({
+    tenant: '',
+    contextId: agentId,
+    status: TaskState.TASK_STATE_UNSPECIFIED,
+    pageToken: '',
+    statusTimestampAfter: undefined,
+  });
+  return listed.tasks[0];
+}
+
+/** fetch's failures to connect or to go on reading (undici: TypeError, with a cause). */
+function isConnectionError(error: unknown): boolean {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (cause instanceof TypeError) return true;
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(ECONN|EPIPE|UND_ERR_SOCKET)/.test(code)) return true;
+    if (typeof cause !== 'object') return false;
+  }
+  return false;
 }

@@ -15,15 +15,19 @@ import {
 } from '@agentclientprotocol/sdk';
 import type { Budget } from '../core/budget.js';
 import type { AgentEvent, AgentStatus, RunResult } from '../core/events.js';
+import type { HookRunner } from '../core/hook-runner.js';
 import type { Message } from '../core/messages.js';
 import { releaseGroup, signalGroup, stopGroup, trackGroup } from '../core/process-group.js';
-import { emptyUsage } from '../core/usage.js';
+import type { TraceContextSource } from '../core/trace-context.js';
+import { addUsage, budgetTokens, emptyUsage, type Usage } from '../core/usage.js';
 import { EventChannel } from '../loop/event-channel.js';
 import { subtypeOf } from '../loop/run-result.js';
 import { expandVariables } from '../mcp/expand-env.js';
 import { ChildEvents } from './child-events.js';
 import { ChildFiles } from './child-files.js';
+import { ChildHooks } from './child-hooks.js';
 import { type ChildAsker, decideChildPermission } from './child-permission.js';
+import { usageOfResponse } from './prompt-usage.js';
 
 /** A definition's `command`, `args` and `env`: how the external agent is started. */
 export interface AcpCommand {
@@ -45,6 +49,10 @@ export interface AcpChildRun extends Omit<ChildAsker, 'agent'> {
   background?: boolean;
   /** The child's node of the tree's budget: its time limit stops the agent as `budget`. */
   budget?: Budget;
+  /** Where its span's traceparent comes from, when the run is traced: sent in `_meta`. */
+  traceContext?: TraceContextSource;
+  /** Its hooks: SubagentStart and SubagentStop around its run, as a local child's. */
+  hooks?: HookRunner;
 }
 
 /** The variables every started process gets (as MCP servers do); the rest only when named. */
@@ -79,18 +87,31 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
     path: run.agentPath,
     ...(run.parentToolCallId ? { parentToolCallId: run.parentToolCallId } : {}),
   });
+  const hooks = new ChildHooks(
+    run.hooks,
+    {
+      agent: { ...ref, agentType: run.agentType, path: run.agentPath },
+      cwd: run.cwd,
+      signal: run.signal,
+    },
+    (message) => emit({ ...ref, type: 'warning', message }),
+  );
+  const admitted = await hooks.admit(run.prompt);
   emit({ ...ref, type: 'turn_start', turn: 1 });
   emit({ ...ref, type: 'message_start' });
   let status: AgentStatus = 'completed';
   let error: string | undefined;
   let stderr = '';
-  // ACP reports no tokens: the tree's time limits bound an external agent, and its cost budget
-  // too where the agent reports what it spent in dollars.
+  let prompts = 0;
+  // The tree's limits bound an external agent: time always; tokens and dollars as far as it
+  // reports them (a prompt response's `usage`, `usage_update`'s cost).
   const outOfTime = new AbortController();
-  const events = new ChildEvents(ref, emit, (deltaUsd) => {
-    run.budget?.spend(0, deltaUsd);
+  const spent = (tokens: number, costUsd: number) => {
+    run.budget?.spend(tokens, costUsd);
     if (run.budget?.exhausted()) outOfTime.abort();
-  });
+  };
+  const events = new ChildEvents(ref, emit, (deltaUsd) => spent(0, deltaUsd));
+  const usage = emptyUsage();
   const deadline = run.budget?.effectiveDeadline() ?? Number.POSITIVE_INFINITY;
   const timer = Number.isFinite(deadline)
     ? setTimeout(() => outOfTime.abort(), Math.max(0, deadline - Date.now()))
@@ -98,31 +119,57 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
   const signal = AbortSignal.any([run.signal, outOfTime.signal]);
   const stopped = (): AgentStatus | undefined =>
     outOfTime.signal.aborted ? 'budget' : run.signal.aborted ? 'cancelled' : undefined;
+  let hooksAsked = false;
+  /** Where the reply to the latest prompt starts in the agent's text: its result. */
+  let replyStart = 0;
   try {
-    const stop = await talk({ ...run, signal }, events, (text) => {
-      stderr = (stderr + text).slice(-STDERR_KEPT);
+    if ('refused' in admitted) throw new RefusedPrompt(admitted.refused);
+    const stop = await talk({ ...run, signal }, events, {
+      first: admitted.prompt,
+      onStderr: (text) => {
+        stderr = (stderr + text).slice(-STDERR_KEPT);
+      },
+      used: (reported) => {
+        prompts++;
+        if (!reported) return;
+        addUsage(usage, reported);
+        spent(budgetTokens(reported), 0);
+      },
+      // Each time the agent would end, SubagentStop hooks may send it back to work.
+      next: async (reason) => {
+        hooksAsked = true;
+        const ending = stopped() ?? statusOf(reason);
+        const reply = events.text.slice(replyStart);
+        const goOn = await hooks.stop(ending, reply, reason === 'refusal' ? REFUSED : undefined);
+        if (goOn !== undefined) replyStart = events.text.length;
+        return goOn;
+      },
     });
     status = stopped() ?? statusOf(stop);
-    if (stop === 'refusal') error = 'the agent refused the prompt';
+    if (stop === 'refusal') error = REFUSED;
   } catch (caught) {
     status = stopped() ?? 'failed';
     const tail = stderr.trim() ? ` (its stderr ends: ${stderr.trim().slice(-400)})` : '';
-    error = `the ACP agent \`${run.acp.command}\` failed: ${messageOf(caught)}${tail}`;
+    error =
+      caught instanceof RefusedPrompt
+        ? caught.message
+        : `the ACP agent \`${run.acp.command}\` failed: ${messageOf(caught)}${tail}`;
   } finally {
     clearTimeout(timer);
   }
-  if (status === 'budget')
-    error = `the ${run.budget?.exhausted() === 'cost' ? 'cost' : 'time'} budget ran out`;
+  if (status === 'budget') error = `the ${run.budget?.exhausted() ?? 'time'} budget ran out`;
   if (status === 'cancelled') error ??= 'cancelled';
+  if (!hooksAsked) await hooks.stop(status, events.text.slice(replyStart), error);
+  if (hooks.fatal !== undefined) error = hooks.fatal;
   events.endOpen(error ?? 'the agent ended before the call did');
   const reply: Message = { role: 'assistant', content: [{ type: 'text', text: events.text }] };
   emit({ ...ref, type: 'message_end', message: reply });
-  // One "model call" as warren counts them: what the agent reported it cost, tokens unknown.
+  // One "model call" as warren counts them: the tokens and dollars the agent reported.
   emit({
     ...ref,
     type: 'usage',
     turn: 1,
-    usage: emptyUsage(),
+    usage,
     costUsd: events.costUsd,
     durationMs: Date.now() - started,
     finishReason: status === 'completed' ? 'stop' : 'other',
@@ -133,26 +180,44 @@ async function drive(run: AcpChildRun, emit: (event: AgentEvent) => void): Promi
     subtype: subtypeOf(status),
     status,
     isError: status !== 'completed',
-    result: events.text,
+    result: events.text.slice(replyStart),
     ...(error ? { error } : {}),
+    ...(hooks.fatal !== undefined ? { fatal: true } : {}),
+    ...(hooks.handoff ? { handoff: hooks.handoff } : {}),
     agentType: run.agentType,
     description: run.description,
-    numTurns: 1,
+    numTurns: Math.max(1, prompts),
     toolCalls: events.toolCalls,
     durationMs: Date.now() - started,
-    usage: emptyUsage(),
+    usage: { ...usage },
     costUsd: events.costUsd,
     messages: [{ role: 'user', content: run.prompt }, reply],
   };
   emit({ ...result, type: 'result' });
 }
 
-/** Starts the agent, runs the one prompt over ACP, and stops the agent's process group. */
+/** The prompts of one child: the first, and what hooks send it back to work with. */
+interface Conversation {
+  first: string;
+  onStderr: (text: string) => void;
+  /** What a prompt's response said it spent (undefined: nothing said). */
+  used: (usage: Usage | undefined) => void;
+  /** The agent would end for `reason`: the next prompt, or undefined to end. */
+  next: (reason: StopReason) => Promise<string | undefined>;
+}
+
+const REFUSED = 'the agent refused the prompt';
+
+/** A SubagentStart hook refused the child's prompt: the agent is not started. */
+class RefusedPrompt extends Error {}
+
+/** Starts the agent, runs its prompts over ACP, and stops the agent's process group. */
 async function talk(
   run: AcpChildRun,
   events: ChildEvents,
-  onStderr: (text: string) => void,
+  conversation: Conversation,
 ): Promise<StopReason> {
+  const { onStderr } = conversation;
   run.signal.throwIfAborted();
   const env: Record<string, string> = {};
   for (const name of BASE_ENV) if (process.env[name] !== undefined) env[name] = process.env[name];
@@ -232,15 +297,22 @@ async function talk(
       gone,
     ]);
     sessionId = session.sessionId;
+    // ACP's place for W3C trace context is `_meta.traceparent`: its spans continue this child's.
+    const traceparent = await run.traceContext?.traceparentOf(run.agentId);
     run.signal.throwIfAborted();
-    const response = await Promise.race([
-      agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'text', text: run.prompt }],
-      }),
-      gone,
-    ]);
-    return response.stopReason;
+    for (let text: string | undefined = conversation.first; ; ) {
+      const response = await Promise.race([
+        agent.request(methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: 'text', text }],
+          ...(traceparent ? { _meta: { traceparent } } : {}),
+        }),
+        gone,
+      ]);
+      conversation.used(usageOfResponse(response));
+      text = await conversation.next(response.stopReason);
+      if (text === undefined || run.signal.aborted) return response.stopReason;
+    }
   } finally {
     run.signal.removeEventListener('abort', cancel);
     connection.close();

@@ -18,6 +18,13 @@ export function historyUpdates(
         sessionUpdate: 'user_message_chunk',
         content: { type: 'text', text: message.content },
       });
+      for (const file of message.files ?? []) {
+        const kind = file.mediaType.startsWith('audio/') ? 'audio' : 'image';
+        updates.push({
+          sessionUpdate: 'user_message_chunk',
+          content: { type: kind, mimeType: file.mediaType, data: file.data },
+        });
+      }
     } else if (message.role === 'assistant') {
       for (const part of message.content) {
         if (part.type === 'text') {

@@ -145,6 +145,7 @@ describe('tool isolation at any depth (property)', () => {
             new SubagentRuntime({
               definitions: new Map([['explore', definition({ name: 'explore' })]]),
               maxDepth,
+              cwd: process.cwd(),
             }),
           );
           let tools: Tool[] = [

@@ -2,6 +2,7 @@
 // its entry in the run's agent directory, and stops it as `stalled` when it stops making progress.
 
 import type { AgentEvent, RunResult } from '../core/events.js';
+import type { TraceContextSource } from '../core/trace-context.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { StallWatchdog } from './stall-watchdog.js';
 import type { SubagentOptions } from './subagent-context.js';
@@ -41,7 +42,7 @@ export async function driveChild(
   // An ACP child's events are made by its client, outside any loop: recorded here, as a loop's are.
   const record = child.options.acp ? child.options.onEvent : undefined;
   try {
-    for await (const event of childRun(child, signal)) {
+    for await (const event of childRun(child, signal, runtime.traceContext)) {
       record?.(event);
       const now = Date.now();
       watchdog.observe(event, now);
@@ -62,10 +63,14 @@ export async function driveChild(
 }
 
 /** The child's loop, or for a `kind: acp` definition the external agent it speaks to. */
-function childRun(child: DrivenChild, signal: AbortSignal): AsyncGenerator<AgentEvent, unknown> {
+function childRun(
+  child: DrivenChild,
+  signal: AbortSignal,
+  traceContext?: TraceContextSource,
+): AsyncGenerator<AgentEvent, unknown> {
   const { options } = child;
   if (!options.acp) return agentLoop({ prompt: child.prompt, options: { ...options, signal } });
-  return acpChildRun(child, options.acp, signal);
+  return acpChildRun(child, options.acp, signal, traceContext);
 }
 
 /** The ACP SDK is loaded only by a run that starts an ACP child. */
@@ -73,6 +78,7 @@ async function* acpChildRun(
   child: DrivenChild,
   acp: NonNullable<SubagentOptions['acp']>,
   signal: AbortSignal,
+  traceContext: TraceContextSource | undefined,
 ): AsyncGenerator<AgentEvent, void> {
   const { options } = child;
   const { runAcpChild } = await import('../acp/acp-child.js');
@@ -91,6 +97,8 @@ async function* acpChildRun(
     allowedDirs: options.allowedDirs ?? [options.cwd ?? process.cwd()],
     permissions: options.permissions,
     ...(options.budget ? { budget: options.budget } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    traceContext,
     signal,
   });
 }

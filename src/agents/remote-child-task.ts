@@ -6,6 +6,7 @@ import { outcomeOf } from '../core/child-task.js';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { RemoteChildSpec, RemoteProgress } from '../core/remote-executor.js';
 import type { TaskMeta, TaskOutcome } from '../core/tasks.js';
+import { withTraceparent } from '../core/trace-context.js';
 import { messageOf } from '../model/retry-policy.js';
 import { handOff } from './hand-off.js';
 import {
@@ -99,7 +100,10 @@ export class RemoteChildTask implements ChildTask {
       // inbox: that is its result, even once the engine has forgotten the child itself.
       const posted = inboxKey ? await postedEnding(port, inboxKey, taskId) : undefined;
       if (posted) return await this.#ended(port, taskId, io, posted, sink);
-      await port.executor.submit(submitted, io.signal);
+      await port.executor.submit(
+        await withTraceparent(submitted, this.#runtime.traceContext),
+        io.signal,
+      );
       io.running();
       void follow(port, spec.agentId, io, polling.signal);
       // TaskStop aborts the task's signal: the child is cancelled then, and its end awaited.

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import { launchedOutput } from '../core/launched-output.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
+import { withTraceparent } from '../core/trace-context.js';
 import { messageOf } from '../model/retry-policy.js';
 import { forkedTurns } from './fork-context.js';
 import { handOff, throwIfFatal } from './hand-off.js';
@@ -83,7 +84,10 @@ export async function runRemoteSubagent(
   );
   let result: RunResult;
   try {
-    await port.executor.submit(spec, ctx.run.cancelSignal);
+    await port.executor.submit(
+      await withTraceparent(spec, runtime.traceContext),
+      ctx.run.cancelSignal,
+    );
     result = await resultOf(port.executor, spec.agentId, ctx.run.cancelSignal);
   } catch (error) {
     result = failedRemote(spec, `The remote ${type} agent could not be run: ${messageOf(error)}`);

@@ -24,7 +24,7 @@ export interface SessionHookSources {
   /** The session's id: hooks' `session_id`, and `session.id` on trace spans. */
   sessionId?: string;
   transcriptPathFor?: (agentId: string) => string | undefined;
-  /** The project folder. Default: `process.cwd()`. */
+  /** The project folder (the run's working directory). */
   cwd?: string;
   /**
    * Asked before each command hook runs: a reason not to run it (the script a trusted project's
@@ -45,7 +45,7 @@ export interface SessionHookSetup {
  * @throws ConfigError for a bad entry of the library's hooks
  */
 export function sessionHooksOf(
-  sources: SessionHookSources,
+  sources: SessionHookSources & { cwd: string },
   mainAgentId: string,
   definitions: Iterable<AgentDefinition>,
 ): SessionHookSetup | undefined {
@@ -60,7 +60,7 @@ export function sessionHooksOf(
     sessionId: sources.sessionId ?? randomUUID(),
     mainAgentId,
     transcriptPathFor: sources.transcriptPathFor,
-    projectDir: sources.cwd ?? process.cwd(),
+    projectDir: sources.cwd,
     commandCheck: sources.hookCommandCheck,
   });
   return { hooks, warnings };
@@ -74,7 +74,8 @@ export interface MainAgentFacts {
   model: LanguageModelV4 | PromiseLike<LanguageModelV4>;
   /** Whether the run continues an earlier conversation (SessionStart's `source`). */
   resumed: boolean;
-  signal: AbortSignal | undefined;
+  /** The run's cancel signal: SessionStart hooks stop with it. */
+  signal: AbortSignal;
   /** The definition the main agent runs, whose own hooks join the session's. */
   definition: AgentDefinition | undefined;
   /** The run's `onEvent`: the hooks' warnings, made outside the loop, are recorded there too. */
@@ -95,8 +96,7 @@ export async function* runInSession(
   try {
     const source = main.resumed ? 'resume' : 'startup';
     const model = modelName(await main.model);
-    const signal = main.signal ?? new AbortController().signal;
-    const started = await hooks.start(agent, { cwd, source, model }, signal);
+    const started = await hooks.start(agent, { cwd, source, model }, main.signal);
     const runner = agentHookRunner(hooks, main.definition, {
       subagent: false,
       promptContext: started.context,

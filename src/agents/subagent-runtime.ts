@@ -6,6 +6,7 @@ import type { BackgroundPort, RunAgents } from '../core/background-port.js';
 import type { AgentRef } from '../core/events.js';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
+import type { TraceContextSource } from '../core/trace-context.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
@@ -63,17 +64,31 @@ export interface SubagentSettings {
   handoffCheck?: HandoffCheck;
   /**
    * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
-   * memory only, in the working directory (`cwd`) or `process.cwd()`.
+   * memory only, in `cwd`.
    */
   projectContext?: ProjectContext;
-  /** Where a default `projectContext` keeps project memory. */
-  cwd?: string;
+  /** The run's working directory: where a default `projectContext` keeps project memory. */
+  cwd: string;
   /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
   remote?: RemotePort;
   /** Where agent and task ids come from; a replay gives the recorded ones. Default: fresh. */
   runIds?: RunIds;
   /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
   remoteAgents?: RemoteAgentPorts;
+  /** The trace context A2A and ACP children send on, when the run is traced. */
+  traceContext?: TraceContextSource;
+  /** Children whose Agent call waits for them (the run's `sendToBackground` reaches them). */
+  foreground?: ForegroundChildren;
+  /**
+   * Makes the run's background work (tasks/) over this runtime; without it `run_in_background`
+   * is refused. A factory because the background side runs children with this runtime.
+   */
+  background?: (runtime: SubagentRuntime) => BackgroundPort;
+  /**
+   * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
+   * sub-agent gets it, so workflows never nest.
+   */
+  workflowTool?: (spawner: Spawner) => Tool;
 }
 
 /** What an agent of a definition starts with besides its tools: its system prompt and memory. */
@@ -98,17 +113,15 @@ export class SubagentRuntime implements RunAgents {
   /** Every agent of the run: names, the tree, what it takes to continue one. */
   readonly directory = new AgentDirectory();
   /** Background work (tasks/), when the run has it; without it `run_in_background` is refused. */
-  background: BackgroundPort | undefined;
+  readonly background: BackgroundPort | undefined;
   /** Children whose Agent call waits for them: what can be sent to the background. */
-  foreground = new ForegroundChildren();
+  readonly foreground: ForegroundChildren;
   /** Children on other machines (remote/), when the run has an executor; else `isolation: remote` is refused. */
-  remote: RemotePort | undefined;
+  readonly remote: RemotePort | undefined;
   readonly remoteAgents: RemoteAgentPorts | undefined;
-  /**
-   * Makes the Workflow tool (workflows/) for the main agent, when the run has workflows; no
-   * sub-agent gets it, so workflows never nest.
-   */
-  workflowTool: ((spawner: Spawner) => Tool) | undefined;
+  readonly traceContext: TraceContextSource | undefined;
+  /** Makes the main agent's Workflow tool, when the run has workflows. */
+  readonly workflowTool: ((spawner: Spawner) => Tool) | undefined;
   readonly resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
   readonly mcp: AgentMcpSettings;
   readonly sessionDate: string;
@@ -136,8 +149,12 @@ export class SubagentRuntime implements RunAgents {
     this.remote = settings.remote;
     this.runIds = settings.runIds ?? FRESH_IDS;
     this.remoteAgents = settings.remoteAgents;
-    this.context =
-      settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd ?? process.cwd() });
+    this.traceContext = settings.traceContext;
+    this.context = settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd });
+    this.foreground = settings.foreground ?? new ForegroundChildren();
+    this.workflowTool = settings.workflowTool;
+    // Last: the background side is built over the runtime it belongs to, fully set up.
+    this.background = settings.background?.(this);
   }
 
   /**
@@ -180,12 +197,7 @@ export class SubagentRuntime implements RunAgents {
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */
   findDefinition(name: string): AgentDefinition | undefined {
-    const exact = this.definitions.get(name);
-    if (exact) return exact;
-    const lower = name.toLowerCase();
-    return [...this.definitions.values()].find(
-      (definition) => definition.name.toLowerCase() === lower,
-    );
+    return findDefinition(this.definitions, name);
   }
 
   /** An agent whose run has ended, continued in the background (SendMessage). */
@@ -197,4 +209,15 @@ export class SubagentRuntime implements RunAgents {
   sendRemote(agentId: string, text: string): Promise<boolean> {
     return this.remote ? this.remote.executor.send(agentId, text) : Promise.resolve(false);
   }
+}
+
+/** The definition a name means, tolerating case (`Explore` for `explore`). */
+export function findDefinition(
+  definitions: ReadonlyMap<string, AgentDefinition>,
+  name: string,
+): AgentDefinition | undefined {
+  const exact = definitions.get(name);
+  if (exact) return exact;
+  const lower = name.toLowerCase();
+  return [...definitions.values()].find((definition) => definition.name.toLowerCase() === lower);
 }

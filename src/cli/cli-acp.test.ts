@@ -210,20 +210,6 @@ describe('warren acp', () => {
     expect(agentText(second.updates.slice(before))).toBe('You asked about 42.');
   });
 
-  it('refuses an image in a prompt by name instead of dropping it', async () => {
-    const warren = await acpWarren([{ text: 'hi' }]);
-    const { sessionId } = await warren.agent.request(methods.agent.session.new, {
-      cwd: project(),
-      mcpServers: [],
-    });
-    await expect(
-      warren.agent.request(methods.agent.session.prompt, {
-        sessionId,
-        prompt: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }],
-      }),
-    ).rejects.toThrow(/image content is not supported/);
-  });
-
   it('shows TodoWrite as the plan, and edits without asking once the client sets acceptEdits', async () => {
     const todos = [
       { content: 'Write the file', status: 'in_progress', activeForm: 'Writing the file' },

@@ -26,9 +26,21 @@ export interface SystemMessage {
   content: string;
 }
 
+/** An image or audio clip sent with a person's prompt: base64 bytes and their media type. */
+export interface FilePart {
+  type: 'file';
+  /** An IANA media type, `image/png`, `audio/wav`, … */
+  mediaType: string;
+  /** The bytes, base64. */
+  data: string;
+  filename?: string;
+}
+
 export interface UserMessage {
   role: 'user';
   content: string;
+  /** Images or audio that came with the prompt (an ACP editor's), for models that take them. */
+  files?: FilePart[];
 }
 
 export interface AssistantMessage {

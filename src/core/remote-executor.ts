@@ -17,6 +17,8 @@ export interface RemoteChildSpec {
   description: string;
   /** Its first user message. */
   prompt: string;
+  /** Its agent span's W3C traceparent, when the run is traced: its remote run continues it. */
+  traceparent?: string;
   /**
    * The definition it runs as (an `AgentDefinition` as JSON), less what only the parent's
    * machine has: its hooks and its MCP servers.

@@ -6,7 +6,7 @@ import type { FileState } from '../core/file-state.js';
 import type { HookRunner } from '../core/hook-runner.js';
 import type { InboxOptions } from '../core/inbox.js';
 import type { InheritedOptions } from '../core/inherited-options.js';
-import type { Message } from '../core/messages.js';
+import type { FilePart, Message } from '../core/messages.js';
 import type { OutputSchema } from '../core/output-schema.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { StepRunner } from '../core/step-runner.js';
@@ -84,6 +84,8 @@ export interface AgentLoopOptions extends InheritedOptions, InboxOptions {
    * the Agent call's `effort`). Not inherited: a child's come from its own definition and call.
    */
   modelSettings?: ModelSettings;
+  /** Images or audio sent with the prompt, beside its text. Not inherited. */
+  promptFiles?: FilePart[];
 }
 
 export interface AgentLoopParams {

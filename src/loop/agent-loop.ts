@@ -99,7 +99,8 @@ export async function* agentLoop({
   try {
     const admitted = yield* admitPrompt(run, prompt);
     if (admitted !== undefined) {
-      yield append(run, { role: 'user', content: admitted });
+      const files = options.promptFiles;
+      yield append(run, { role: 'user', content: admitted, ...(files?.length ? { files } : {}) });
       yield* runToTheEnd(run, environment);
     }
   } finally {

@@ -1,8 +1,13 @@
 // `.mcp.json` and `--mcp-config` files: read once (their text is also what trust is pinned to),
 // checked against the shape, each server parsed with errors that point at file:line:column.
 import { createHash } from 'node:crypto';
-import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { ConfigError } from '../core/config-error.js';
+import {
+  findNodeAtLocation,
+  type JsonNode as Node,
+  type JsonParseError as ParseError,
+  parseTree,
+} from '../core/json-tree.js';
 import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { CONFIG_SHAPE, type McpServerSpec, parseServerConfig } from './server-config.js';
 

@@ -69,7 +69,18 @@ function toModelMessage(message: Message): LanguageModelV4Message {
     case 'system':
       return { role: 'system', content: message.content };
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: message.content }] };
+      return {
+        role: 'user',
+        content: [
+          { type: 'text', text: message.content },
+          ...(message.files ?? []).map((file) => ({
+            type: 'file' as const,
+            mediaType: file.mediaType,
+            data: { type: 'data' as const, data: file.data },
+            ...(file.filename === undefined ? {} : { filename: file.filename }),
+          })),
+        ],
+      };
     case 'assistant':
       return { role: 'assistant', content: message.content };
     case 'tool':

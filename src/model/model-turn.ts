@@ -75,10 +75,8 @@ export async function* modelTurn(
     : undefined;
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
-    const watchdog = new RequestWatchdog(request.requestTimeoutMs);
-    const abortSignal = AbortSignal.any([request.signal, watchdog.signal]);
-    watchdog.listenOn(abortSignal);
-    const attemptOptions = { ...callOptions, abortSignal };
+    const watchdog = new RequestWatchdog(request.requestTimeoutMs, request.signal);
+    const attemptOptions = { ...callOptions, abortSignal: watchdog.signal };
     try {
       yield { type: 'message_start' };
       if (request.stream) {

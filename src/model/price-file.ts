@@ -1,9 +1,14 @@
 // The user's prices, `~/.warren/prices.json` (`$WARREN_HOME/prices.json`): models warren does not
 // price (a local server, a negotiated rate) and corrections, laid over the built-in table.
 import { join } from 'node:path';
-import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import {
+  findNodeAtLocation,
+  type JsonNode as Node,
+  type JsonParseError as ParseError,
+  parseTree,
+} from '../core/json-tree.js';
 import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { warrenHome } from '../core/warren-home.js';
 import { BUILTIN_PRICES, type PriceTable } from './pricing.js';

@@ -57,18 +57,35 @@ export class RequestWatchdog {
   #due = Infinity;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(timeoutMs: number) {
+  readonly #parent: AbortSignal | undefined;
+
+  /**
+   * `parent`: the caller's signal; the watchdog's own aborts with it too (one listener, dropped
+   * at `stop`: cheaper per request than a composite `AbortSignal.any`).
+   */
+  constructor(timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs;
     this.#fired = new Promise<never>((_, reject) => {
       this.#reject = reject;
     });
     this.#fired.catch(() => {});
+    listeners.set(this.#controller.signal, this);
+    if (parent?.aborted) this.#controller.abort(parent.reason);
+    else if (parent) {
+      this.#parent = parent;
+      parent.addEventListener('abort', this.#parentAborted, { once: true });
+    }
   }
 
-  /** Aborts when the watchdog fires; give it to the request. */
+  /**
+   * Aborts when the watchdog fires or the parent signal aborts; give it to the request. The
+   * bytes of the request sent with it count as life (`bytesArrived`).
+   */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
+
+  readonly #parentAborted = () => this.#controller.abort(this.#parent?.reason);
 
   /** `promise`, or a RequestTimeoutError if it takes longer than the timeout. */
   async wait<T>(promise: PromiseLike<T>, stage: RequestStage): Promise<T> {
@@ -96,11 +113,6 @@ export class RequestWatchdog {
     if (Number.isFinite(this.#due)) this.#due = Date.now() + this.timeoutMs;
   }
 
-  /** Counts the bytes of the request sent with `signal` (the provider hands it to fetch). */
-  listenOn(signal: AbortSignal): void {
-    listeners.set(signal, this);
-  }
-
   /** Runs `callback` when the watchdog fires, e.g. to cancel a stream reader a read waits on. */
   onFire(callback: () => void): void {
     this.#onFire.push(callback);
@@ -109,6 +121,7 @@ export class RequestWatchdog {
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#parent?.removeEventListener('abort', this.#parentAborted);
   }
 
   readonly #check = () => {

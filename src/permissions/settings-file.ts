@@ -3,9 +3,14 @@
 // field. Permission rules and the default mode are parsed here; each file's `hooks` section is
 // handed on as written, with a way to name its places (hooks/ checks it).
 import path from 'node:path';
-import { findNodeAtLocation, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import {
+  findNodeAtLocation,
+  type JsonNode as Node,
+  type JsonParseError as ParseError,
+  parseTree,
+} from '../core/json-tree.js';
 import type { PermissionMode, PermissionRule } from '../core/permission-policy.js';
 import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { PERMISSION_MODES } from './create-permission-policy.js';

@@ -59,7 +59,7 @@ const ended = finishedRun(
 
 /** The worker's child of `spec`, in `workspace`, as runRemoteChild makes it. */
 function childIn(spec: ReturnType<typeof specIn>, workspace: ChildWorkspace): ChildRun {
-  const runtime = new SubagentRuntime({ definitions: new Map() });
+  const runtime = new SubagentRuntime({ definitions: new Map(), cwd: spec.cwd });
   const ref = { agentId: spec.agentId, parentId: spec.parentId, depth: spec.depth };
   const owner = { agentId: spec.parentId, parentId: null, depth: 0 };
   const child = new ChildRun(runtime, ref, owner, {

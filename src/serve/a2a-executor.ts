@@ -2,7 +2,7 @@
 // as a warren session on the message's text; its progress goes out as working-status messages,
 // its result as an artifact (text, and data when its definition has a schema), then the final
 // state. Cancelling a task aborts its run and every child of it.
-import { TaskState } from '@a2a-js/sdk';
+import { Role, type Task, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
   type AgentExecutor,
@@ -13,6 +13,7 @@ import { dataPart, partsText, statusUpdate, textPart } from '../a2a/a2a-parts.js
 import { readPassedBudget } from '../a2a/remote-run-report.js';
 import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { RunResult } from '../core/events.js';
+import { SESSION_KEY } from './a2a-task-store.js';
 import type { AgentHost } from './agent-host.js';
 import { ProgressLines } from './event-progress.js';
 import { RUN_META_KEY } from './mcp-agent-server.js';
@@ -20,6 +21,10 @@ import { resultText, servedReport } from './served-result.js';
 
 /** The message metadata key that names the skill (definition) to run. */
 export const SKILL_KEY = 'skillId';
+
+/** The next message of a task's run after a restart of the server cut it. */
+const RESUMED_PROMPT =
+  'The server running this task restarted while you worked on it; your work so far is above. Go on with the task from where it stopped and finish it.';
 
 /** Where the HTTP layer leaves a caller's `traceparent` header in the call's state. */
 export const TRACEPARENT_STATE = 'traceparent';
@@ -61,23 +66,76 @@ export class ServedAgentExecutor implements AgentExecutor {
       bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_REJECTED, why)));
       return;
     }
+    await this.#runTask(
+      ids,
+      chosen,
+      { prompt, metadata: message.metadata, ...traceparentOf(context) },
+      bus,
+    );
+  };
+
+  /**
+   * Goes on with a task an earlier server was running when it stopped: its run's session, with
+   * a note that the work was cut, as the next message; the caller's message gives the skill,
+   * budget and trace. Resubscribed clients see it work and end as any task.
+   */
+  resume = async (task: Task, sessionId: string, bus: ExecutionEventBus): Promise<void> => {
+    const ids = { taskId: task.id, contextId: task.contextId };
+    const message = task.history.find((entry) => entry.role === Role.ROLE_USER);
+    const chosen = message ? this.#definitionFor(message.metadata?.[SKILL_KEY]) : 'no message';
+    if (!message || typeof chosen === 'string') {
+      const why = `warren a2a serve stopped while this task ran and cannot go on with it (${typeof chosen === 'string' ? chosen : ''}); send the message again to run it anew.`;
+      bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_FAILED, why)));
+      return;
+    }
+    const traceparent = message.metadata?.traceparent;
+    await this.#runTask(
+      ids,
+      chosen,
+      {
+        prompt: RESUMED_PROMPT,
+        metadata: message.metadata,
+        resume: sessionId,
+        ...(typeof traceparent === 'string' ? { traceparent } : {}),
+      },
+      bus,
+    );
+  };
+
+  async #runTask(
+    ids: { taskId: string; contextId: string },
+    chosen: AgentDefinition,
+    work: {
+      prompt: string;
+      metadata: Record<string, unknown> | undefined;
+      traceparent?: string;
+      resume?: string;
+    },
+    bus: ExecutionEventBus,
+  ): Promise<void> {
     const controller = new AbortController();
     this.#running.set(ids.taskId, controller);
-    bus.publish(AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING)));
+    const working = (text?: string, metadata?: Record<string, unknown>) =>
+      bus.publish(
+        AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING, text, metadata)),
+      );
+    working(
+      work.resume ? 'warren a2a serve restarted; the task goes on where it stopped.' : undefined,
+    );
     const lines = new ProgressLines();
     try {
       const result = await this.#host.run({
         agent: chosen.name,
-        prompt,
+        prompt: work.prompt,
         signal: controller.signal,
-        budget: budgetOf(message.metadata),
-        ...traceparentOf(context),
+        budget: budgetOf(work.metadata),
+        ...(work.traceparent ? { traceparent: work.traceparent } : {}),
+        ...(work.resume ? { resume: work.resume } : {}),
+        // Kept in the task's record: a restarted server goes on in this session.
+        onSession: (sessionId) => working(undefined, { [SESSION_KEY]: sessionId }),
         onEvent: (event) => {
           const line = lines.line(event);
-          if (line)
-            bus.publish(
-              AgentEvent.statusUpdate(statusUpdate(ids, TaskState.TASK_STATE_WORKING, line)),
-            );
+          if (line) working(line);
         },
       });
       const structured = chosen.outputSchema !== undefined && result.structuredOutput !== undefined;
@@ -110,7 +168,7 @@ export class ServedAgentExecutor implements AgentExecutor {
     } finally {
       this.#running.delete(ids.taskId);
     }
-  };
+  }
 
   cancelTask = async (taskId: string): Promise<void> => {
     // The run ends `cancelled`, and `execute` reports it as the task's final state.

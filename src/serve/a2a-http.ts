@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { A2A_VERSION_HEADER, AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import {
+  DefaultExecutionEventBusManager,
   DefaultRequestHandler,
   JsonRpcTransportHandler,
   ServerCallContext,
@@ -12,6 +13,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { servedAgentCard } from './a2a-card.js';
 import { ServedAgentExecutor, TRACEPARENT_STATE } from './a2a-executor.js';
+import { resumeInterrupted } from './a2a-resume.js';
 import { FileTaskStore } from './a2a-task-store.js';
 import type { AgentHost } from './agent-host.js';
 import { isAuthorized, type ServeAuth } from './bearer-auth.js';
@@ -114,9 +116,12 @@ export async function serveA2a(
     version: options.version,
     authenticated: options.auth.token !== undefined,
   });
-  transport = new JsonRpcTransportHandler(
-    new DefaultRequestHandler(card, store, new ServedAgentExecutor(host)),
-  );
+  // One owner scope, as the store has: every caller holds the one token.
+  const buses = new DefaultExecutionEventBusManager(() => 'warren');
+  const executor = new ServedAgentExecutor(host);
+  transport = new JsonRpcTransportHandler(new DefaultRequestHandler(card, store, executor, buses));
+  // What an earlier server was running goes on, in the sessions it left.
+  resumeInterrupted(store.interrupted, { store, buses, executor });
   return { url, close: () => closeServer(http) };
 }
 

@@ -1,6 +1,7 @@
 // The tasks of `warren a2a serve`, kept in memory for the protocol and on disk (one private JSON
 // file each) so a restarted server still answers GetTask and ListTasks. A task a restart cut
-// short ends failed, saying so: its run (and its children) died with the old process.
+// short whose run had a session (its metadata names it) is `interrupted`: the server goes on with
+// it; one stopped before its run began ends failed, saying so.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ListTasksRequest, ListTasksResponse } from '@a2a-js/sdk';
@@ -10,6 +11,8 @@ import { agentMessage } from '../a2a/a2a-parts.js';
 import { writePrivateJson } from '../core/private-json-file.js';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** The task metadata key naming the warren session its run lives in. */
+export const SESSION_KEY = 'warren/session';
 const ENDED: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_FAILED,
@@ -21,6 +24,8 @@ export class FileTaskStore implements TaskStore {
   readonly #dir: string;
   // Every caller holds the one token: one owner scope.
   readonly #memory = new InMemoryTaskStore(() => 'warren');
+  /** Tasks an earlier server was running, with the session each went on in. */
+  readonly interrupted: Array<{ task: Task; sessionId: string }> = [];
 
   private constructor(dir: string) {
     this.#dir = dir;
@@ -32,7 +37,11 @@ export class FileTaskStore implements TaskStore {
     const context = new ServerCallContext();
     for (const task of readTasks(dir)) {
       const state = task.status?.state;
-      if (state !== undefined && !ENDED.has(state)) {
+      const sessionId = task.metadata?.[SESSION_KEY];
+      if (state !== undefined && !ENDED.has(state) && typeof sessionId === 'string') {
+        store.interrupted.push({ task, sessionId });
+        await store.#memory.save(task, context);
+      } else if (state !== undefined && !ENDED.has(state)) {
         task.status = {
           state: TaskState.TASK_STATE_FAILED,
           timestamp: new Date().toISOString(),

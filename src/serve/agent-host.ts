@@ -24,6 +24,13 @@ export interface ServedRun {
   budget?: { timeBudgetMs?: number; tokenBudget?: number };
   /** The caller's W3C traceparent: the run's spans continue its trace. */
   traceparent?: string;
+  /**
+   * A session an earlier server started for this work and did not finish (it was stopped): the
+   * run goes on with its conversation, `prompt` as the next message, and restarts its tasks.
+   */
+  resume?: string;
+  /** Told the run's session id before it starts, so a server can record where the work lives. */
+  onSession?: (sessionId: string) => void;
 }
 
 export interface AgentHost {

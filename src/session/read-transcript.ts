@@ -57,9 +57,15 @@ const toolResultPart = z.object({
   output: z.string(),
   isError: z.boolean(),
 });
+const filePart = z.object({
+  type: z.literal('file'),
+  mediaType: z.string(),
+  data: z.string(),
+  filename: z.string().optional(),
+});
 const messageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string(), files: z.array(filePart).optional() }),
   z.object({
     role: z.literal('assistant'),
     content: z.array(z.discriminatedUnion('type', [textPart, toolCallPart])),

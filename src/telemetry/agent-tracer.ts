@@ -15,6 +15,7 @@ import {
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import type { AgentTraceContexts } from './agent-trace-contexts.js';
 import { remoteParentContext } from './remote-parent.js';
 import { serverAttributes } from './server-address.js';
 
@@ -60,6 +61,8 @@ export interface AgentTracerOptions {
   traceparent?: string;
   /** The `--base-url` of openai-compatible models, for chat spans' `server.address`. */
   baseUrl?: string;
+  /** Told every agent span started, for children in other processes to continue it. */
+  contexts?: AgentTraceContexts;
 }
 
 interface AgentSpans {
@@ -80,6 +83,7 @@ export class AgentTracer {
   /** Where a main agent's span hangs: a caller's span, or nothing (a trace of its own). */
   readonly #root: Context;
   readonly #baseUrl: string | undefined;
+  readonly #contexts: AgentTraceContexts | undefined;
   readonly #agents = new Map<string, AgentSpans>();
   /** Open tool spans by agent and call id. */
   readonly #tools = new Map<string, Span>();
@@ -95,6 +99,7 @@ export class AgentTracer {
     this.#sessionId = options.sessionId;
     this.#root = remoteParentContext(options.traceparent) ?? ROOT_CONTEXT;
     this.#baseUrl = options.baseUrl;
+    this.#contexts = options.contexts;
   }
 
   observe(event: AgentEvent): void {
@@ -140,6 +145,7 @@ export class AgentTracer {
 
   /** Ends every span still open (a run cut short); call before flushing. */
   endAll(): void {
+    this.#contexts?.close();
     for (const span of this.#tools.values()) span.end();
     this.#tools.clear();
     for (const agent of this.#agents.values()) {
@@ -185,6 +191,7 @@ export class AgentTracer {
       model: event.model,
       messages: this.#logContent ? [] : undefined,
     });
+    this.#contexts?.started(event.agentId, span.spanContext());
   }
 
   #startChat(event: AgentEventOf<'turn_start'>): void {

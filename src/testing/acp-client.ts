@@ -5,6 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import {
   type ClientContext,
   client,
+  type InitializeResponse,
   methods,
   ndJsonStream,
   PROTOCOL_VERSION,
@@ -20,6 +21,8 @@ export type PermissionAnswerer = (
 
 export interface AcpWarren {
   agent: ClientContext;
+  /** What it answered to `initialize`. */
+  initialized: InitializeResponse;
   /** Every `session/update` so far, in order. */
   updates: SessionNotification[];
   /** Every permission question so far. */
@@ -62,13 +65,14 @@ export async function startAcpWarren(params: {
     Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
   );
   const connection = app.connect(stream);
-  await connection.agent.request(methods.agent.initialize, {
+  const initialized = await connection.agent.request(methods.agent.initialize, {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities: {},
     clientInfo: { name: 'warren-tests', version: '0' },
   });
   return {
     agent: connection.agent,
+    initialized,
     updates,
     questions,
     stderr: () => stderr,

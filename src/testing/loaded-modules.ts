@@ -15,6 +15,10 @@ export interface LoadedModules {
 export const LOADED_ON_USE = [
   '@modelcontextprotocol/sdk',
   '@agentclientprotocol/sdk',
+  '@a2a-js/sdk',
+  'jose',
+  'jsonc-parser',
+  'quickjs-emscripten-core',
   'yaml',
   'html-to-text',
   '@opentelemetry/',

@@ -67,6 +67,13 @@ function turns(file: (name: string) => string) {
     ]),
     { match: { prompt: 'SLOW' }, delay_ms: 60_000, text: 'too late' },
     { match: { prompt: 'PAUSE' }, delay_ms: 4000, text: 'paused done' },
+    // What a task's run is told when a restarted server goes on with it.
+    // (slow enough for a test to see it working first).
+    {
+      match: { prompt: 'server running this task restarted' },
+      delay_ms: 2000,
+      text: 'resumed and done',
+    },
     { match: { prompt: 'COUNT' }, tool_calls: [{ name: 'StructuredOutput', input: { count: 3 } }] },
     { match: { prompt: 'COUNT' }, text: 'counted' },
   ];
@@ -99,6 +106,8 @@ export interface ServingWarren {
   url: string;
   stderr: () => string;
   stop(): Promise<number | null>;
+  /** Kills it outright (SIGKILL), as a crash or a machine going down would. */
+  crash(): Promise<number | null>;
 }
 
 /** Starts `warren <args>` serving HTTP and waits for the line that says where. */
@@ -124,6 +133,10 @@ export function serveWarren(
           stderr: () => stderr,
           stop: async () => {
             child.kill('SIGTERM');
+            return exited;
+          },
+          crash: async () => {
+            child.kill('SIGKILL');
             return exited;
           },
         });

@@ -293,3 +293,8 @@ function itemOf(row: Row): StoredItem {
     attempts: Number(row.attempts),
   };
 }
+
+/** A run of the bundled csv workflow, which writes a results file. */
+export function isCsvRun(run: StoredRun | undefined): boolean {
+  return run?.name === 'csv' && run.filename.startsWith('(bundled)');
+}

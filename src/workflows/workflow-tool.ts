@@ -1,21 +1,15 @@
 // The Workflow tool: the model hands over a script (or a saved workflow's name) and its args;
 // the run's items are background children it waits for, and it answers with the run's status,
 // each failure's cause, and the script's result. Only the main agent gets it: workflows never nest.
-
-import { readFile } from 'node:fs/promises';
+// What a call runs (the engine, its sandbox, the item runner) loads with the first call
+// (workflow-call.ts): every main agent is offered the tool, few runs call it.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { Spawner } from '../agents/subagent-context.js';
-import { defineTool, type SpawnToolContext, type Tool, toolError } from '../core/tool.js';
-import { resolveAllowedPath } from '../tools/allowed-path.js';
-import { type CsvRunArgs, csvRunArgs, writeCsvResults } from './bundled/csv-run.js';
-import { findWorkflow } from './saved-workflows.js';
-import { subagentItemRunner } from './subagent-item-runner.js';
-import { runWorkflow, type WorkflowLimits, type WorkflowRunResult } from './workflow-engine.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import type { WorkflowLimits } from './workflow-engine.js';
 import type { WorkflowEvent } from './workflow-events.js';
-import { readMeta } from './workflow-meta.js';
-import { type StoredRun, WorkflowStore } from './workflow-store.js';
-import { newRunId, workflowSummary } from './workflow-summary.js';
+import { isCsvRun, WorkflowStore } from './workflow-store.js';
 
 export interface WorkflowToolOptions {
   /** The session's task store file (tasks.db), or `:memory:`. */
@@ -65,6 +59,8 @@ const inputSchema = z
   })
   .strict();
 
+export type WorkflowToolInput = z.infer<typeof inputSchema>;
+
 export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOptions): Tool {
   let opened: WorkflowStore | undefined;
   const store = () => {
@@ -72,7 +68,7 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
     return opened;
   };
   /** The bundled csv workflow writes its results file: asked like a write, not run as a read. */
-  const writesCsv = (input: z.infer<typeof inputSchema>) => {
+  const writesCsv = (input: WorkflowToolInput) => {
     if (input.name === 'csv') return true;
     if (input.resumeFromRunId === undefined) return false;
     return isCsvRun(store().run(input.resumeFromRunId));
@@ -91,98 +87,10 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
     isConcurrencySafe: false,
     timeoutMs: Infinity,
     async call(input, ctx) {
-      try {
-        const runId = await prepareRun(store(), input, ctx);
-        const runner = subagentItemRunner(spawner, ctx, { model: options.model });
-        const result = await runWorkflow({
-          store: store(),
-          runId,
-          runner,
-          limits: options.limits,
-          onEvent: options.onEvent,
-          signal: ctx.signal,
-          resumed: input.resumeFromRunId !== undefined,
-        });
-        const written = finishCsv(store(), result);
-        const summary = workflowSummary(result, written);
-        return result.status === 'failed' ? toolError(summary) : summary;
-      } catch (error) {
-        // A script, name or args that cannot run: the model reads why and can fix its call.
-        return toolError(error instanceof Error ? error.message : String(error));
-      }
+      const { callWorkflow } = await import('./workflow-call.js');
+      return callWorkflow(store, input, ctx, spawner, options);
     },
   });
-}
-
-/** The run to go on with: a new one from a script or a name, or `resumeFromRunId` (its script replaced when one is given). */
-async function prepareRun(
-  store: WorkflowStore,
-  input: z.infer<typeof inputSchema>,
-  ctx: SpawnToolContext,
-): Promise<string> {
-  const given = [input.script, input.scriptPath, input.name].filter((value) => value !== undefined);
-  if (input.resumeFromRunId !== undefined) {
-    const run = store.run(input.resumeFromRunId);
-    if (!run) throw new Error(`no workflow run ${input.resumeFromRunId} in this session`);
-    if (given.length > 0) {
-      const { source, filename } = await scriptOf(input, ctx);
-      await readMeta(source, filename);
-      store.updateRun(run.runId, { source, filename });
-    }
-    if (input.budget !== undefined) store.updateRun(run.runId, { budgetTokens: input.budget });
-    return run.runId;
-  }
-  if (given.length !== 1) {
-    throw new Error('give exactly one of script, scriptPath and name (or resumeFromRunId)');
-  }
-  const saved = input.name === undefined ? undefined : await findWorkflow(ctx.cwd, input.name);
-  const { source, filename } = saved ?? (await scriptOf(input, ctx));
-  const meta = saved ?? (await readMeta(source, filename));
-  const args =
-    saved?.origin === 'bundled' && saved.name === 'csv'
-      ? await csvRunArgs(input.args, ctx)
-      : (input.args ?? {});
-  const runId = newRunId();
-  store.createRun({
-    runId,
-    taskId: null,
-    name: meta.name,
-    description: meta.description,
-    filename,
-    source,
-    args: JSON.stringify(args),
-    status: 'running',
-    budgetTokens: input.budget ?? null,
-  });
-  return runId;
-}
-
-function isCsvRun(run: StoredRun | undefined): boolean {
-  return run?.name === 'csv' && run.filename.startsWith('(bundled)');
-}
-
-/** The script given inline (`script`) or as a file inside the caller's allowed directories. */
-async function scriptOf(
-  input: { script?: string; scriptPath?: string },
-  ctx: SpawnToolContext,
-): Promise<{ source: string; filename: string }> {
-  if (input.scriptPath === undefined) return { source: input.script ?? '', filename: 'script' };
-  const resolved = await resolveAllowedPath(input.scriptPath, ctx);
-  if (!resolved.ok) throw new Error(`scriptPath: ${resolved.message}`);
-  try {
-    return { source: await readFile(resolved.path, 'utf8'), filename: input.scriptPath };
-  } catch (error) {
-    throw new Error(
-      `scriptPath: ${input.scriptPath} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-}
-
-/** The bundled csv workflow's results CSV, written after every pass (a resume rewrites it). */
-function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | undefined {
-  const run = store.run(result.runId);
-  if (!run || !isCsvRun(run)) return undefined;
-  return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result, store.items(result.runId));
 }
 
 const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call waits until the run ends, then returns its status, each failed item's cause and the script's \`result\` export.

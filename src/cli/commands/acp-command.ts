@@ -1,6 +1,8 @@
 // `warren acp`: warren as an ACP agent on stdin and stdout (newline-delimited JSON-RPC), the
 // way Zed and other ACP editors run an agent. stdout carries only the protocol; warren's own
 // messages go to stderr. Each session is an AcpSession; all end when the client goes away.
+
+import { resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   agent,
@@ -9,7 +11,10 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from '@agentclientprotocol/sdk';
+import { mediaAccepted } from '../../acp/prompt-content.js';
+import { listSessions } from '../../acp/session-list.js';
 import { ConfigError } from '../../core/config-error.js';
+import { defaultSessionDir } from '../../session/session-paths.js';
 import { packageVersion } from '../package-version.js';
 import type { AcpArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
@@ -17,15 +22,16 @@ import { AcpSession, type OpenSession } from './acp-session.js';
 
 export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
   const quiet: CliIo = { ...io, stdout: io.stderr };
+  const media = mediaAccepted(args.model);
   const sessions = new Map<string, AcpSession>();
   const sessionOf = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
     if (!session) throw RequestError.invalidParams(undefined, `no session ${sessionId}`);
     return session;
   };
-  const open = async (params: Omit<OpenSession, 'args' | 'io'>): Promise<AcpSession> => {
+  const open = async (params: Omit<OpenSession, 'args' | 'io' | 'media'>): Promise<AcpSession> => {
     try {
-      const session = await AcpSession.open({ ...params, args, io: quiet });
+      const session = await AcpSession.open({ ...params, args, io: quiet, media });
       sessions.set(session.sessionId, session);
       return session;
     } catch (error) {
@@ -40,7 +46,8 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        sessionCapabilities: { list: {} },
+        promptCapabilities: { image: media.image, audio: media.audio, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
       },
       agentInfo: { name: 'warren', title: 'warren', version: packageVersion() },
@@ -48,6 +55,8 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
     }))
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const session = await open({ client, cwd: params.cwd, mcpServers: params.mcpServers });
+      // Once the client knows the session: it is named in the response.
+      setTimeout(() => session.announceCommands(), 0);
       return { sessionId: session.sessionId, modes: session.modes };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
@@ -60,11 +69,22 @@ export async function runAcpCommand(args: AcpArgs, io: CliIo): Promise<number> {
         load: params.sessionId,
       });
       await session.replayHistory();
+      setTimeout(() => session.announceCommands(), 0);
       return { modes: session.modes };
     })
-    .onRequest(methods.agent.session.prompt, ({ params }) =>
-      sessionOf(params.sessionId).prompt(params.prompt),
-    )
+    .onRequest(methods.agent.session.prompt, ({ params }) => {
+      // A client's W3C trace context (ACP's `_meta.traceparent`): the prompt's spans continue it.
+      const traceparent = params._meta?.traceparent;
+      return sessionOf(params.sessionId).prompt(
+        params.prompt,
+        typeof traceparent === 'string' ? traceparent : undefined,
+      );
+    })
+    .onRequest(methods.agent.session.list, ({ params }) => {
+      const listed = listSessions(resolve(args.sessionDir ?? defaultSessionDir()), params);
+      if ('refused' in listed) throw RequestError.invalidParams(undefined, listed.refused);
+      return listed;
+    })
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
     })

@@ -15,13 +15,17 @@ import {
 import { clientMcpServers } from '../../acp/client-mcp-servers.js';
 import { historyUpdates } from '../../acp/history-updates.js';
 import { permissionAnswer, permissionRequest } from '../../acp/permission-question.js';
-import { promptText } from '../../acp/prompt-text.js';
+import { type MediaAccepted, promptContent } from '../../acp/prompt-content.js';
+import { type AcpUsage, acpUsage } from '../../acp/prompt-usage.js';
 import { isPermissionMode, modeState, SwitchablePolicy } from '../../acp/session-modes.js';
 import { SessionUpdates } from '../../acp/session-updates.js';
+import { skillCommands, withSkillCommand } from '../../acp/skill-commands.js';
 import type { RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
 import type { CanUseTool } from '../../permissions/permission-prompt.js';
-import { query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { SessionTasks } from '../../tasks/session-tasks.js';
@@ -36,6 +40,8 @@ export interface OpenSession {
   client: AgentContext;
   cwd: string;
   mcpServers: readonly McpServer[];
+  /** The media `initialize` said prompts may carry. */
+  media: MediaAccepted;
   /** `session/load`: the session to go on with. */
   load?: string;
 }
@@ -48,10 +54,14 @@ export class AcpSession {
   readonly #updates: SessionUpdates;
   readonly #modes: SwitchablePolicy;
   readonly #mainAgentId: string;
+  readonly #media: MediaAccepted;
   /** Stops the session's background tasks when it closes. */
   readonly #controller = new AbortController();
   #history: Message[];
   #turn: AbortController | undefined;
+  #announced = false;
+  /** Tokens the tree spent during the prompt in flight: the prompt response's `usage`. */
+  #turnUsage: Usage = emptyUsage();
   #resumeTasks: boolean;
   /** Sends updates one after another, so the client sees them in the order they happened. */
   #sending: Promise<void> = Promise.resolve();
@@ -73,18 +83,24 @@ export class AcpSession {
         },
       },
     );
-    const session = new AcpSession(setup, params.client, updates);
+    const session = new AcpSession(setup, params.client, updates, params.media);
     asking.ask = session.#ask;
     return session;
   }
 
-  private constructor(setup: RunSetup, client: AgentContext, updates: SessionUpdates) {
+  private constructor(
+    setup: RunSetup,
+    client: AgentContext,
+    updates: SessionUpdates,
+    media: MediaAccepted,
+  ) {
     this.setup = setup;
+    this.#media = media;
     this.#client = client;
     this.#updates = updates;
     this.#history = setup.history;
     this.#resumeTasks = setup.history.length > 0;
-    this.#mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+    this.#mainAgentId = newMainId();
     this.#modes = new SwitchablePolicy(setup.permissions, (prompt) => this.#ask(prompt));
     this.#feed = new EventFeed({
       transcript: new TranscriptWriter({
@@ -102,6 +118,7 @@ export class AcpSession {
     // Every event of the tree, background agents' included, once, after its transcript line.
     this.#feed.subscribe((event) => {
       setup.observe(event);
+      if (event.type === 'usage') addUsage(this.#turnUsage, event.usage);
       for (const update of this.#updates.updatesOf(event)) this.#send(update);
     });
   }
@@ -121,19 +138,29 @@ export class AcpSession {
     await this.#sending;
   }
 
-  async prompt(blocks: Parameters<typeof promptText>[0]): Promise<PromptResponse> {
+  async prompt(
+    blocks: Parameters<typeof promptContent>[0],
+    traceparent?: string,
+  ): Promise<PromptResponse> {
     if (this.#turn) {
       throw RequestError.invalidRequest(undefined, 'a prompt of this session is still running');
     }
-    const text = promptText(blocks);
-    if ('refused' in text) throw RequestError.invalidParams(undefined, text.refused);
+    // A prompt sent before the commands went out still comes after them.
+    this.announceCommands();
+    const content = promptContent(blocks, this.#media);
+    if ('refused' in content) throw RequestError.invalidParams(undefined, content.refused);
+    const listed = new Set(
+      skillCommands(this.setup.skills.values()).map((command) => command.name),
+    );
+    const text = withSkillCommand(content.text, listed);
     const controller = new AbortController();
     this.#turn = controller;
+    this.#turnUsage = emptyUsage();
     const resume = this.#resumeTasks;
     this.#resumeTasks = false;
     let result: RunResult;
     try {
-      const options = this.setup.queryOptions({
+      const input = this.setup.runInput({
         sessionId: this.sessionId,
         agentId: this.#mainAgentId,
         signal: controller.signal,
@@ -144,7 +171,12 @@ export class AcpSession {
         ...(resume ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
       });
       result = await this.#feed.drain(
-        query({ prompt: text.text, options: { ...options, permissions: this.#modes.policy } }),
+        runQuery(text, {
+          ...input,
+          permissions: this.#modes.policy,
+          promptFiles: content.files,
+          ...(traceparent ? { traceparent } : {}),
+        }),
       );
     } finally {
       this.#turn = undefined;
@@ -160,7 +192,21 @@ export class AcpSession {
       });
     }
     await this.#sending;
-    return { stopReason: stopReasonOf(result, controller.signal.aborted) };
+    // `usage` is ACP's (unstable) token report; editors and a parent warren read it.
+    const response: PromptResponse & { usage: AcpUsage } = {
+      stopReason: stopReasonOf(result, controller.signal.aborted),
+      usage: acpUsage(this.#turnUsage),
+    };
+    return response;
+  }
+
+  /** The session's skills as slash commands; sent after the session is opened. */
+  announceCommands(): void {
+    if (this.#announced) return;
+    this.#announced = true;
+    const availableCommands = skillCommands(this.setup.skills.values());
+    if (availableCommands.length > 0)
+      this.#send({ sessionUpdate: 'available_commands_update', availableCommands });
   }
 
   /** `session/cancel`: the prompt in flight stops, its children and their questions with it. */

@@ -1,8 +1,8 @@
 // `warren agents [--json]`: every definition warren can see, where it came from, and what the
 // loader had to fix or could not use. A broken file is a listed error and exit 1, never a crash.
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { loadAgentDefinitions } from '../../agents/definitions/load-agent-definitions.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { AgentsArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
 import { projectTrust } from '../trust/project-trust.js';
@@ -10,7 +10,7 @@ import { agentTrustChecker } from './agent-trust.js';
 import { agentsListing, formatAgentsListing } from './agents-listing.js';
 
 export async function runAgentsCommand(args: AgentsArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   const [loaded, trust] = await Promise.all([
     loadAgentDefinitions({ cwd, agentsDirs: args.agentsDirs }),
     projectTrust(cwd, { agentsDirs: args.agentsDirs }),

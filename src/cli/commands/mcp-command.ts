@@ -1,6 +1,5 @@
 // `warren mcp [list | tools <server>] [--json]`: starts the configured servers the way a run
 // would (trusted ones only, all at once), reports what they are, and stops them again.
-import { resolve } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
 import { loadMcpConfig } from '../../mcp/load-mcp-config.js';
 import { McpConnection } from '../../mcp/mcp-connection.js';
@@ -8,6 +7,7 @@ import { mcpTimeoutsFromEnv } from '../../mcp/mcp-servers.js';
 import { mcpTools } from '../../mcp/mcp-tool.js';
 import { untrustedReason } from '../../mcp/trust-store.js';
 import { projectFolders } from '../../tools/project-folders.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { McpArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
 import { projectMcpTrust } from '../trust/apply-project-trust.js';
@@ -22,7 +22,7 @@ import {
 
 /** Exit code 1 when a server failed to start, as `warren agents` does for a broken file. */
 export async function runMcpCommand(args: McpArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   const config = await loadMcpConfig({
     cwd,
     projectDirs: projectFolders(cwd),

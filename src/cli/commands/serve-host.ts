@@ -1,11 +1,13 @@
 // The AgentHost a protocol server runs on: one run setup (definitions, settings, trust, model)
 // for the server's life, and a session of its own, with its transcript and tasks, for each call.
-import { randomUUID } from 'node:crypto';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { checkAgentName } from '../../agents/definitions/agent-name.js';
+import { findDefinition } from '../../agents/subagent-runtime.js';
 import { ConfigError } from '../../core/config-error.js';
+import type { Message } from '../../core/messages.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
-import { query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import type { AgentHost, ServedRun } from '../../serve/agent-host.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { prepareSessionDir } from '../../session/session-dir.js';
@@ -21,7 +23,7 @@ export async function openServeHost(args: ServeArgs, io: CliIo): Promise<AgentHo
   return {
     definitions,
     sessionDir: setup.sessionDir,
-    run: (run) => runServed(setup, run),
+    run: (run) => runServed(setup, run, io),
     close: () => setup.close(),
   };
 }
@@ -45,15 +47,17 @@ function servedDefinitions(setup: RunSetup, names: string[] | undefined): AgentD
   });
 }
 
-async function runServed(setup: RunSetup, run: ServedRun) {
+async function runServed(setup: RunSetup, run: ServedRun, io: CliIo) {
   // Each call is a session of its own: its transcript, its task store, `warren usage <id>`.
-  const sessionId = newSessionId();
+  const sessionId = run.resume ?? newSessionId();
   prepareSessionDir({
     sessionDir: setup.sessionDir,
     sessionId,
     where: `the session folder ${setup.sessionDir}`,
   });
-  const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+  const messages = run.resume ? await resumedMessages(setup.sessionDir, run.resume) : [];
+  run.onSession?.(sessionId);
+  const mainAgentId = newMainId();
   const feed = new EventFeed({
     transcript: new TranscriptWriter({ sessionDir: setup.sessionDir, sessionId, mainAgentId }),
   });
@@ -73,27 +77,27 @@ async function runServed(setup: RunSetup, run: ServedRun) {
         canUseTool: run.canUseTool,
       })
     : root;
-  const options = setup.queryOptions({
-    sessionId,
-    agentId: mainAgentId,
-    signal: run.signal,
-    messages: [],
-    transcript: feed.transcript,
-    tasks: tasks.manager,
-    onEvent: feed.record,
-  });
   try {
+    const input = setup.runInput({
+      sessionId,
+      agentId: mainAgentId,
+      signal: run.signal,
+      messages,
+      transcript: feed.transcript,
+      tasks: tasks.manager,
+      onEvent: feed.record,
+      mainDefinition: servedDefinition(setup, run.agent),
+      limits: run.budget,
+      // What the stopped server's run had started in the background starts again.
+      ...(run.resume
+        ? { resumeTasks: { warn: (warning: string) => io.stderr(`warren: warning: ${warning}\n`) } }
+        : {}),
+    });
     const result = await feed.drain(
-      query({
-        prompt: run.prompt,
-        options: {
-          ...options,
-          agent: run.agent,
-          permissions,
-          timeBudgetMs: smaller(options.timeBudgetMs, run.budget?.timeBudgetMs),
-          tokenBudget: smaller(options.tokenBudget, run.budget?.tokenBudget),
-          ...(run.traceparent ? { traceparent: run.traceparent } : {}),
-        },
+      runQuery(run.prompt, {
+        ...input,
+        permissions,
+        ...(run.traceparent ? { traceparent: run.traceparent } : {}),
       }),
     );
     return { ...result, sessionId };
@@ -103,7 +107,19 @@ async function runServed(setup: RunSetup, run: ServedRun) {
   }
 }
 
-function smaller(own: number | undefined, passed: number | undefined): number | undefined {
-  if (own === undefined) return passed;
-  return passed === undefined ? own : Math.min(own, passed);
+/** The conversation of a session a stopped server left, as `--resume` reads it. */
+async function resumedMessages(sessionDir: string, sessionId: string): Promise<Message[]> {
+  const { loadSession } = await import('../../session/read-transcript.js');
+  return loadSession({ sessionDir, sessionId }).messages;
+}
+
+/** The definition a call names, found once for its run. */
+function servedDefinition(setup: RunSetup, name: string): AgentDefinition {
+  const definitions = setup.agents.definitions;
+  const definition = findDefinition(definitions, name);
+  if (!definition) {
+    const names = [...definitions.keys()].join(', ');
+    throw new ConfigError(`--agent ${name}`, 'no such agent', `use one of: ${names}`);
+  }
+  return definition;
 }

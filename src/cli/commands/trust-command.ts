@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
 import { parseMcpConfigFile, readMcpConfigFile } from '../../mcp/config-file.js';
 import { recordTrust, trustStorePath } from '../../mcp/trust-store.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { TrustArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
 import { terminalSafe } from '../terminal-text.js';
@@ -16,7 +17,7 @@ import { projectTrustStorePath } from '../trust/project-trust-store.js';
 import { trustListing } from '../trust/trust-report.js';
 
 export async function runTrustCommand(args: TrustArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   if (args.file !== undefined && !statSync(resolve(cwd, args.file), { throwIfNoEntry: false })) {
     throw new ConfigError(
       `trust ${args.file}`,

@@ -7,12 +7,14 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
 import type { RunResult } from '../../core/events.js';
-import { newMainId, query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { defaultSessionDir } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { WorkflowEvent } from '../../workflows/workflow-events.js';
 import { readMeta } from '../../workflows/workflow-meta.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { WorkflowArgs } from '../parsed-args.js';
 import { hostedRun } from '../print/hosted-run.js';
 import type { CliIo } from '../print/print-mode.js';
@@ -29,7 +31,7 @@ const EXIT: Record<string, number> = {
 };
 
 export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   const input = await workflowInput(args, cwd);
   const resumeSession =
     args.action === 'resume'
@@ -60,20 +62,17 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
     feed,
     mainAgentId,
     resume: resumeSession !== undefined,
-    start: async (options) => {
-      if (typeof options.model === 'string') throw new Error('the session model must be resolved');
-      return query({
-        prompt:
-          args.action === 'run'
-            ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
-            : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
-        options: {
-          ...options,
-          model: new WorkflowDriver(input, randomUUID().slice(0, 8), await options.model),
+    start: async (run) =>
+      runQuery(
+        args.action === 'run'
+          ? `${DRIVER_PROMPT} Run the workflow in ${args.file}.`
+          : `${DRIVER_PROMPT} Resume the workflow run ${args.runId}.`,
+        {
+          ...run,
+          model: new WorkflowDriver(input, randomUUID().slice(0, 8), await run.model),
           workflows: { onEvent },
         },
-      });
-    },
+      ),
   });
   return report(result, sessionId, args, io);
 }

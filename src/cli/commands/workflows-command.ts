@@ -3,13 +3,14 @@
 import { resolve } from 'node:path';
 import { defaultSessionDir } from '../../session/session-paths.js';
 import { listWorkflows } from '../../workflows/saved-workflows.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { WorkflowsArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
 import { textTable } from '../text-table.js';
 import { sessionsWithRuns } from './workflow-sessions.js';
 
 export async function runWorkflowsCommand(args: WorkflowsArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   const { workflows, warnings } = await listWorkflows(cwd);
   for (const warning of warnings) io.stderr(`warren: warning: ${warning}\n`);
   const runs = sessionsWithRuns(resolve(args.sessionDir ?? defaultSessionDir())).flatMap(

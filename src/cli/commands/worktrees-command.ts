@@ -1,19 +1,19 @@
 // `warren worktrees [list|diff|merge|remove|prune] [<agent-id>] [--json] [--force]`: the agent
 // worktrees kept for review, and what a person does with them. Bad input is a ConfigError
 // (exit 2); a merge git cannot do is exit 1 with what to do, and changes nothing.
-import { resolve } from 'node:path';
 import { diffWorktree } from '../../isolation/diff-worktree.js';
 import { type ListedWorktree, listWorktrees } from '../../isolation/list-worktrees.js';
 import { MergeError, mergeWorktree } from '../../isolation/merge-worktree.js';
 import { pruneWorktrees, removeAgentWorktree } from '../../isolation/prune-worktrees.js';
 import { GitError } from '../../isolation/run-git.js';
+import { cwdFlag } from '../cwd-flag.js';
 import type { WorktreesArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
 import { textTable } from '../text-table.js';
 import { changesOf } from './worktree-changes.js';
 
 export async function runWorktreesCommand(args: WorktreesArgs, io: CliIo): Promise<number> {
-  const cwd = resolve(args.cwd ?? process.cwd());
+  const cwd = cwdFlag(args);
   const print = (json: unknown, text: string) =>
     io.stdout(args.json ? `${JSON.stringify(json, null, 2)}\n` : text);
   try {

@@ -2,7 +2,8 @@
 // background tasks opened around it, Ctrl+C wired to its signal, its events through the feed,
 // and everything closed however it ends.
 import type { RunResult } from '../../core/events.js';
-import type { Query, QueryOptions } from '../../query-options.js';
+import type { Query } from '../../run/query-options.js';
+import type { RunInput } from '../../run/run-plan.js';
 import type { EventFeed } from '../../session/event-feed.js';
 import type { QueryRun, RunSetup } from '../run/run-setup.js';
 import type { CliIo } from './print-mode.js';
@@ -16,7 +17,7 @@ export async function hostedRun(params: {
   resume: boolean;
   /** What this host adds to the run (stream-json's workflow events). */
   extra?: Pick<QueryRun, 'onWorkflowEvent'>;
-  start: (options: QueryOptions) => Query | Promise<Query>;
+  start: (input: RunInput) => Query | Promise<Query>;
 }): Promise<RunResult> {
   const { setup, io, feed } = params;
   const controller = new AbortController();
@@ -27,7 +28,7 @@ export async function hostedRun(params: {
     onEvent: feed.record,
   });
   try {
-    const options = setup.queryOptions({
+    const input = setup.runInput({
       sessionId: setup.sessionId,
       agentId: params.mainAgentId,
       signal: controller.signal,
@@ -40,7 +41,7 @@ export async function hostedRun(params: {
         ? { resumeTasks: { warn: (warning) => io.stderr(`warren: warning: ${warning}\n`) } }
         : {}),
     });
-    return await feed.drain(await params.start(options));
+    return await feed.drain(await params.start(input));
   } finally {
     stopListening();
     // The main agent waits for its background work; what is left (it ended early) stops now.

@@ -1,7 +1,8 @@
 // `warren -p`: run one prompt of a session assembled by run-setup.ts, stream its events to the
 // transcript and the chosen output, and turn the result into an exit code.
 import { ConfigError } from '../../core/config-error.js';
-import { newMainId, query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
 import { AgentTree } from '../../telemetry/agent-tree.js';
@@ -60,7 +61,7 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
               io.stdout(`${JSON.stringify({ ...event, session_id: sessionId })}\n`),
           }
         : {},
-    start: (options) => query({ prompt, options }),
+    start: (input) => runQuery(prompt, input),
   });
   // The server was never there: a setup mistake (exit 2), not a run that failed.
   const unreachable = result.isError ? setup.unreachable() : undefined;

@@ -1,10 +1,10 @@
 // What a session needs before its first event, from flags and files (definitions, settings, MCP
-// servers, prices, model, permissions, system prompt, resumed conversation, task store), shared
-// by print mode and the terminal UI, which differ only in how they show events.
+// servers, prices, model, permissions, system prompt, resumed conversation, task store), and each
+// run's RunInput (src/run/) resolved from them, with nothing left for query() to default; shared
+// by print mode, the terminal UI, `warren acp`, the protocol servers and `warren workflow`.
 
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { remoteAgentPorts } from '../../a2a/remote-agent-ports.js';
 import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
 import { type AgentLoadEntry, sourceLabel } from '../../agents/definitions/agent-load-entry.js';
@@ -20,7 +20,7 @@ import { ConfigError } from '../../core/config-error.js';
 import type { AgentEvent } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import type { PermissionMode } from '../../core/permission-policy.js';
-import type { RunIds } from '../../core/run-ids.js';
+import { FRESH_IDS, type RunIds } from '../../core/run-ids.js';
 import { compileHookSettings } from '../../hooks/hook-settings.js';
 import { loadMcpConfig } from '../../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../../mcp/server-config.js';
@@ -33,19 +33,18 @@ import {
 } from '../../permissions/create-permission-policy.js';
 import { parseRuleList } from '../../permissions/permission-rule.js';
 import { readSettingsFiles } from '../../permissions/settings-file.js';
-import type { QueryOptions } from '../../query.js';
+import { mainBudget, mainPlace, mcpSettings, tighter } from '../../run/run-defaults.js';
+import type { RunInput } from '../../run/run-plan.js';
 import { runSandbox } from '../../sandbox/run-sandbox.js';
 import { loadSandboxSettings } from '../../sandbox/sandbox-settings.js';
 import { prepareSessionDir } from '../../session/session-dir.js';
 import { newSessionId, taskOutputDir } from '../../session/session-paths.js';
-import type { TranscriptWriter } from '../../session/transcript-writer.js';
 import { type OpenTasks, openSessionTasks, type SessionTasks } from '../../tasks/session-tasks.js';
-import type { TaskManager } from '../../tasks/task-manager.js';
 import { otlpConfig } from '../../telemetry/otlp-config.js';
 import type { OtlpTracing } from '../../telemetry/otlp-tracing.js';
 import { builtinTools } from '../../tools/builtin-tools.js';
 import { projectFolders } from '../../tools/project-folders.js';
-import type { WorkflowEvent } from '../../workflows/workflow-events.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { packageVersion } from '../package-version.js';
 import type { RunArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
@@ -66,11 +65,14 @@ import { pinnedHookCheck } from '../trust/pinned-hook-files.js';
 import { collectTrustItems, type ProjectTrust } from '../trust/project-trust.js';
 import { decideRunTrust } from '../trust/run-trust.js';
 import { maxParallelWithin } from './open-file-limit.js';
+import type { QueryRun } from './query-run.js';
 import { remoteFor } from './remote-children.js';
 import { resumeConversation } from './resume-conversation.js';
 import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
 import { mainSystemPrompt } from './system-prompt.js';
+
+export type { QueryRun } from './query-run.js';
 
 export interface RunSetup {
   cwd: string;
@@ -86,6 +88,8 @@ export interface RunSetup {
   sessionId: string;
   /** The conversation to continue (`--resume`); empty for a new session. */
   history: Message[];
+  /** The session's skills (what `warren acp` offers as slash commands). */
+  skills: ProjectContext['skills']['skills'];
   /** MCP servers not started (untrusted project files): reported once the run has begun. */
   warnings: string[];
   /**
@@ -94,9 +98,9 @@ export interface RunSetup {
    */
   openTasks(params: OpenTasks): SessionTasks;
   /** Where agent and task ids come from: in a replay, the recording's. */
-  runIds?: RunIds;
-  /** The options of one `query()` of this session. */
-  queryOptions(run: QueryRun): QueryOptions;
+  runIds: RunIds;
+  /** One run of this session, resolved: what `runQuery()` plans and starts. */
+  runInput(run: QueryRun): RunInput;
   /** Every event of the session, after its transcript line is written (cassettes see it). */
   observe(event: AgentEvent): void;
   /** Flushes the cassette and the spans; call once, when the session ends. */
@@ -106,28 +110,6 @@ export interface RunSetup {
    * refused connection to `--base-url`), which print mode reports as bad configuration.
    */
   unreachable(): ConfigError | undefined;
-}
-
-export interface QueryRun {
-  /** The session the run belongs to (the UI starts new ones on `/clear`). */
-  sessionId: string;
-  agentId: string;
-  signal: AbortSignal;
-  messages: readonly Message[];
-  transcript: TranscriptWriter;
-  /** The session's background tasks (`openTasks`). */
-  tasks: TaskManager;
-  /** Every event of the tree the moment it happens, background agents' included. */
-  onEvent: (event: AgentEvent) => void;
-  /** Restart the tasks the session was running when its last process stopped (`--resume`). */
-  resumeTasks?: { warn: (warning: string) => void };
-  /**
-   * Whether the main agent waits for its background tasks before its run ends (default true);
-   * false when the host keeps them running across runs (the terminal UI).
-   */
-  waitForBackground?: boolean;
-  /** Every `workflow_*` event of the Workflow tool (stream-json prints them). */
-  onWorkflowEvent?: (event: WorkflowEvent) => void;
 }
 
 export interface SetUpOptions {
@@ -151,7 +133,7 @@ export async function setUpRun(
   io: CliIo,
   options: SetUpOptions = {},
 ): Promise<RunSetup> {
-  const cwd = existingDirectory(givenArgs.cwd ?? process.cwd(), '--cwd');
+  const cwd = existingDirectory(givenArgs);
   // A resumed session goes on with the model and server it ran with, unless told otherwise.
   const { args, sessionDir, resume } = await sessionToRun(givenArgs, cwd);
   // Bad tracing variables are bad input too: refused before anything runs.
@@ -210,8 +192,10 @@ export async function setUpRun(
       broken ? 'fix the definition file' : `use one of: ${[...definitions.keys()].join(', ')}`,
     );
   }
-  const models = await modelsFor(args, fullModelSpec(mainDefinition?.model));
-  const remote = await remoteFor(args, fullModelSpec(mainDefinition?.model), models);
+  // The main definition's own model, when --model does not name one.
+  const definitionModel = fullModelSpec(mainDefinition?.model);
+  const models = await modelsFor(args, definitionModel);
+  const remote = await remoteFor(args, definitionModel, models);
   const permissionMode =
     args.permissionMode ?? mainDefinition?.permissionMode ?? settings.defaultMode ?? 'default';
   const { sandbox, warning: sandboxWarning } = runSandbox(
@@ -267,11 +251,8 @@ export async function setUpRun(
       };
   // Agents past the open-file limit could not start: fewer at once, said once.
   const maxParallel = maxParallelWithin(args.maxParallel, io);
-  const remember = rememberModel(
-    sessionDir,
-    sessionModelOf(args, fullModelSpec(mainDefinition?.model)),
-    io,
-  );
+  const runIds = models.runIds ?? FRESH_IDS;
+  const remember = rememberModel(sessionDir, sessionModelOf(args, definitionModel), io);
 
   return {
     cwd,
@@ -283,6 +264,7 @@ export async function setUpRun(
     sessionDir,
     sessionId,
     history: resumed?.history ?? [],
+    skills: context.skills.skills,
     // Tools definitions list that warren lacks (once per tool, not per file), and problems with
     // the project's instructions and skills. An untrusted `.mcp.json` had its line at start.
     warnings: [
@@ -294,54 +276,65 @@ export async function setUpRun(
     ],
     openTasks: (params) => {
       remember(params.sessionId);
-      return openSessionTasks(sessionDir, { runIds: models.runIds, ...params });
+      return openSessionTasks(sessionDir, { runIds, ...params });
     },
-    runIds: models.runIds,
-    queryOptions: (run) => ({
-      model: models.model,
-      runIds: models.runIds,
-      baseUrl: args.baseUrl,
-      systemPrompt,
-      tools,
-      // The session's one sandbox, or none at all (--no-sandbox): query() makes no other.
-      ...(sandbox ? { commandSandbox: sandbox } : { sandbox: false as const }),
-      definitions: definitions as ReadonlyMap<string, AgentDefinition>,
-      agent: mainDefinition?.name,
-      maxDepth: args.maxDepth,
-      maxParallel,
-      stallTimeoutMs: args.stallTimeoutMs,
-      sessionDate: date,
-      transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
-      messages: run.messages,
-      cwd,
-      maxTurns: args.maxTurns,
-      timeBudgetMs: args.timeBudgetMs,
-      tokenBudget: args.tokenBudget,
-      requestTimeoutMs: args.requestTimeoutMs,
-      signal: run.signal,
-      permissions,
-      agentId: run.agentId,
-      onEvent: run.onEvent,
-      tasks: run.tasks,
-      taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
-      ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
-      ...(run.waitForBackground === undefined ? {} : { waitForBackground: run.waitForBackground }),
-      settingsHooks,
-      hookCommandCheck,
-      sessionId: run.sessionId,
-      mcpServers,
-      // Decided above: what reaches the run from an untrusted project has nothing left to trust.
-      trustProject: trust.trusted,
-      projectContext: context,
-      prices,
-      resolveModel: models.resolveChild,
-      ...(remote ? { remote: { ...remote, inboxKey: run.sessionId } } : {}),
-      remoteAgents,
-      tracerProvider: tracing?.tracerProvider,
-      traceContent: tracingConfig?.logContent,
-      // The main agent gets Workflow; its runs live in the session's task store.
-      workflows: run.onWorkflowEvent ? { onEvent: run.onWorkflowEvent } : {},
-    }),
+    runIds,
+    runInput: (run) => {
+      const main = run.mainDefinition ?? mainDefinition;
+      return {
+        model: models.model,
+        runIds,
+        baseUrl: args.baseUrl,
+        systemPrompt,
+        tools,
+        // The session's one sandbox, or none at all (--no-sandbox).
+        commandSandbox: sandbox,
+        definitions: definitions as ReadonlyMap<string, AgentDefinition>,
+        mainDefinition: main,
+        ...mainPlace(cwd, main, {}),
+        maxDepth: args.maxDepth,
+        maxParallel,
+        stallTimeoutMs: args.stallTimeoutMs,
+        sessionDate: date,
+        transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
+        messages: run.messages,
+        cwd,
+        maxTurns: args.maxTurns,
+        budget: mainBudget(
+          {
+            timeBudgetMs: tighter(args.timeBudgetMs, run.limits?.timeBudgetMs),
+            tokenBudget: tighter(args.tokenBudget, run.limits?.tokenBudget),
+          },
+          main,
+        ),
+        requestTimeoutMs: args.requestTimeoutMs,
+        signal: run.signal,
+        permissions,
+        agentId: run.agentId,
+        onEvent: run.onEvent,
+        tasks: run.tasks,
+        taskOutputDir: taskOutputDir(sessionDir, run.sessionId),
+        ...(run.resumeTasks ? { resumeTasks: run.resumeTasks } : {}),
+        ...(run.waitForBackground === undefined
+          ? {}
+          : { waitForBackground: run.waitForBackground }),
+        settingsHooks,
+        hookCommandCheck,
+        sessionId: run.sessionId,
+        mcpServers,
+        // Decided above: what reaches the run from an untrusted project has nothing left to trust.
+        mcp: mcpSettings({ trustProject: trust.trusted }),
+        projectContext: context,
+        prices,
+        resolveModel: models.resolveChild,
+        remote: remote && { ...remote, inboxKey: run.sessionId },
+        remoteAgents,
+        tracerProvider: tracing?.tracerProvider,
+        traceContent: tracingConfig?.logContent,
+        // The main agent gets Workflow; its runs live in the session's task store.
+        workflows: run.onWorkflowEvent ? { onEvent: run.onWorkflowEvent } : {},
+      };
+    },
     observe: (event) => models.recorder?.observe(event),
     unreachable: models.unreachable,
     close: async () => {
@@ -377,11 +370,12 @@ async function startTracing(
   });
 }
 
-function existingDirectory(path: string, flag: string): string {
-  const absolute = resolve(path);
+function existingDirectory(args: RunArgs): string {
+  const absolute = cwdFlag(args);
   const stat = statSync(absolute, { throwIfNoEntry: false });
   if (!stat?.isDirectory()) {
-    throw new ConfigError(`${flag} ${path}`, 'is not a directory', 'give an existing directory');
+    const given = args.cwd ?? absolute;
+    throw new ConfigError(`--cwd ${given}`, 'is not a directory', 'give an existing directory');
   }
   return absolute;
 }

@@ -1,11 +1,12 @@
 // The conversation behind the terminal UI: each prompt one query() of the session (its events
 // written to the transcript and shown), its background tasks outliving the prompt, the turn in
 // flight (Esc interrupts, Ctrl+B sends children to the background) and the session's end.
-import { randomUUID } from 'node:crypto';
 import type { AgentEvent, RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { FINAL_TASK_STATUSES, type TaskRecord } from '../../core/tasks.js';
-import { type Query, query } from '../../query.js';
+import { newMainId } from '../../run/main-id.js';
+import type { Query } from '../../run/query-options.js';
+import { runQuery } from '../../run/start-run.js';
 import { EventFeed } from '../../session/event-feed.js';
 import { newSessionId } from '../../session/session-paths.js';
 import { TranscriptWriter } from '../../session/transcript-writer.js';
@@ -232,7 +233,7 @@ export class InteractiveSession {
 
   /** @param warnings said once the conversation's main agent first starts */
   #open(sessionId: string, resumeTasks: boolean, warnings: readonly string[]): Conversation {
-    const mainAgentId = `main_${randomUUID().slice(0, 8)}`;
+    const mainAgentId = newMainId();
     const controller = new AbortController();
     const feed = new EventFeed({
       transcript: new TranscriptWriter({
@@ -293,9 +294,9 @@ export class InteractiveSession {
     conversation.resumeTasks = false;
     let result: RunResult | undefined;
     try {
-      const run = query({
+      const run = runQuery(
         prompt,
-        options: this.setup.queryOptions({
+        this.setup.runInput({
           sessionId: conversation.sessionId,
           agentId,
           signal: turn.controller.signal,
@@ -308,7 +309,7 @@ export class InteractiveSession {
           waitForBackground: false,
           ...(resumeTasks ? { resumeTasks: { warn: (warning) => this.#warn(warning) } } : {}),
         }),
-      });
+      );
       turn.run = run;
       result = await feed.drain(run);
     } catch (error) {

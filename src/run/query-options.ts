@@ -6,21 +6,24 @@ import type { z } from 'zod';
 import type {
   AgentDefinition,
   AgentDefinitionInput,
-} from './agents/definitions/agent-definition.js';
-import type { OutputSchemaInput } from './agents/definitions/output-schema.js';
-import type { ProjectContext } from './agents/project-context.js';
-import type { SessionHookSources } from './agents/session-hooks-run.js';
-import type { SubagentSettings } from './agents/subagent-runtime.js';
-import type { AgentEvent, RunResult } from './core/events.js';
-import type { AgentLoopOptions } from './loop/agent-loop.js';
-import type { McpServerInput } from './mcp/server-config.js';
-import type { SandboxOptions } from './sandbox/command-sandbox.js';
-import type { TaskManager } from './tasks/task-manager.js';
-import type { WorkflowToolOptions } from './workflows/workflow-tool.js';
+} from '../agents/definitions/agent-definition.js';
+import type { OutputSchemaInput } from '../agents/definitions/output-schema.js';
+import type { ProjectContext } from '../agents/project-context.js';
+import type { SessionHookSources } from '../agents/session-hooks-run.js';
+import type { SubagentSettings } from '../agents/subagent-runtime.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
+import type { AgentLoopOptions } from '../loop/agent-loop.js';
+import type { McpServerInput } from '../mcp/server-config.js';
+import type { SandboxOptions } from '../sandbox/command-sandbox.js';
+import type { TaskManager } from '../tasks/task-manager.js';
+import type { WorkflowToolOptions } from '../workflows/workflow-tool.js';
 
 export interface QueryOptions
   extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
-    Omit<SubagentSettings, 'definitions' | 'sessionHooks'>,
+    Omit<
+      SubagentSettings,
+      'definitions' | 'sessionHooks' | 'foreground' | 'background' | 'workflowTool' | 'cwd'
+    >,
     SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */
   model: AgentLoopOptions['model'] | string;

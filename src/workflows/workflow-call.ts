@@ -1,0 +1,112 @@
+// A call of the Workflow tool (workflow-tool.ts), loaded with the first: the run made or resumed
+// in the store, its items run as sub-agents by the engine in its sandbox, the bundled csv
+// workflow's results file written, and the summary the model reads.
+import { readFile } from 'node:fs/promises';
+import type { Spawner } from '../agents/subagent-context.js';
+import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
+import { resolveAllowedPath } from '../tools/allowed-path.js';
+import { type CsvRunArgs, csvRunArgs, writeCsvResults } from './bundled/csv-run.js';
+import { findWorkflow } from './saved-workflows.js';
+import { subagentItemRunner } from './subagent-item-runner.js';
+import { runWorkflow, type WorkflowRunResult } from './workflow-engine.js';
+import { readMeta } from './workflow-meta.js';
+import { isCsvRun, type WorkflowStore } from './workflow-store.js';
+import { newRunId, workflowSummary } from './workflow-summary.js';
+import type { WorkflowToolInput, WorkflowToolOptions } from './workflow-tool.js';
+
+/** `openStore` opens the session's store on first use; failing to is an error the model reads. */
+export async function callWorkflow(
+  openStore: () => WorkflowStore,
+  input: WorkflowToolInput,
+  ctx: SpawnToolContext,
+  spawner: Spawner,
+  options: WorkflowToolOptions,
+): Promise<ToolOutput> {
+  try {
+    const store = openStore();
+    const runId = await prepareRun(store, input, ctx);
+    const runner = subagentItemRunner(spawner, ctx, { model: options.model });
+    const result = await runWorkflow({
+      store,
+      runId,
+      runner,
+      limits: options.limits,
+      onEvent: options.onEvent,
+      signal: ctx.signal,
+      resumed: input.resumeFromRunId !== undefined,
+    });
+    const written = finishCsv(store, result);
+    const summary = workflowSummary(result, written);
+    return result.status === 'failed' ? toolError(summary) : summary;
+  } catch (error) {
+    // A script, name or args that cannot run: the model reads why and can fix its call.
+    return toolError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The run to go on with: a new one from a script or a name, or `resumeFromRunId` (its script replaced when one is given). */
+async function prepareRun(
+  store: WorkflowStore,
+  input: WorkflowToolInput,
+  ctx: SpawnToolContext,
+): Promise<string> {
+  const given = [input.script, input.scriptPath, input.name].filter((value) => value !== undefined);
+  if (input.resumeFromRunId !== undefined) {
+    const run = store.run(input.resumeFromRunId);
+    if (!run) throw new Error(`no workflow run ${input.resumeFromRunId} in this session`);
+    if (given.length > 0) {
+      const { source, filename } = await scriptOf(input, ctx);
+      await readMeta(source, filename);
+      store.updateRun(run.runId, { source, filename });
+    }
+    if (input.budget !== undefined) store.updateRun(run.runId, { budgetTokens: input.budget });
+    return run.runId;
+  }
+  if (given.length !== 1) {
+    throw new Error('give exactly one of script, scriptPath and name (or resumeFromRunId)');
+  }
+  const saved = input.name === undefined ? undefined : await findWorkflow(ctx.cwd, input.name);
+  const { source, filename } = saved ?? (await scriptOf(input, ctx));
+  const meta = saved ?? (await readMeta(source, filename));
+  const args =
+    saved?.origin === 'bundled' && saved.name === 'csv'
+      ? await csvRunArgs(input.args, ctx)
+      : (input.args ?? {});
+  const runId = newRunId();
+  store.createRun({
+    runId,
+    taskId: null,
+    name: meta.name,
+    description: meta.description,
+    filename,
+    source,
+    args: JSON.stringify(args),
+    status: 'running',
+    budgetTokens: input.budget ?? null,
+  });
+  return runId;
+}
+
+/** The script given inline (`script`) or as a file inside the caller's allowed directories. */
+async function scriptOf(
+  input: { script?: string; scriptPath?: string },
+  ctx: SpawnToolContext,
+): Promise<{ source: string; filename: string }> {
+  if (input.scriptPath === undefined) return { source: input.script ?? '', filename: 'script' };
+  const resolved = await resolveAllowedPath(input.scriptPath, ctx);
+  if (!resolved.ok) throw new Error(`scriptPath: ${resolved.message}`);
+  try {
+    return { source: await readFile(resolved.path, 'utf8'), filename: input.scriptPath };
+  } catch (error) {
+    throw new Error(
+      `scriptPath: ${input.scriptPath} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/** The bundled csv workflow's results CSV, written after every pass (a resume rewrites it). */
+function finishCsv(store: WorkflowStore, result: WorkflowRunResult): string | undefined {
+  const run = store.run(result.runId);
+  if (!run || !isCsvRun(run)) return undefined;
+  return writeCsvResults(JSON.parse(run.args) as CsvRunArgs, result, store.items(result.runId));
+}
