@@ -24,7 +24,8 @@
 // latency, the cost of one journaled step, 1,000 children at once; each beside the same child
 // in-process), sandbox (what bubblewrap adds to one Bash call), protocols (one call of a one-turn
 // agent in-process, through `warren mcp serve` and `warren a2a serve`, and as a `kind: remote`
-// child; report only). Profiled timings are slower: never mix them with real runs.
+// child; report only), workflow (the CPU a 1,000-item workflow adds per item beside its agents,
+// and the time its resume takes to reach its first new item). Profiled timings are slower: never mix them with real runs.
 //
 // Adapters (adapters/*.mjs) export a `meta` literal, `default run(ctx)` (the fan-out job; returns
 // the parent's final text) and optionally `explore(ctx)` (the context job): `baseline` is the
@@ -282,6 +283,11 @@ const SCRIPT_JOBS = {
     file: 'protocol-calls.mjs',
     detail: ([sample]) =>
       `one call: in-process ${sample?.inProcessMs?.toFixed(1)} ms, MCP ${sample?.mcpCallMs?.toFixed(1)} ms, A2A ${sample?.a2aCallMs?.toFixed(1)} ms, kind: remote child ${sample?.remoteChildMs?.toFixed(1)} ms`,
+  },
+  workflow: {
+    file: 'workflow-overhead.mjs',
+    detail: ([sample]) =>
+      `${sample?.cpuMsPerItem?.toFixed(3)} ms CPU per item; resume with 990 done: first new item after ${sample?.resumeFirstNewMs?.toFixed(0)} ms`,
   },
   remote: {
     file: 'remote-scale.mjs',

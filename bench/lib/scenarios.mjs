@@ -113,6 +113,15 @@ export function scenarios({ quick }) {
       // One agent, one scripted turn: `calls` calls one after another, each way (report only).
       calls: quick ? 10 : 30,
     },
+    workflow: {
+      title: 'workflow overhead',
+      job: 'workflow',
+      modes: ['json'],
+      // A 1,000-item workflow at concurrency 100 whose items answer at once (what the workflow
+      // adds: sandbox, journal, gate), then its resume with 990 items done.
+      items: 1000,
+      concurrency: 100,
+    },
     remote: {
       title: 'remote children on Restate',
       job: 'remote',

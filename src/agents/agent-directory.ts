@@ -156,6 +156,16 @@ export class AgentDirectory {
     return named.find((entry) => entry.status === 'running') ?? named.at(-1);
   }
 
+  /** How many agents below `agentId` (at any depth) still run. */
+  runningBelow(agentId: string): number {
+    let count = 0;
+    for (const child of this.#children.get(agentId) ?? []) {
+      if (child.status === 'running') count++;
+      count += this.runningBelow(child.agentId);
+    }
+    return count;
+  }
+
   /** Whether `agentId` is `ancestorId` or below it. */
   isWithin(agentId: string, ancestorId: string): boolean {
     for (let id: string | null = agentId; id; id = this.#agents.get(id)?.parentId ?? null) {

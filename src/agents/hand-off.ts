@@ -97,7 +97,9 @@ function outputFor(result: RunResult, text: string): ToolOutput {
           ? 'was cancelled'
           : result.status === 'stalled'
             ? 'stalled'
-            : 'failed';
+            : result.status === 'no_progress'
+              ? 'made no progress'
+              : 'failed';
       const last = text ? `\n\nIts last message:\n${text}` : '';
       return toolError(`The ${type} agent ${what}: ${result.error ?? 'no reason given'}${last}`);
     }

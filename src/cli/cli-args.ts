@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
+import { BUDGET_OPTIONS, budgetArgs } from './budget-args.js';
 import { canonicalFlags, didYouMeanCommand, didYouMeanFlag } from './flag-spelling.js';
 import { oneOf, positiveInteger } from './flag-values.js';
 import {
@@ -61,6 +62,7 @@ export const OPTIONS = {
   http: { type: 'boolean' },
   'token-file': { type: 'string' },
   ...WORKFLOW_OPTIONS,
+  ...BUDGET_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...RESTATE_OPTIONS,
@@ -217,6 +219,7 @@ export function runArgs(values: ParsedValues): RunArgs {
     maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
+    ...budgetArgs(values),
     stallTimeoutMs: positiveInteger('--stall-timeout', values['stall-timeout']),
     requestTimeoutMs:
       values['request-timeout'] === undefined

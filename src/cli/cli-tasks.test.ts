@@ -5,6 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { taskStorePath } from '../session/session-paths.js';
+import { newTaskRecord } from '../tasks/task-record.js';
+import { TaskStore } from '../tasks/task-store.js';
 import { jsonLines, runWarren, startWarren } from '../testing/cli-process.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import {
@@ -111,6 +114,55 @@ describe('warren -p with background work', () => {
         'm',
       ),
     );
+  });
+
+  it('shows a task waiting on a permission answer as blocked, and a looping one as no_progress', async () => {
+    const store = TaskStore.open(taskStorePath(sessions, 'session-1'));
+    const task = (taskId: string, description: string) => ({
+      ...newTaskRecord({
+        kind: 'local_agent',
+        agentId: `agent_${taskId}`,
+        owner: { agentId: 'main', parentId: null, depth: 0 },
+        agentType: 'general-purpose',
+        description,
+        spec: { agentType: 'general-purpose', prompt: description },
+      }),
+      taskId,
+    });
+    store.insert(task('task_a', 'writes the file'));
+    store.markRunning('task_a', 1000, null);
+    const progress = {
+      turns: 1,
+      toolCalls: 1,
+      tokens: 10,
+      lastActivityAt: 1000,
+      lastToolName: 'Write',
+    };
+    store.saveProgress('task_a', { ...progress, blockedOn: 'permission to use Write' });
+    store.insert(task('task_b', 'goes round'));
+    store.finish(
+      'task_b',
+      {
+        status: 'failed',
+        result: '',
+        error: 'No progress: the same tool calls (Echo) with the same results 4 times in a row.',
+        agentStatus: 'no_progress',
+        usage: null,
+        costUsd: null,
+        resultPath: null,
+      },
+      2000,
+    );
+    store.close();
+    const text = await warren(['tasks']);
+    expect(text.stdout).toMatch(/^task_a +local_agent +blocked \(permission to use Write\) /m);
+    expect(text.stdout).toMatch(/^task_b +local_agent +failed \(no_progress\) /m);
+    const { tasks } = JSON.parse((await warren(['tasks', '--json'])).stdout);
+    expect(tasks[0]).toMatchObject({
+      status: 'blocked',
+      progress: { blocked_on: 'permission to use Write' },
+    });
+    expect(tasks[1]).toMatchObject({ status: 'failed', agent_status: 'no_progress' });
   });
 
   it('says which session it looked in when there are no tasks', async () => {

@@ -116,8 +116,18 @@ function completedItems(runId: string): Set<string> {
 describe('warren workflow run, killed with SIGKILL and resumed', () => {
   it('ends every item exactly once, never re-running a completed item or repeating a side effect', async () => {
     const seed = Number(process.env.WORKFLOW_CRASH_SEED ?? Date.now() % 100_000);
-    const next = random(seed);
-    const server = await mockLlm((request) => itemReply(request, 150 + Math.floor(next() * 250)));
+    const delays = random(seed);
+    const killPoints = random(seed + 1);
+    // Each process is killed on its Nth model call, not after a wall-clock wait: the moment is
+    // random per seed but the same under any load, so a slow machine cannot finish the run first.
+    let killOnCall = Infinity;
+    const server = await mockLlm((request) => {
+      if (modelCalls(server.requests).length >= killOnCall) {
+        killOnCall = Infinity;
+        running.child.kill('SIGKILL');
+      }
+      return itemReply(request, 20 + Math.floor(delays() * 80));
+    });
     const items = Array.from({ length: 50 }, (_, index) => String(index + 1));
     await writeFile(join(project, 'flow.js'), FLOW);
     const flags = mockFlags(server.url);
@@ -148,9 +158,9 @@ describe('warren workflow run, killed with SIGKILL and resumed', () => {
     const kills = 3;
     let final: Awaited<typeof running.exited> | undefined;
     for (let attempt = 0; ; attempt++) {
+      // 100 model calls in all: the first process always dies; later ones may finish first.
       if (attempt < kills) {
-        await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(next() * 700)));
-        running.child.kill('SIGKILL');
+        killOnCall = modelCalls(server.requests).length + 5 + Math.floor(killPoints() * 25);
       }
       const ended = await running.exited;
       checkProcess();
@@ -177,7 +187,11 @@ describe('warren workflow run, killed with SIGKILL and resumed', () => {
       status: 'completed',
       items: { total: 50, completed: 50, failed: 0 },
     });
-    expect(result.result).toEqual(items.map((item) => `done ${item}`));
+    const wrong = items.filter((item, index) => result.result[index] !== `done ${item}`);
+    expect(
+      result.result,
+      `seed ${seed}: ${wrong.map((item) => `${item}: ${JSON.stringify(result.result[Number(item) - 1])}`).join('; ')}`,
+    ).toEqual(items.map((item) => `done ${item}`));
     // Each side effect at most once: a Bash call whose result was on disk never ran again.
     for (const file of readdirSync(join(project, 'side'))) {
       expect(readFileSync(join(project, 'side', file), 'utf8'), `seed ${seed}: side/${file}`).toBe(
@@ -256,7 +270,7 @@ describe('the circuit breaker', () => {
 });
 
 describe('warren -p with the Workflow tool', () => {
-  it('gives the model Workflow and prints its workflow_* events in stream-json', async () => {
+  it('gives the model Workflow as a background task and prints its workflow_* events in stream-json', async () => {
     const script =
       "export const meta = { name: 'two', description: 'two items' };\nexport const result = await parallel(() => agent('ITEM-x-END'), () => agent('ITEM-y-END'));";
     await writeFile(
@@ -270,7 +284,10 @@ describe('warren -p with the Workflow tool', () => {
         '    text: X',
         '  - match: { prompt: ITEM-y-END }',
         '    text: Y',
+        // The call returns the run's task at once; the summary comes as its notification.
         `  - match: { last_tool_result: '"run_id"' }`,
+        '    text: WAITING',
+        `  - match: { prompt: '<task-notification>' }`,
         '    text: FINAL',
         '',
       ].join('\n'),
@@ -303,6 +320,17 @@ describe('warren -p with the Workflow tool', () => {
     expect(lines.find((line) => line.type === 'workflow_end')).toMatchObject({
       status: 'completed',
     });
+    const workflowTask = lines.find(
+      (line) => line.type === 'task_notification' && line.task_type === 'local_workflow',
+    );
+    expect(workflowTask).toMatchObject({ status: 'completed', description: 'workflow two' });
+    const tasks = await runWarren(['tasks', '--session-dir', sessions], {
+      cwd: project,
+      env: env(),
+    });
+    expect(tasks.stdout).toMatch(
+      /^task_\w+ +local_workflow +completed +2 items ended, \d+ tokens +workflow two /m,
+    );
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'FINAL' });
   }, 60_000);
 });

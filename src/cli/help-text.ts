@@ -76,6 +76,10 @@ Flags:
   --time-budget <ms>                wall-clock budget for the whole run; the run ends at most 60 s
                                     after it, however deep its tree
   --token-budget <n>                input+output tokens for the whole run
+  --max-budget-usd <dollars>        cost cap for the whole run (models with a known price)
+  --pause-at-budget                 a spent --token-budget or --max-budget-usd pauses the run
+                                    (no request after it, exit 3); --resume the session with a
+                                    larger budget to go on
   --stall-timeout <ms>              stop a sub-agent with no model output and no tool activity
                                     for this long, as stalled (default 600000)
   --request-timeout <ms>            no answer (headers or next chunk) from the model in this long:

@@ -1,11 +1,12 @@
 // What the command line parses into: one shape per command, the flags each one takes.
 import type { PermissionMode } from '../core/permission-policy.js';
+import type { BudgetArgs } from './budget-args.js';
 import type { ExecutorArgs, RestateArgs } from './restate-args.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 /** The flags that assemble a run: shared by `-p` and the interactive UI. */
-export interface RunArgs extends ExecutorArgs {
+export interface RunArgs extends ExecutorArgs, BudgetArgs {
   model: string | undefined;
   /** The model came from `WARREN_MODEL`, not `--model`: a resumed session keeps its own. */
   modelFromEnv?: boolean;

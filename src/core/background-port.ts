@@ -41,6 +41,8 @@ export interface AgentView extends AgentRef {
   readonly background: boolean;
   readonly taskId: string | null;
   readonly lastActivityAt: number;
+  /** Its model ended its turn and it waits for its own background work (not a stall). */
+  readonly waiting: boolean;
   /** It runs on a worker: messages go through the run's remote executor. */
   readonly remote?: boolean;
 }
@@ -55,6 +57,8 @@ export interface RunAgents {
     resolve(callerId: string, to: string): AgentView | undefined;
     /** Whether `agentId` is `ancestorId` or below it. */
     isWithin(agentId: string, ancestorId: string): boolean;
+    /** How many agents below `agentId` still run. */
+    runningBelow(agentId: string): number;
     /** Resolves once the agent's current run has ended. */
     whenEnded(agentId: string): Promise<void>;
   };

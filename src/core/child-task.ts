@@ -40,6 +40,7 @@ export const TASK_STATUS: Record<AgentStatus, TaskOutcome['status']> = {
   budget: 'completed',
   failed: 'failed',
   stalled: 'failed',
+  no_progress: 'failed',
   cancelled: 'cancelled',
 };
 

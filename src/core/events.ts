@@ -4,6 +4,7 @@ import type { HandoffVerdict } from './hook-runner.js';
 import type { AssistantMessage, Message } from './messages.js';
 import type { TaskKind, TaskProgress, TaskStatus } from './tasks.js';
 import type { Usage } from './usage.js';
+import type { WorkflowEvent } from './workflow-events.js';
 
 /** Who an event belongs to. A child's events flow up its parent's stream with these set. */
 export interface AgentRef {
@@ -14,9 +15,17 @@ export interface AgentRef {
 
 /**
  * How an agent's run ended. `completed` is the only success; `stalled`: stopped by the stall
- * watchdog after no model output and no tool activity for too long.
+ * watchdog after no model output and no tool activity for too long; `no_progress`: stopped after
+ * the same tool calls with the same results four times in a row (loop/no-progress.ts).
  */
-export type AgentStatus = 'completed' | 'failed' | 'cancelled' | 'max_turns' | 'budget' | 'stalled';
+export type AgentStatus =
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'max_turns'
+  | 'budget'
+  | 'stalled'
+  | 'no_progress';
 
 /** The result subtypes of the CLI's JSON contract. */
 export type ResultSubtype =
@@ -42,6 +51,8 @@ export interface RunResult extends AgentRef {
   error?: string;
   /** A FatalToolError ended the run; it ends every ancestor too instead of becoming a result. */
   fatal?: boolean;
+  /** Stopped by its token or cost budget with `pauseAtBudget`: nothing was lost, resume it. */
+  paused?: boolean;
   agentType: string;
   description: string;
   numTurns: number;
@@ -96,6 +107,11 @@ export type AgentEvent = AgentRef &
         /** Set when the permission policy refused the call: why, and what would allow it, for people. */
         denial?: string;
       }
+    /**
+     * The tool call waits for a person's permission answer (`waiting: true`), or got it: while it
+     * waits the agent is `blocked` (warren tasks, ListAgents, the UI, a workflow's progress).
+     */
+    | { type: 'permission_wait'; toolCallId: string; toolName: string; waiting: boolean }
     /** A model call failed in a way worth retrying; text streamed since message_start is void. */
     | { type: 'retry'; attempt: number; delayMs: number; error: string }
     /** One model call finished: its tokens and cost, how long it took (retries included), why it ended. */
@@ -119,6 +135,8 @@ export type AgentEvent = AgentRef &
      */
     | { type: 'warning'; message: string }
     | ({ type: 'result' } & RunResult)
+    /** A workflow run's progress (src/workflows/), as an event of the agent that called Workflow. */
+    | WorkflowEvent
     /** Background work started; the event belongs to the agent that started it (its owner). */
     | ({ type: 'task_started' } & TaskEventFields)
     /** How far a background task got; at most about once a second per task. */

@@ -42,6 +42,12 @@ export interface InheritedOptions {
   /** One last turn without tools when a limit ends the run, so the agent can report. Default: true. */
   graceTurn?: boolean;
   /**
+   * A spent token or cost budget pauses the agent instead of ending it with a report: no grace
+   * turn, no model request after it, its conversation as it stands (resume it with a larger
+   * budget). Default: false.
+   */
+  pauseAtBudget?: boolean;
+  /**
    * Stream replies as they are written (`message_delta` per piece). Default true. With false a
    * reply is fetched whole and comes as one delta: less work per call when nobody watches text
    * arrive.
@@ -70,6 +76,7 @@ const INHERITED_FIELDS: { readonly [Field in keyof Required<InheritedOptions>]: 
   providerOptions: true,
   baseUrl: true,
   graceTurn: true,
+  pauseAtBudget: true,
   stream: true,
   onEvent: true,
   prices: true,

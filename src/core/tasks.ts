@@ -4,12 +4,13 @@
 import type { AgentEvent, AgentRef, AgentStatus } from './events.js';
 import type { Usage } from './usage.js';
 
-/** `remote_agent` is reserved for the Restate executor. */
-export type TaskKind = 'local_agent' | 'local_bash' | 'remote_agent';
+/** `remote_agent` is reserved for the Restate executor; `local_workflow` is a workflow run. */
+export type TaskKind = 'local_agent' | 'local_bash' | 'remote_agent' | 'local_workflow';
 
 /**
  * `pending` waits for a slot under `--max-parallel`; the last three are final. An agent stopped
- * by a limit (`max_turns`, `budget`) has `completed` with its report; a stalled one `failed`.
+ * by a limit (`max_turns`, `budget`) has `completed` with its report; a stalled or
+ * `no_progress` one `failed`.
  */
 export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -27,6 +28,18 @@ export interface TaskProgress {
   /** Epoch ms of the last model output or tool activity; null before any. */
   lastActivityAt: number | null;
   lastToolName: string | null;
+  /** What the agent waits for a person's answer on (`permission to use Bash`); null when it does not. */
+  blockedOn?: string | null;
+}
+
+/** What a task list shows: `blocked` for a running agent that waits on a permission answer. */
+export type ShownTaskStatus = TaskStatus | 'blocked';
+
+export function shownTaskStatus(task: {
+  status: TaskStatus;
+  progress?: Pick<TaskProgress, 'blockedOn'>;
+}): ShownTaskStatus {
+  return task.status === 'running' && task.progress?.blockedOn ? 'blocked' : task.status;
 }
 
 /** How a task ended, as its executor reports it. */

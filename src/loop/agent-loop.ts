@@ -19,6 +19,7 @@ import { callModel } from './call-model.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { ProgressWatch, watchProgress } from './no-progress.js';
 import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { append, event, modelOf, type RunState } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
@@ -175,6 +176,7 @@ function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
     tools: withOutputTool(options.tools ?? [], output),
     shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
     stopHookContinuations: 0,
+    progress: new ProgressWatch(),
   };
 }
 
@@ -225,8 +227,9 @@ async function* admitPrompt(
 async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
   for (;;) {
     yield* runTurns(run, env);
-    if (run.stop && !NO_GRACE.has(run.stop.status) && run.options.graceTurn !== false) {
-      yield* graceTurn(run, run.stop);
+    const { stop } = run;
+    if (stop && !NO_GRACE.has(stop.status) && !stop.paused && run.options.graceTurn !== false) {
+      yield* graceTurn(run, stop);
     }
     const goOn = yield* finishRun(run);
     if (goOn === undefined) return;
@@ -297,6 +300,7 @@ async function* takeTurn(
       const batch = yield* runToolCalls(calls, env);
       yield append(run, { role: 'tool', content: batch.results });
       if (batch.fatal && !interrupted()) throw batch.fatal;
+      yield* watchProgress(run, calls, batch.results);
     }
     yield event(run, { type: 'turn_end', turn: run.numTurns, message });
     if (!interrupted()) return calls.length === 0 || run.output?.settled === true;

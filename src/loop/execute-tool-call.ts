@@ -130,16 +130,19 @@ async function runTool(
     input = updated.data;
   }
   if (env.permissions) {
-    const decision = await env.permissions.decide({
-      tool,
-      input,
-      cwd: env.context.cwd,
-      allowedDirs: env.context.allowedDirs,
-      agent: env.context.agent,
-      signal: env.signal.signal,
-      hookDecision: before.hookDecision,
-      onAsk: notifyOnAsk(env, own),
-    });
+    const asked = permissionWait(env, call, own);
+    const decision = await env.permissions
+      .decide({
+        tool,
+        input,
+        cwd: env.context.cwd,
+        allowedDirs: env.context.allowedDirs,
+        agent: env.context.agent,
+        signal: env.signal.signal,
+        hookDecision: before.hookDecision,
+        onAsk: asked.onAsk(notifyOnAsk(env, own)),
+      })
+      .finally(asked.answered);
     if (decision.behavior === 'deny') {
       return { ...toolError(decision.message), denial: decision.notice ?? decision.message };
     }
@@ -150,6 +153,26 @@ async function runTool(
   }
   const result = await callWithTimeout(tool, input, call.toolCallId, env, { emit, own });
   return afterToolCall(env, { ...facts, input }, result, own);
+}
+
+/** While a person is asked about the call, the agent is blocked: said before and after. */
+function permissionWait(env: ToolCallEnvironment, call: ToolCallPart, own: Emit) {
+  const { agentId, parentId, depth } = env.context.agent;
+  const { toolCallId, toolName } = call;
+  let waiting = false;
+  const say = (now: boolean) => {
+    waiting = now;
+    own({ agentId, parentId, depth, type: 'permission_wait', toolCallId, toolName, waiting });
+  };
+  return {
+    onAsk: (notify: ((message: string) => void) | undefined) => (message: string) => {
+      say(true);
+      notify?.(message);
+    },
+    answered: () => {
+      if (waiting) say(false);
+    },
+  };
 }
 
 function problemsOf(error: z.ZodError): string {

@@ -52,6 +52,7 @@ export function resultOf(run: ResultFacts): RunResult {
     ...(run.handoff ? { handoff: run.handoff } : {}),
     ...(error ? { error } : {}),
     ...(run.fatal ? { fatal: true } : {}),
+    ...(run.stop?.paused ? { paused: true } : {}),
     agentType: run.agentType,
     description: run.description,
     numTurns: run.numTurns,
@@ -75,4 +76,5 @@ const SUBTYPES: Record<AgentStatus, ResultSubtype> = {
   max_turns: 'error_max_turns',
   budget: 'error_budget',
   stalled: 'error_during_execution',
+  no_progress: 'error_during_execution',
 };

@@ -10,6 +10,7 @@ import type { Usage } from '../core/usage.js';
 import { endpointOfModel } from '../model/model-endpoint.js';
 import type { ModelPrice } from '../model/pricing.js';
 import type { AgentLoopOptions } from './agent-loop-options.js';
+import type { ProgressWatch } from './no-progress.js';
 import type { Stop } from './run-stops.js';
 import type { Deadline } from './stop-signals.js';
 import type { StructuredOutput } from './structured-output.js';
@@ -61,6 +62,8 @@ export interface RunState {
    */
   readonly shownTools: readonly Tool[];
   stopHookContinuations: number;
+  /** Identical tool-call batches in a row (no-progress detection). */
+  readonly progress: ProgressWatch;
   handoff?: HandoffVerdict;
   costUsd: number | null;
   numTurns: number;

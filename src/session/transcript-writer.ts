@@ -222,6 +222,8 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     // Deltas are replaced by the finished message; tool_start and turn_end repeat what the
     // assistant message already holds; turn_start and message_start carry nothing to resume from.
     // Task events are in the task store; the notification itself is a message of the owner.
+    // A wait for a permission answer is a passing state, shown live; the answer is in tool_end.
+    // A workflow's progress is in its own journal (tasks.db), not the caller's transcript.
     case 'turn_start':
     case 'message_start':
     case 'message_delta':
@@ -231,6 +233,13 @@ function toRecord(event: AgentEvent, timestamp: string): TranscriptRecord | unde
     case 'task_started':
     case 'task_progress':
     case 'task_notification':
+    case 'permission_wait':
+    case 'workflow_start':
+    case 'workflow_phase':
+    case 'workflow_log':
+    case 'workflow_warning':
+    case 'workflow_item':
+    case 'workflow_end':
       return undefined;
     default: {
       const unhandled: never = event;

@@ -62,6 +62,10 @@ class AgentTaskRun implements ChildTaskIO {
         progress.toolCalls++;
         progress.lastToolName = event.toolName;
         return;
+      case 'permission_wait':
+        progress.blockedOn = event.waiting ? `permission to use ${event.toolName}` : null;
+        this.#control.progress(progress);
+        return;
       case 'tool_end':
       case 'turn_end':
         // State changes, never stream chunks: the manager throttles the writes further.

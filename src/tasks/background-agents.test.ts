@@ -2,16 +2,21 @@
 // waiting, its notification before the parent's next model call, lifetimes that follow the run,
 // the `max-parallel` cap, permissions, and a host that manages the tasks itself.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
+import { shownTaskStatus } from '../core/tasks.js';
+import { defineTool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import type { PermissionPrompt } from '../permissions/create-permission-policy.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import type { PermissionAnswer } from '../permissions/permission-prompt.js';
 import { type Query, type QueryOptions, query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
+import { readOnlyTool } from '../testing/stub-tools.js';
 
 const background = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',
@@ -304,4 +309,141 @@ describe('permissions of a background child', () => {
     const denied = ofType(events, 'tool_end').find((event) => event.depth === 1);
     expect(denied?.output).toMatch(/--allowed-tools "Bash\(touch made\)"/);
   });
+
+  it('show as blocked while they wait on the answer: task, ListAgents, the stream', async () => {
+    let asked!: () => void;
+    const askedNow = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let answer!: (allowed: PermissionAnswer) => void;
+    const permissions = createPermissionPolicy({
+      mode: 'default',
+      canUseTool: () => {
+        asked();
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+    });
+    const waitForAsk = readOnlyTool({
+      name: 'WaitForAsk',
+      description: 'waits until the child asks',
+      call: async () => {
+        await askedNow;
+        return 'the child asked';
+      },
+    });
+    const allow = readOnlyTool({
+      name: 'Allow',
+      description: 'answers the child',
+      call: async () => {
+        answer({ behavior: 'allow' });
+        return 'allowed';
+      },
+    });
+    const model = new ReactiveModel((request) => {
+      if (request.firstUser.startsWith('POKER')) {
+        return request.lastToolResult === undefined
+          ? { toolCalls: [{ name: 'Poke', input: {} }] }
+          : { text: `poked: ${request.lastToolResult}` };
+      }
+      const last = request.lastToolResult ?? '';
+      if (request.lastUser.includes('<task-notification>')) return { text: 'done' };
+      if (last.includes('"task_id"')) return { toolCalls: [{ name: 'WaitForAsk', input: {} }] };
+      if (last === 'the child asked') return { toolCalls: [{ name: 'ListAgents', input: {} }] };
+      if (last.includes('status=')) return { toolCalls: [{ name: 'Allow', input: {} }] };
+      if (last === 'allowed') return { text: 'waiting' };
+      return { toolCalls: [background('POKER poke it')] };
+    });
+    const { result, events, run } = await runQuery(model, {
+      permissions,
+      tools: [pokeTool, waitForAsk, allow],
+    });
+    const listed = toolOutputs(result).find((part) => part.toolName === 'ListAgents')!.output;
+    expect(listed).toMatch(/status=blocked \(permission to use Poke\)/);
+    const blockedOn = ofType(events, 'task_progress').map((event) => event.progress.blockedOn);
+    expect(blockedOn).toContain('permission to use Poke');
+    // Once answered it runs on, and ends as any task does.
+    expect(blockedOn.at(-1) ?? null).toBeNull();
+    const [task] = run.tasks.list();
+    expect(task).toMatchObject({ status: 'completed', result: 'poked: poked' });
+    expect(shownTaskStatus(task!)).toBe('completed');
+    expect(result.result).toBe('done');
+  });
+
+  it('shows a parent whose turn is over as busy while an agent below it runs', async () => {
+    let releaseHold!: () => void;
+    const held = new Promise<void>((resolve) => {
+      releaseHold = resolve;
+    });
+    let parentWaits!: () => void;
+    const parentWaiting = new Promise<void>((resolve) => {
+      parentWaits = resolve;
+    });
+    const tools = [
+      readOnlyTool({ name: 'Hold', description: 'holds', call: () => held.then(() => 'held') }),
+      readOnlyTool({
+        name: 'WaitForParent',
+        description: 'until the parent waits',
+        call: () => parentWaiting.then(() => 'parent waits'),
+      }),
+      readOnlyTool({
+        name: 'Release',
+        description: 'lets the grandchild end',
+        call: async () => {
+          releaseHold();
+          return 'released';
+        },
+      }),
+    ];
+    const model = new ReactiveModel((request) => {
+      const last = request.lastToolResult ?? '';
+      const notified = request.lastUser.includes('<task-notification>');
+      if (request.firstUser.startsWith('GRANDCHILD')) {
+        return last ? { text: 'grandchild done' } : { toolCalls: [{ name: 'Hold', input: {} }] };
+      }
+      if (request.firstUser.startsWith('PARENT')) {
+        if (notified) return { text: 'parent done' };
+        return last.includes('"task_id"')
+          ? { text: 'waiting for it' }
+          : { toolCalls: [background('GRANDCHILD hold on')] };
+      }
+      if (notified) return { text: 'done' };
+      if (last.includes('"task_id"')) return { toolCalls: [{ name: 'WaitForParent', input: {} }] };
+      if (last === 'parent waits') return { toolCalls: [{ name: 'ListAgents', input: {} }] };
+      if (last.includes('status=')) return { toolCalls: [{ name: 'Release', input: {} }] };
+      if (last === 'released') return { text: 'waiting' };
+      return { toolCalls: [background('PARENT start one')] };
+    });
+    // Recorded as they happen (a background agent's stream reaches the run only between calls).
+    const onEvent = (event: AgentEvent) => {
+      // Its turn is over; it waits for the grandchild from the next tick on.
+      if (event.type === 'turn_end' && event.depth === 1 && toolCallsIn(event) === 0) {
+        setImmediate(parentWaits);
+      }
+    };
+    const { result } = await runQuery(model, { tools, onEvent });
+    const listed = toolOutputs(result).find((part) => part.toolName === 'ListAgents')!.output;
+    const lines = listed.split('\n');
+    expect(
+      lines.find((line) => line.includes('type=general-purpose') && line.includes('PARENT')),
+    ).toMatch(/status=busy \(1 agent below it running\)/);
+    expect(lines.find((line) => line.includes('GRANDCHILD'))).toMatch(/status=running/);
+    expect(result.result).toBe('done');
+  });
+});
+
+const toolCallsIn = (event: AgentEventOf<'turn_end'>) =>
+  event.message.content.filter((part) => part.type === 'tool-call').length;
+
+/** A tool that changes something, so the default mode asks before it runs. */
+const pokeTool = defineTool({
+  name: 'Poke',
+  description: 'changes something',
+  inputSchema: z.object({}),
+  isReadOnly: false,
+  isConcurrencySafe: false,
+  async call() {
+    return 'poked';
+  },
 });

@@ -100,10 +100,7 @@ export class TaskManager {
     return this.#run(record, executor, spec);
   }
 
-  /**
-   * Runs a task again after a crash under its old id: the row says running once more, its
-   * ending is forgotten, and the owner's inbox expects it again.
-   */
+  /** Runs a task again after a crash under its old id: running again, its ending forgotten. */
   restart<Spec>(
     taskId: string,
     executor: TaskExecutor<Spec>,
@@ -290,9 +287,11 @@ export class TaskManager {
         if (live.announced) this.#reportProgress(live);
       },
       progress: (update) => {
+        const blocked = (update.blockedOn ?? null) !== (record.progress.blockedOn ?? null);
         Object.assign(record.progress, update);
         live.progressDirty = true;
-        if (Date.now() - live.progressWrittenAt >= this.#progressIntervalMs) {
+        // A wait on a person (or its end) is said at once, not at the next throttled write.
+        if (blocked || Date.now() - live.progressWrittenAt >= this.#progressIntervalMs) {
           this.#writeProgress(live);
         }
       },

@@ -2,6 +2,7 @@
 // written, messages to running agents until they are read, and files it cannot read refused.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
 import type { TaskRecord } from '../core/tasks.js';
@@ -125,5 +126,34 @@ describe('TaskStore', () => {
     writeFileSync(path, 'not a database at all, just text that is long enough to look like one');
     expect(() => TaskStore.open(path)).toThrow(ConfigError);
     expect(() => TaskStore.open(path)).toThrow(new RegExp(`^${path}: `));
+  });
+
+  it('keeps what a running agent waits on a person for, and adds the column to an older file', async () => {
+    const path = join(await makeTempDir(), 'tasks.db');
+    // A store as the first version wrote it: no blocked_on column.
+    const first = TaskStore.open(path);
+    first.insert(record('task_1'));
+    first.close();
+    const old = new DatabaseSync(path);
+    old.exec('ALTER TABLE tasks DROP COLUMN blocked_on');
+    old.close();
+    const store = TaskStore.open(path);
+    const progress = {
+      turns: 1,
+      toolCalls: 1,
+      tokens: 10,
+      lastActivityAt: 2000,
+      lastToolName: 'Bash',
+    };
+    store.saveProgress('task_1', { ...progress, blockedOn: 'permission to use Bash' });
+    const reader = TaskStore.read(path);
+    expect(reader.get('task_1')?.progress).toEqual({
+      ...progress,
+      blockedOn: 'permission to use Bash',
+    });
+    store.saveProgress('task_1', { ...progress, blockedOn: null });
+    expect(reader.get('task_1')?.progress).toEqual(progress);
+    reader.close();
+    store.close();
   });
 });

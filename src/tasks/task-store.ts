@@ -8,6 +8,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { AgentRef } from '../core/events.js';
 import type { TaskKind, TaskOutcome, TaskProgress, TaskRecord, TaskStatus } from '../core/tasks.js';
 import { TaskRedaction } from './task-redaction.js';
+import { addMissingColumns } from './task-store-columns.js';
 
 /** Bumped when the table changes shape; an older warren refuses a newer file. */
 const SCHEMA_VERSION = 1;
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   tokens INTEGER NOT NULL DEFAULT 0,
   last_activity_at INTEGER,
   last_tool TEXT,
+  blocked_on TEXT,
   result TEXT,
   result_path TEXT,
   error TEXT,
@@ -117,6 +119,7 @@ export class TaskStore {
       db.exec('PRAGMA busy_timeout = 5000');
       checkVersion(db, this.path);
       db.exec(SCHEMA);
+      addMissingColumns(db);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     } catch (error) {
       db.close();
@@ -162,8 +165,9 @@ export class TaskStore {
   saveProgress(taskId: string, progress: TaskProgress): void {
     this.#run(
       `UPDATE tasks SET turns = $turns, tool_calls = $toolCalls, tokens = $tokens,
-        last_activity_at = $lastActivityAt, last_tool = $lastToolName WHERE task_id = $taskId`,
-      { taskId, ...progress },
+        last_activity_at = $lastActivityAt, last_tool = $lastToolName, blocked_on = $blockedOn
+       WHERE task_id = $taskId`,
+      { taskId, ...progress, blockedOn: progress.blockedOn ?? null },
     );
   }
 
@@ -364,6 +368,8 @@ function recordOf(row: Row): TaskRecord {
       tokens: Number(row.tokens),
       lastActivityAt: number('last_activity_at'),
       lastToolName: text('last_tool'),
+      // Only while set (a store written before the column existed has none: not blocked).
+      ...(typeof row.blocked_on === 'string' && { blockedOn: row.blocked_on }),
     },
     result: text('result'),
     resultPath: text('result_path'),

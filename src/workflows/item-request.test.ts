@@ -31,6 +31,9 @@ describe("an agent() call's resume key", () => {
           );
           const schema = { type: 'object', properties: { a: { type: 'string' } } };
           expect(itemRequest(prompt, { agentType: 'explore', schema }).key).not.toBe(base.key);
+          const high = itemRequest(prompt, { agentType: 'explore', effort: 'high' }).key;
+          expect(high).not.toBe(base.key);
+          expect(itemRequest(prompt, { agentType: 'explore', effort: 'low' }).key).not.toBe(high);
         },
       ),
     );
@@ -39,6 +42,7 @@ describe("an agent() call's resume key", () => {
   it.each([
     [{ timeoutMs: -1 }, 'timeoutMs'],
     [{ isolation: 'remote' }, 'isolation'],
+    [{ effort: 'extreme' }, 'effort'],
     [{ schema: [] }, 'schema'],
     [{ extra: 1 }, 'Unrecognized key'],
   ])('refuses the options %j, naming the field', (options, field) => {

@@ -2,6 +2,7 @@
 // so every field is hostile), and its resume key: a hash of what it asks, never of when it ran.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { EFFORTS, type Effort } from '../model/model-settings.js';
 
 const optionsSchema = z
   .object({
@@ -9,7 +10,7 @@ const optionsSchema = z
     label: z.string().max(200).optional(),
     agentType: z.string().min(1).max(128).optional(),
     model: z.string().min(1).max(256).optional(),
-    effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+    effort: z.enum(EFFORTS).optional(),
     isolation: z.enum(['worktree']).optional(),
     timeoutMs: z
       .number()
@@ -26,7 +27,8 @@ export interface ItemRequest {
   model?: string;
   /** An object JSON Schema: the agent then returns a value of that shape. */
   schema?: Record<string, unknown>;
-  effort?: string;
+  /** Sent with every model request of the item's agent (as an Agent call's `effort`). */
+  effort?: Effort;
   isolation?: 'worktree';
   /** Shown in progress and results; not part of the key. */
   label: string;

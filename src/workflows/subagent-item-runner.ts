@@ -6,10 +6,11 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { childRestarts } from '../agents/restarted-child.js';
 import { runSubagent } from '../agents/run-subagent.js';
 import { newAgentId, type Spawner } from '../agents/subagent-context.js';
-import type { TaskRecord } from '../core/tasks.js';
+import { FINAL_TASK_STATUSES, type TaskRecord } from '../core/tasks.js';
 import type { SpawnToolContext } from '../core/tool.js';
 import { BackgroundTasks } from '../tasks/background-tasks.js';
 import { restartEndedAgent } from '../tasks/resume-tasks.js';
+import type { TaskManager } from '../tasks/task-manager.js';
 import type { ItemRequest } from './item-request.js';
 import type { ItemOutcome, ItemRunner } from './workflow-engine.js';
 
@@ -81,7 +82,7 @@ export function subagentItemRunner(
       control.signal.addEventListener('abort', stop, { once: true });
       if (control.signal.aborted) stop();
       try {
-        record = await manager.wait(record.taskId);
+        record = await waitWatchingBlocked(manager, record.taskId, control.blocked);
       } finally {
         control.signal.removeEventListener('abort', stop);
         manager.acknowledge(record.taskId);
@@ -89,6 +90,28 @@ export function subagentItemRunner(
       return outcomeOf(record, request);
     },
   };
+}
+
+/** How often a running item's task is looked at for a wait on a person (its `blocked` state). */
+const BLOCKED_CHECK_MS = 500;
+
+/** Waits for the task's end, saying when its agent starts or stops waiting on a person. */
+async function waitWatchingBlocked(
+  manager: TaskManager,
+  taskId: string,
+  blocked: ((on: string | null) => void) | undefined,
+): Promise<TaskRecord> {
+  let shown: string | null = null;
+  for (;;) {
+    const now = await manager.wait(taskId, blocked ? { timeoutMs: BLOCKED_CHECK_MS } : {});
+    const ended = FINAL_TASK_STATUSES.has(now.status);
+    const on = ended ? null : (now.progress.blockedOn ?? null);
+    if (on !== shown) {
+      shown = on;
+      blocked?.(on);
+    }
+    if (ended) return now;
+  }
 }
 
 async function launch(
@@ -114,6 +137,7 @@ async function launch(
       forkContext: false,
       background: true,
       agentId,
+      ...(request.effort && { effort: request.effort }),
       ...(request.isolation && { isolation: request.isolation }),
     },
     { ...ctx, signal },
@@ -143,7 +167,7 @@ function outcomeOf(record: TaskRecord, request: ItemRequest): ItemOutcome {
   if (record.status === 'cancelled')
     return { status: 'cancelled', error: record.error ?? 'stopped', ...spent };
   return {
-    status: 'failed',
+    status: record.agentStatus === 'no_progress' ? 'no_progress' : 'failed',
     error: record.error ?? clip(record.result ?? 'the agent failed'),
     ...spent,
   };

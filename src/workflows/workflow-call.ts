@@ -1,9 +1,12 @@
 // A call of the Workflow tool (workflow-tool.ts), loaded with the first: the run made or resumed
-// in the store, its items run as sub-agents by the engine in its sandbox, the bundled csv
-// workflow's results file written, and the summary the model reads.
+// in the store and started as a background task of its own (or waited for, with `wait`), its
+// items run as sub-agents by the engine in its sandbox, the bundled csv workflow's results file
+// written, and the summary the model reads.
 import { readFile } from 'node:fs/promises';
 import type { Spawner } from '../agents/subagent-context.js';
+import type { AgentEvent } from '../core/events.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
+import { BackgroundTasks } from '../tasks/background-tasks.js';
 import { resolveAllowedPath } from '../tools/allowed-path.js';
 import { type CsvRunArgs, csvRunArgs, writeCsvResults } from './bundled/csv-run.js';
 import { findWorkflow } from './saved-workflows.js';
@@ -12,6 +15,7 @@ import { runWorkflow, type WorkflowRunResult } from './workflow-engine.js';
 import { readMeta } from './workflow-meta.js';
 import { isCsvRun, type WorkflowStore } from './workflow-store.js';
 import { newRunId, workflowSummary } from './workflow-summary.js';
+import { type RunInTask, WorkflowTaskExecutor } from './workflow-task.js';
 import type { WorkflowToolInput, WorkflowToolOptions } from './workflow-tool.js';
 
 /** `openStore` opens the session's store on first use; failing to is an error the model reads. */
@@ -26,23 +30,72 @@ export async function callWorkflow(
     const store = openStore();
     const runId = await prepareRun(store, input, ctx);
     const runner = subagentItemRunner(spawner, ctx, { model: options.model });
-    const result = await runWorkflow({
-      store,
-      runId,
-      runner,
-      limits: options.limits,
-      onEvent: options.onEvent,
-      signal: ctx.signal,
-      resumed: input.resumeFromRunId !== undefined,
+    const run: RunInTask = async (signal, onEvent) => {
+      const result = await runWorkflow({
+        store,
+        runId,
+        runner,
+        limits: options.limits,
+        onEvent,
+        signal,
+        resumed: input.resumeFromRunId !== undefined,
+      });
+      return { result, summary: workflowSummary(result, finishCsv(store, result)) };
+    };
+    if (!options.wait) return startInBackground(spawner, ctx, store, runId, run, options);
+    // Waiting (`warren workflow run`): the events go into the caller's stream as the call's.
+    const { agentId, parentId, depth } = ctx.agent;
+    // Made outside any loop: recorded (the run's `onEvent`) as they are made, as the loop's are.
+    const record = ctx.run.inherited.onEvent;
+    const { result, summary } = await run(ctx.signal, (event) => {
+      options.onEvent?.(event);
+      const made: AgentEvent = { agentId, parentId, depth, ...event };
+      record?.(made);
+      ctx.emit(made);
     });
-    const written = finishCsv(store, result);
-    const summary = workflowSummary(result, written);
     return result.status === 'failed' ? toolError(summary) : summary;
   } catch (error) {
     // A script, name or args that cannot run: the model reads why and can fix its call.
     return toolError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/** The run as a task of its own: its id at once, its summary later as a task notification. */
+function startInBackground(
+  spawner: Spawner,
+  ctx: SpawnToolContext,
+  store: WorkflowStore,
+  runId: string,
+  run: RunInTask,
+  options: WorkflowToolOptions,
+): string {
+  const tasks = spawner.runtime.background;
+  if (!(tasks instanceof BackgroundTasks)) {
+    throw new Error('workflows need a run with background tasks (a task manager)');
+  }
+  const { agentId, parentId, depth } = ctx.agent;
+  const record = tasks.manager.start(
+    new WorkflowTaskExecutor(
+      run,
+      { agentId, parentId, depth },
+      options.onEvent,
+      ctx.run.inherited.onEvent,
+    ),
+    { runId },
+    {
+      kind: 'local_workflow',
+      description: `workflow ${store.run(runId)?.name ?? runId}`,
+      owner: { agentId, parentId, depth },
+      spec: { runId },
+    },
+  );
+  store.updateRun(runId, { taskId: record.taskId });
+  const started = { task_id: record.taskId, run_id: runId, status: record.status };
+  return `${JSON.stringify(started)}\n${BACKGROUND_NOTE}`;
+}
+
+const BACKGROUND_NOTE =
+  'The workflow runs in the background: its summary (status, failed items, result) arrives as a task notification. TaskOutput shows how far it got; TaskStop pauses it (resume with resumeFromRunId).';
 
 /** The run to go on with: a new one from a script or a name, or `resumeFromRunId` (its script replaced when one is given). */
 async function prepareRun(

@@ -10,7 +10,8 @@ import type { ItemStatus, RunStatus, StoredItem, WorkflowStore } from './workflo
 
 /** How one item ended, as its runner reports it. */
 export interface ItemOutcome {
-  status: 'completed' | 'failed' | 'cancelled';
+  /** `no_progress`: the agent was stopped looping (loop/no-progress.ts); it fails its item. */
+  status: 'completed' | 'failed' | 'no_progress' | 'cancelled';
   /** What the script gets: the final text, or the structured value when a schema was given. */
   value?: unknown;
   error?: string;
@@ -29,6 +30,8 @@ export interface ItemRunner {
       resumeAgentId?: string;
       /** The item's agent is known: recorded before it makes its first model call. */
       started(agentId: string): void;
+      /** Its agent waits on a person's permission answer (`on`), or no longer (null). */
+      blocked?(on: string | null): void;
     },
   ): Promise<ItemOutcome>;
 }
@@ -214,7 +217,7 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       occurrence,
       label: request.label,
       status: 'running',
-      agentId: resumeAgentId,
+      itemAgentId: resumeAgentId,
     });
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const signal = AbortSignal.any([gate.signal, timeout]);
@@ -222,6 +225,19 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       signal,
       resumeAgentId,
       started: (agentId) => store.setItemAgent(runId, request.key, occurrence, agentId),
+      blocked: (on) => {
+        const { key, label } = request;
+        const status = on === null ? 'running' : 'blocked';
+        emit({
+          type: 'workflow_item',
+          runId,
+          key,
+          occurrence,
+          label,
+          status,
+          blockedOn: on ?? undefined,
+        });
+      },
     });
     spent += outcome.tokens;
     store.updateRun(runId, { spentTokens: spent });
@@ -255,8 +271,9 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       record('paused', null, error);
       throw ended('paused', gate.tripped);
     }
-    record('failed', null, error);
-    throw ended('failed', error);
+    const status = outcome.status === 'no_progress' ? 'no_progress' : 'failed';
+    record(status, null, error);
+    throw ended(status, error);
   };
 
   let status: Exclude<RunStatus, 'running'>;
@@ -280,7 +297,8 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       ),
       { signal: stopped.signal },
     );
-    status = items.some((item) => item.status === 'failed') ? 'completed_with_errors' : 'completed';
+    const failed = items.some((item) => item.status === 'failed' || item.status === 'no_progress');
+    status = failed ? 'completed_with_errors' : 'completed';
   } catch (error) {
     status = 'failed';
     reason = reasonOf(error);

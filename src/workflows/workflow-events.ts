@@ -1,28 +1,3 @@
-// What a workflow run reports as it goes: stream-json `workflow_*` lines, the progress view,
-// spans per workflow and per item. Each names its run.
-import type { RunStatus } from './workflow-store.js';
-
-export type ItemEventStatus = 'running' | 'completed' | 'failed' | 'paused' | 'cached';
-
-export type WorkflowEvent =
-  | { type: 'workflow_start'; runId: string; name: string; resumed: boolean }
-  | { type: 'workflow_phase'; runId: string; title: string }
-  | { type: 'workflow_log'; runId: string; message: string }
-  | { type: 'workflow_warning'; runId: string; message: string }
-  | {
-      type: 'workflow_item';
-      runId: string;
-      key: string;
-      occurrence: number;
-      label: string;
-      status: ItemEventStatus;
-      agentId?: string;
-      error?: string;
-    }
-  | {
-      type: 'workflow_end';
-      runId: string;
-      status: Exclude<RunStatus, 'running'>;
-      reason?: string;
-      spentTokens: number;
-    };
+// The words of a workflow's events live in core (core/workflow-events.ts), so the AgentEvent
+// union can carry them; the workflow modules and their CLI read them from here.
+export type { ItemEventStatus, WorkflowEvent } from '../core/workflow-events.js';

@@ -1,10 +1,12 @@
 // A workflow run's durable record, in the session's task store file (tasks.db, its own tables):
 // the run (script, args, status, why it paused, its budget) and one row per agent() call, keyed
 // by what it asked and its occurrence among identical calls, written before it is reported.
+
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { ConfigError } from '../core/config-error.js';
+import type { WorkflowEndStatus } from '../core/workflow-events.js';
 import { openDatabase } from '../tasks/task-store.js';
 
 const SCHEMA = `
@@ -43,8 +45,8 @@ CREATE TABLE IF NOT EXISTS workflow_items (
 `;
 
 /** `running` is only ever seen after a crash; `paused` was stopped by the breaker or the budget. */
-export type ItemStatus = 'running' | 'completed' | 'failed' | 'paused';
-export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'paused' | 'failed';
+export type ItemStatus = 'running' | 'completed' | 'failed' | 'no_progress' | 'paused';
+export type RunStatus = 'running' | WorkflowEndStatus;
 
 export interface StoredItem {
   key: string;

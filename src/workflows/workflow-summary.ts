@@ -15,7 +15,9 @@ export function itemCounts(result: WorkflowRunResult): Record<string, number> {
 }
 
 export function workflowSummary(result: WorkflowRunResult, outputCsvPath?: string): string {
-  const failures = result.items.filter((item) => item.status === 'failed');
+  const failures = result.items.filter(
+    (item) => item.status === 'failed' || item.status === 'no_progress',
+  );
   return JSON.stringify({
     run_id: result.runId,
     workflow_name: result.name,
@@ -28,7 +30,9 @@ export function workflowSummary(result: WorkflowRunResult, outputCsvPath?: strin
       launched: result.launched,
     },
     ...(failures.length > 0 && {
-      failed_items: failures.slice(0, 5).map((item) => ({ label: item.label, error: item.error })),
+      failed_items: failures
+        .slice(0, 5)
+        .map(({ label, status, error }) => ({ label, status, error })),
     }),
     spent_tokens: result.spentTokens,
     ...(result.budgetTokens !== null && { budget_tokens: result.budgetTokens }),

@@ -1,6 +1,7 @@
 // The Workflow tool: the model hands over a script (or a saved workflow's name) and its args;
-// the run's items are background children it waits for, and it answers with the run's status,
-// each failure's cause, and the script's result. Only the main agent gets it: workflows never nest.
+// the run is a background task (workflow-task.ts) whose items are background children, and its
+// status, each failure's cause and the script's result come back as the task's notification
+// (or as the call's answer, with `wait`). Only the main agent gets it: workflows never nest.
 // What a call runs (the engine, its sandbox, the item runner) loads with the first call
 // (workflow-call.ts): every main agent is offered the tool, few runs call it.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
@@ -19,6 +20,12 @@ export interface WorkflowToolOptions {
   limits?: Partial<WorkflowLimits>;
   /** Every `workflow_*` event, as it happens. */
   onEvent?: (event: WorkflowEvent) => void;
+  /**
+   * The call waits for the run's end and answers with its summary (`warren workflow run`).
+   * Default: the run is a background task; the call returns its task id at once and the summary
+   * arrives as a task notification.
+   */
+  wait?: boolean;
 }
 
 const inputSchema = z
@@ -93,10 +100,10 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
   });
 }
 
-const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call waits until the run ends, then returns its status, each failed item's cause and the script's \`result\` export.
+const DESCRIPTION = `Runs a workflow: a JavaScript program that starts many agents and combines their results, in a sandbox (no files, network, clock or randomness of its own). Use it for fan-out work: one agent per file, per row, per item of a list. The call returns at once with the run's task id; the run goes on in the background, and when it ends its status, each failed item's cause and the script's \`result\` export arrive as a task notification.
 
 The script begins with \`export const meta = { name, description }\`, then uses:
-- \`await agent(prompt, { schema, label, agentType, model, isolation: 'worktree', timeoutMs })\`: one agent; resolves to its final text, or with \`schema\` (an object JSON Schema) to a value of that shape; throws an AgentError (\`.status\`, \`.message\`) when it fails.
+- \`await agent(prompt, { schema, label, agentType, model, effort, isolation: 'worktree', timeoutMs })\`: one agent; resolves to its final text, or with \`schema\` (an object JSON Schema) to a value of that shape; throws an AgentError (\`.status\`, \`.message\`) when it fails.
 - \`await parallel(fn1, fn2, …)\` / \`await pipeline(items, (item, i) => agent(…))\`: many at once; a failed one is null in the list.
 - \`phase(title)\`, \`log(...values)\`, the global \`args\`, \`budget.total\`, \`budget.spent()\`, \`budget.remaining()\` (tokens).
 - \`export const result = …\`: what this call returns.

@@ -202,7 +202,7 @@ function seconds(value: unknown): string {
 }
 
 const STYLE = `
-:root { --completed:#2e9d5b; --failed:#d64545; --cancelled:#8a8f98; --max_turns:#e08a1e; --budget:#e0b21e; --stalled:#8e5bd6; --running:#3a7bd5; --turn:#1d3557; --tool:#f4f1de; }
+:root { --completed:#2e9d5b; --failed:#d64545; --cancelled:#8a8f98; --max_turns:#e08a1e; --budget:#e0b21e; --stalled:#8e5bd6; --no_progress:#b5179e; --running:#3a7bd5; --turn:#1d3557; --tool:#f4f1de; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; background: #fff; }
 header { padding: 16px 24px 8px; border-bottom: 1px solid #d0d7de; }
@@ -228,7 +228,7 @@ main { padding: 8px 24px 24px; }
 .mark.tool { top: 14px; height: 5px; background: var(--tool); border: 1px solid #5c5c5c; border-radius: 1px; }
 .mark.tool.error, .swatch.tool.error { background: var(--failed); }
 .swatch.turn { background: var(--turn); } .swatch.tool { background: var(--tool); border: 1px solid #5c5c5c; }
-${['completed', 'failed', 'cancelled', 'max_turns', 'budget', 'stalled', 'running'].map((status) => `.status-${status} { background: var(--${status}); }`).join('\n')}
+${['completed', 'failed', 'cancelled', 'max_turns', 'budget', 'stalled', 'no_progress', 'running'].map((status) => `.status-${status} { background: var(--${status}); }`).join('\n')}
 .transcript { margin-top: 16px; border: 1px solid #d0d7de; border-radius: 6px; padding: 12px 16px; }
 .transcript h2 { font-size: 16px; margin: 0 0 8px; }
 .transcript dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 12px; color: #57606a; }

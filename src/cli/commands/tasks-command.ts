@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
-import type { TaskRecord } from '../../core/tasks.js';
+import { shownTaskStatus, type TaskRecord } from '../../core/tasks.js';
 import {
   defaultSessionDir,
   taskStorePath,
@@ -65,7 +65,7 @@ function taskJson(task: TaskRecord) {
   return {
     task_id: task.taskId,
     kind: task.kind,
-    status: task.status,
+    status: shownTaskStatus(task),
     agent_status: task.agentStatus,
     description: task.description,
     agent_id: task.agentId,
@@ -84,6 +84,7 @@ function taskJson(task: TaskRecord) {
           ? null
           : new Date(task.progress.lastActivityAt).toISOString(),
       last_tool: task.progress.lastToolName,
+      blocked_on: task.progress.blockedOn ?? null,
     },
     result: task.result,
     result_path: task.resultPath,
@@ -95,16 +96,29 @@ function taskJson(task: TaskRecord) {
   };
 }
 
+/** `failed (no_progress)` when the agent's ending says more; `blocked (permission to use Bash)`. */
+function statusCell(task: TaskRecord): string {
+  const shown = shownTaskStatus(task);
+  if (shown === 'blocked') return `blocked (${task.progress.blockedOn})`;
+  return task.agentStatus && task.agentStatus !== task.status
+    ? `${task.status} (${task.agentStatus})`
+    : task.status;
+}
+
+/** A workflow counts its ended items (in `toolCalls`) and its items' tokens; a command nothing. */
+function progressCell(task: TaskRecord): string {
+  const { turns, toolCalls, tokens } = task.progress;
+  if (task.kind === 'local_bash') return '-';
+  if (task.kind === 'local_workflow') return `${toolCalls} items ended, ${tokens} tokens`;
+  return `${turns} turns, ${toolCalls} tools, ${tokens} tokens`;
+}
+
 function formatTasks(sessionId: string, tasks: readonly TaskRecord[]): string {
   const rows = tasks.map((task) => [
     task.taskId,
     task.kind,
-    task.agentStatus && task.agentStatus !== task.status
-      ? `${task.status} (${task.agentStatus})`
-      : task.status,
-    task.kind === 'local_bash'
-      ? '-'
-      : `${task.progress.turns} turns, ${task.progress.toolCalls} tools, ${task.progress.tokens} tokens`,
+    statusCell(task),
+    progressCell(task),
     clip(task.description, 40),
     task.resultPath ?? '-',
   ]);

@@ -70,7 +70,8 @@ export async function runWorkflowCommand(args: WorkflowArgs, io: CliIo): Promise
         {
           ...run,
           model: new WorkflowDriver(input, randomUUID().slice(0, 8), await run.model),
-          workflows: { onEvent },
+          // The driver's one call waits for the end: the summary is the command's output.
+          workflows: { onEvent, wait: true },
         },
       ),
   });
@@ -149,10 +150,15 @@ function describeSummary(summary: Record<string, unknown>): string {
   const items = (summary.items ?? {}) as Record<string, number>;
   const lines = [
     `workflow ${String(summary.workflow_name)} (${String(summary.run_id)}): ${String(summary.status)}${summary.reason ? ` — ${String(summary.reason)}` : ''}`,
-    `items: ${items.total ?? 0} (${items.completed ?? 0} completed, ${items.failed ?? 0} failed, ${items.paused ?? 0} paused; ${items.from_journal ?? 0} from the journal)`,
+    `items: ${items.total ?? 0} (${items.completed ?? 0} completed, ${items.failed ?? 0} failed, ${items.no_progress ? `${items.no_progress} no progress, ` : ''}${items.paused ?? 0} paused; ${items.from_journal ?? 0} from the journal)`,
   ];
-  for (const failure of (summary.failed_items ?? []) as { label: string; error: string }[]) {
-    lines.push(`  failed: ${failure.label}: ${failure.error}`);
+  const failures = (summary.failed_items ?? []) as {
+    label: string;
+    status?: string;
+    error: string;
+  }[];
+  for (const failure of failures) {
+    lines.push(`  ${failure.status ?? 'failed'}: ${failure.label}: ${failure.error}`);
   }
   if (summary.output_csv_path) lines.push(`results: ${String(summary.output_csv_path)}`);
   if (summary.resume) lines.push(String(summary.resume));
@@ -168,10 +174,11 @@ function describeEvent(event: WorkflowEvent): string {
       return `log: ${event.message}\n`;
     case 'workflow_warning':
       return `warren: warning: ${event.message}\n`;
-    case 'workflow_item':
-      return event.status === 'running'
-        ? ''
-        : `item ${event.label}: ${event.status}${event.error ? ` (${event.error})` : ''}\n`;
+    case 'workflow_item': {
+      if (event.status === 'running') return '';
+      const why = event.error ?? (event.blockedOn && `waiting for ${event.blockedOn}`);
+      return `item ${event.label}: ${event.status}${why ? ` (${why})` : ''}\n`;
+    }
     default:
       return '';
   }

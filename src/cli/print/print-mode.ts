@@ -69,6 +69,8 @@ export async function runPrintMode(args: PrintArgs, io: CliIo): Promise<number> 
   output.finish(resultJson({ result, sessionId, tree }));
   const descriptors = fileFailures.report(openFileLimit());
   if (descriptors) io.stderr(`warren: ${descriptors}\n`);
+  // Paused at its budget (--pause-at-budget): resumable, as a paused workflow's exit 3.
+  if (result.paused) return 3;
   return result.isError || fileFailures.agentsFailed ? 1 : 0;
 }
 

@@ -304,9 +304,11 @@ export async function setUpRun(
           {
             timeBudgetMs: tighter(args.timeBudgetMs, run.limits?.timeBudgetMs),
             tokenBudget: tighter(args.tokenBudget, run.limits?.tokenBudget),
+            costBudgetUsd: args.maxBudgetUsd,
           },
           main,
         ),
+        pauseAtBudget: args.pauseAtBudget,
         requestTimeoutMs: args.requestTimeoutMs,
         signal: run.signal,
         permissions,

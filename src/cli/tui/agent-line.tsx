@@ -100,6 +100,8 @@ function statusWord(status: AgentStatus): string {
       return 'stopped at its turn limit';
     case 'budget':
       return 'stopped by the budget';
+    case 'no_progress':
+      return 'stopped: no progress';
     default:
       return status;
   }

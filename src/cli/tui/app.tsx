@@ -235,7 +235,12 @@ function showLatestResult(session: InteractiveSession): void {
     session.view.add({ kind: 'notice', tone: 'info', text: 'No background task has ended yet.' });
     return;
   }
-  const who = task.kind === 'local_bash' ? 'Bash' : (task.agentType ?? 'agent');
+  const who =
+    task.kind === 'local_bash'
+      ? 'Bash'
+      : task.kind === 'local_workflow'
+        ? 'Workflow'
+        : (task.agentType ?? 'agent');
   const text = session.taskOutput(task.taskId).trim() || task.error || '(no output)';
   session.view.add({ kind: 'output', title: `Result · ${who}  ${task.description}`, text });
 }

@@ -51,6 +51,25 @@ function viewOf(events: AgentEvent[]): SessionView {
 }
 
 describe('the session view', () => {
+  it('says a sub-agent waiting on a permission answer is blocked, and what it does once answered', () => {
+    const wait = (waiting: boolean): AgentEvent => ({
+      ...child,
+      type: 'permission_wait',
+      toolCallId: 'call_w',
+      toolName: 'Write',
+      waiting,
+    });
+    const view = viewOf([
+      runStart(child, 'general-purpose', 'writes it', 'call_1'),
+      toolStartEvent(child, 'call_w', 'Write', { file_path: '/project/x.txt', content: 'x' }),
+      wait(true),
+    ]);
+    const row = view.agents.get(child.agentId)!;
+    expect(activityOf(row)).toBe('blocked: waiting for permission to use Write');
+    view.observe(wait(false), 1000);
+    expect(activityOf(row)).not.toMatch(/blocked/);
+  });
+
   it('streams the main agent’s text, then keeps it as one Markdown entry', () => {
     const view = viewOf([
       { ...main, type: 'message_start' },

@@ -3,6 +3,7 @@
 // tasks). Pure: no React, no timers, no I/O.
 import type { AgentEvent, AgentEventOf } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
+import type { TaskKind } from '../../core/tasks.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../../core/usage.js';
 import { callSummary } from './call-summary.js';
 import {
@@ -114,7 +115,7 @@ export class SessionView {
           kind: 'task',
           task: {
             taskId: event.taskId,
-            agentType: row?.agentType ?? (event.kind === 'local_bash' ? 'Bash' : 'agent'),
+            agentType: row?.agentType ?? KIND_WORD[event.kind],
             description: event.description,
             status: event.status,
             durationMs: event.durationMs,
@@ -242,6 +243,9 @@ export class SessionView {
       case 'retry':
         row.state = `retrying (attempt ${event.attempt})`;
         return;
+      case 'permission_wait':
+        row.blockedOn = event.waiting ? event.toolName : undefined;
+        return;
       case 'tool_start':
         row.toolCalls++;
         row.runningTools.set(event.toolCallId, callSummary(event.toolName, event.input, this.#cwd));
@@ -312,3 +316,11 @@ function isTaskEvent(event: AgentEvent): event is TaskEvent {
     event.type === 'task_notification'
   );
 }
+
+/** What a task line says for a task with no agent row. */
+const KIND_WORD: Record<TaskKind, string> = {
+  local_agent: 'agent',
+  remote_agent: 'agent',
+  local_bash: 'Bash',
+  local_workflow: 'Workflow',
+};

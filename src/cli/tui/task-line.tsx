@@ -2,14 +2,15 @@
 // for a slot): `● Bash  npm run watch · running · 12s`. Ended, as news in the conversation:
 // `✓ explore  watch the logs — done in 4.2s · background · ctrl+o result`.
 import { Text } from 'ink';
-import type { TaskStatus } from '../../core/tasks.js';
+import { shownTaskStatus, type TaskStatus } from '../../core/tasks.js';
 import { formatDuration } from './format.js';
 import { useTheme } from './theme-context.js';
 import type { TaskEndLine, TaskRow } from './view-items.js';
 
 export function RunningTaskLine({ task, now }: { task: TaskRow; now: number }) {
   const theme = useTheme();
-  const who = task.kind === 'local_bash' ? 'Bash' : 'agent';
+  const who =
+    task.kind === 'local_bash' ? 'Bash' : task.kind === 'local_workflow' ? 'Workflow' : 'agent';
   const waiting = task.status === 'pending';
   return (
     <Text wrap="truncate-end">
@@ -21,7 +22,7 @@ export function RunningTaskLine({ task, now }: { task: TaskRow; now: number }) {
       <Text dimColor>
         {waiting
           ? ' · waiting for a slot'
-          : ` · ${task.status} · ${formatDuration(now - task.startedAt)}`}
+          : ` · ${shownTaskStatus(task)} · ${formatDuration(now - task.startedAt)}`}
       </Text>
     </Text>
   );

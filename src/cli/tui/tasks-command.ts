@@ -1,7 +1,7 @@
 // `/tasks`: the session's background tasks as a numbered list; `/tasks open <n>` shows one task's
 // result and its agent's transcript (a shell command's output); `/tasks stop <n>` stops it and
 // everything it started, through the session's task manager.
-import type { TaskRecord } from '../../core/tasks.js';
+import { shownTaskStatus, type TaskRecord } from '../../core/tasks.js';
 import { formatDuration, plural } from './format.js';
 import type { InteractiveSession } from './interactive-session.js';
 import { endWord } from './task-line.js';
@@ -61,10 +61,11 @@ function listing(session: InteractiveSession, tasks: readonly TaskRecord[]): str
 
 function details(session: InteractiveSession, task: TaskRecord): string {
   const head = [
-    `${symbolOf(task)} ${task.status}${task.error ? `: ${task.error}` : ''}`,
+    `${symbolOf(task)} ${shownTaskStatus(task)}${task.error ? `: ${task.error}` : ''}`,
     `${task.taskId} · ${progressOf(session, task, Date.now())}`,
   ];
-  if (task.kind === 'local_bash') {
+  // A command's output, or how far a workflow got (its summary once it ended).
+  if (task.kind === 'local_bash' || (task.kind === 'local_workflow' && !task.result)) {
     const output = session.taskOutput(task.taskId).trim();
     return [...head, '', output || '(no output yet)'].join('\n');
   }
@@ -83,6 +84,7 @@ function find(tasks: readonly TaskRecord[], ref: string): TaskRecord | undefined
 }
 
 function whoOf(task: TaskRecord): string {
+  if (task.kind === 'local_workflow') return 'Workflow';
   return task.kind === 'local_bash' ? 'Bash' : (task.agentType ?? 'agent');
 }
 

@@ -90,6 +90,8 @@ export interface AgentRow {
   runningTools: Map<string, string>;
   /** `thinking`, or `retrying …` while the model is asked again. */
   state: string;
+  /** The tool whose permission answer it waits for: the row says `blocked`. */
+  blockedOn?: string;
 }
 
 /** A tool call of the main agent that has not returned yet. */
@@ -115,6 +117,7 @@ export function summaryOf(row: AgentRow): AgentSummaryLine {
 
 /** What a running agent is doing now: its latest tool call in flight, or its model state. */
 export function activityOf(row: AgentRow): string {
+  if (row.blockedOn) return `blocked: waiting for permission to use ${row.blockedOn}`;
   let latest: string | undefined;
   for (const summary of row.runningTools.values()) latest = summary;
   return latest ?? row.state;
