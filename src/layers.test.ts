@@ -69,7 +69,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   acp: ['core', 'tools', 'permissions', 'session', 'mcp', 'loop'],
   loop: ['core', 'model', 'tools', 'permissions'],
   agents: ['core', 'loop', 'model', 'tools', 'permissions', 'hooks', 'isolation', 'mcp', 'acp'],
-  tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session', 'agents'],
+  tasks: ['core', 'loop', 'model', 'tools', 'permissions', 'session'],
   remote: [
     'core',
     'loop',

@@ -148,23 +148,27 @@ function leftBehindNote(paths: readonly string[]): string {
   return ` Your parent has uncommitted changes in ${paths.length} ${paths.length === 1 ? 'path' : 'paths'} (${shown}${more}): you see the committed versions, or nothing for new files.`;
 }
 
-/** A sink that reports the worktree right after the child's own `run_start`. */
+/**
+ * A sink that reports the worktree right after the child's own `run_start`. That report is made
+ * outside the child's loop: it goes to `record` (the run's `onEvent`) too, as the loop's own do.
+ */
 export function announcingWorktree(
   sink: (event: AgentEvent) => void,
   workspace: ChildWorkspace,
   ref: AgentRef,
+  record: ((event: AgentEvent) => void) | undefined,
 ): (event: AgentEvent) => void {
   return (event) => {
     sink(event);
     if (event.type === 'run_start' && event.agentId === ref.agentId) {
-      sink(
-        worktreeEvent(ref, {
-          action: 'created',
-          changed: false,
-          diffStat: '',
-          ...placeOf(workspace),
-        }),
-      );
+      const created = worktreeEvent(ref, {
+        action: 'created',
+        changed: false,
+        diffStat: '',
+        ...placeOf(workspace),
+      });
+      record?.(created);
+      sink(created);
     }
   };
 }

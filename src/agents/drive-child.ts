@@ -8,7 +8,8 @@ import { StallWatchdog } from './stall-watchdog.js';
 import type { SubagentOptions } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
-export interface ChildRun {
+/** What driving a child needs of it (a ChildRun, child-run.ts). */
+export interface DrivenChild {
   prompt: string;
   options: SubagentOptions;
   name?: string;
@@ -27,7 +28,7 @@ export type ChildSink = (event: AgentEvent) => void;
 
 export async function driveChild(
   runtime: SubagentRuntime,
-  child: ChildRun,
+  child: DrivenChild,
   sink: ChildSink,
 ): Promise<ChildEnding> {
   const { agentId } = child.options;
@@ -38,8 +39,11 @@ export async function driveChild(
     : watchdog.signal;
   let partial = '';
   let result: RunResult | undefined;
+  // An ACP child's events are made by its client, outside any loop: recorded here, as a loop's are.
+  const record = child.options.acp ? child.options.onEvent : undefined;
   try {
     for await (const event of childRun(child, signal, runtime.traceContext)) {
+      record?.(event);
       const now = Date.now();
       watchdog.observe(event, now);
       sink(event);
@@ -60,7 +64,7 @@ export async function driveChild(
 
 /** The child's loop, or for a `kind: acp` definition the external agent it speaks to. */
 function childRun(
-  child: ChildRun,
+  child: DrivenChild,
   signal: AbortSignal,
   traceContext?: TraceContextSource,
 ): AsyncGenerator<AgentEvent, unknown> {
@@ -71,7 +75,7 @@ function childRun(
 
 /** The ACP SDK is loaded only by a run that starts an ACP child. */
 async function* acpChildRun(
-  child: ChildRun,
+  child: DrivenChild,
   acp: NonNullable<SubagentOptions['acp']>,
   signal: AbortSignal,
   traceContext: TraceContextSource | undefined,

@@ -2,9 +2,10 @@
 // built-in escaping, the library's `handoffCheck`, the verdict of its SubagentStop hooks), its
 // structured value as JSON text, the cut to size, and a note when it stopped early or failed.
 import type { RunResult } from '../core/events.js';
-import { type ToolOutput, toolError } from '../core/tool.js';
+import { FatalToolError, type ToolOutput, toolError } from '../core/tool.js';
 import { neutraliseHandoff, runHandoffCheck } from '../hooks/handoff-check.js';
 import { strictestHandoff } from '../hooks/merge-outcomes.js';
+import type { AgentDefinition } from './definitions/agent-definition.js';
 import { framedOutput } from './framed-output.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -126,4 +127,37 @@ function truncate(text: string, max: number, where: () => string): string {
 export function withNote(output: ToolOutput, note: string): ToolOutput {
   if (typeof output === 'string') return `${output}\n\n${note}`;
   return { ...output, output: `${output.output}\n\n${note}` };
+}
+
+/** A stopped child's output, with what it was still writing (escaped like its other text). */
+export function withPartial(output: ToolOutput, partial: string): ToolOutput {
+  if (!partial || typeof output === 'string') return output;
+  const cut = `\n\nWhat it was writing when it stopped:\n${neutraliseHandoff(partial).text}`;
+  return { ...output, output: `${output.output}${cut}` };
+}
+
+/**
+ * Before a waiting parent reads its child: a parent being cancelled too sees its own
+ * cancellation, not a child failure; a fatal failure, or any failure of a child whose definition
+ * says `onFailure: fatal`, ends the parent's run. `where` names the child in that error.
+ */
+export function throwIfFatal(
+  result: RunResult,
+  definition: Pick<AgentDefinition, 'name' | 'onFailure'>,
+  parentCancel: AbortSignal,
+  where: string,
+): void {
+  parentCancel.throwIfAborted();
+  const type = definition.name;
+  if (result.fatal) throw new FatalToolError(`${type} agent: ${result.error}`);
+  if (definition.onFailure === 'fatal' && failed(result)) {
+    throw new FatalToolError(
+      `${type} agent at ${where} ${result.status === 'failed' ? 'failed' : `stopped early (${result.status})`}, and its definition makes any failure fatal (onFailure: fatal): ${result.error}`,
+    );
+  }
+}
+
+/** Not completed, and not because its parent is being cancelled. */
+export function failed(result: RunResult): boolean {
+  return result.status !== 'completed' && result.status !== 'cancelled';
 }

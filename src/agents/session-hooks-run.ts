@@ -78,6 +78,8 @@ export interface MainAgentFacts {
   signal: AbortSignal;
   /** The definition the main agent runs, whose own hooks join the session's. */
   definition: AgentDefinition | undefined;
+  /** The run's `onEvent`: the hooks' warnings, made outside the loop, are recorded there too. */
+  onEvent?: ((event: AgentEvent) => void) | undefined;
 }
 
 /** @param start starts the main agent's run with the hook runner it is to use */
@@ -105,14 +107,22 @@ export async function* runInSession(
     yield first.value;
     // After run_start, so every reader already knows the agent they belong to.
     for (const message of [...session.warnings, ...started.warnings]) {
-      yield { ...ref, type: 'warning', message };
+      yield recorded(main, { ...ref, type: 'warning', message });
     }
     const result = yield* run;
     ended = true;
-    for (const message of (await end()).warnings) yield { ...ref, type: 'warning', message };
+    for (const message of (await end()).warnings) {
+      yield recorded(main, { ...ref, type: 'warning', message });
+    }
     return result;
   } finally {
     if (!ended) await end();
     await hooks.close();
   }
+}
+
+/** An event made outside the loop, recorded as it is made, as the loop's own are. */
+function recorded(main: MainAgentFacts, event: AgentEvent): AgentEvent {
+  main.onEvent?.(event);
+  return event;
 }

@@ -2,6 +2,8 @@
 // and how wide the tree may grow, and what children share (resolved models, prompts, the
 // project's instructions, skills and agent memory).
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { BackgroundPort, RunAgents } from '../core/background-port.js';
+import type { AgentRef } from '../core/events.js';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { TraceContextSource } from '../core/trace-context.js';
@@ -13,7 +15,7 @@ import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.j
 import { AgentDirectory } from './agent-directory.js';
 import type { AgentMcpSettings } from './agent-mcp-servers.js';
 import { AgentSlots } from './agent-slots.js';
-import type { BackgroundPort } from './background-port.js';
+import { type ChildRun, continuedChild } from './child-run.js';
 import type { AgentDefinition } from './definitions/agent-definition.js';
 import { sessionDate, withEnvironment } from './environment-prompt.js';
 import { ForegroundChildren } from './foreground-children.js';
@@ -99,7 +101,8 @@ export interface AgentSetup {
   warnings: string[];
 }
 
-export class SubagentRuntime {
+/** Also the run's agents as its background work sees them (`RunAgents`, core/background-port.ts). */
+export class SubagentRuntime implements RunAgents {
   readonly definitions: ReadonlyMap<string, AgentDefinition>;
   readonly maxDepth: number;
   readonly slots: AgentSlots;
@@ -195,6 +198,16 @@ export class SubagentRuntime {
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */
   findDefinition(name: string): AgentDefinition | undefined {
     return findDefinition(this.definitions, name);
+  }
+
+  /** An agent whose run has ended, continued in the background (SendMessage). */
+  continued(agentId: string, prompt: string, owner: AgentRef): ChildRun | undefined {
+    return continuedChild(this, agentId, prompt, owner);
+  }
+
+  /** A message for a remote agent that runs: false when it has ended. */
+  sendRemote(agentId: string, text: string): Promise<boolean> {
+    return this.remote ? this.remote.executor.send(agentId, text) : Promise.resolve(false);
   }
 }
 

@@ -2,10 +2,10 @@
 // local child from its parent (subagent-context.ts), with the worker's tools, keys and files, it
 // runs agentLoop() with the engine's runner, cancel signal and inbox (subagent-workflow.ts).
 import { statSync } from 'node:fs';
-import type { ChildWorkspace } from '../agents/child-worktree.js';
+import { ChildRun } from '../agents/child-run.js';
 import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
 import { sessionDate } from '../agents/environment-prompt.js';
-import { failedRemote } from '../agents/remote-child.js';
+import { failedRemote } from '../agents/remote-ending.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
@@ -90,27 +90,52 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   } catch (error) {
     return notStarted(spec, error);
   }
-  if (!spec.worktree) return runInPlace(run, undefined);
-  const opened = await openWorkerWorktree(spec, side);
-  if (!opened.ok) return failedRemote(spec, opened.message);
-  const ended = await runInPlace(run, opened.workspace);
-  return finishWorkerWorktree(spec, opened.workspace, side, ended);
+  const child = workerChild(run);
+  if (spec.worktree) {
+    const opened = await openWorkerWorktree(spec, side);
+    if (!opened.ok) return failedRemote(spec, opened.message);
+    child.workspace = opened.workspace;
+  }
+  const ended = await runInPlace(run, child);
+  // However it ended, its worktree is finished, and the note goes to its parent with its result.
+  return child.workspace ? finishWorkerWorktree(child, side, ended) : ended;
 }
 
-/** The child's loop, in its spec's cwd or in its own worktree. */
-async function runInPlace(
-  run: RemoteChildRun,
-  workspace: ChildWorkspace | undefined,
-): Promise<RunResult> {
+/** The child as a ChildRun of the worker's own runtime: its definitions, depth and date. */
+function workerChild(run: RemoteChildRun): ChildRun {
   const { spec } = run;
-  let options: Awaited<ReturnType<typeof createSubagentContext>>;
+  const definitions = resolveAgentDefinitions({});
+  for (const definition of [...spec.definitions, spec.definition]) {
+    definitions.set(definition.name, definition);
+  }
+  const runtime = new SubagentRuntime({
+    definitions,
+    maxDepth: spec.maxDepth,
+    cwd: spec.cwd,
+    sessionDate: sessionDate(new Date(run.startedAt)),
+    remote: run.remote,
+  });
+  const ref = { agentId: spec.agentId, parentId: spec.parentId, depth: spec.depth };
+  const owner = { agentId: spec.parentId, parentId: null, depth: spec.depth - 1 };
+  return new ChildRun(runtime, ref, owner, {
+    agentType: spec.definition.name,
+    description: spec.description,
+  });
+}
+
+/**
+ * The child's loop, in its spec's cwd or in its own worktree: the loop itself, with the
+ * engine's steps, not the local drive (no stall watchdog, no agent directory on a worker).
+ */
+async function runInPlace(run: RemoteChildRun, child: ChildRun): Promise<RunResult> {
+  const { spec } = run;
   try {
-    options = await childStart(run, workspace);
+    await childStart(run, child);
   } catch (error) {
     return notStarted(spec, error);
   }
   let result: RunResult | undefined;
-  for await (const event of agentLoop({ prompt: options.prompt, options: options.options })) {
+  for await (const event of agentLoop({ prompt: child.prompt, options: child.options })) {
     if (event.type === 'result' && event.agentId === spec.agentId) result = event;
   }
   if (!result) return failedRemote(spec, 'The agent ended without a result.');
@@ -126,19 +151,9 @@ function notStarted(spec: CheckedChildSpec, error: unknown): RunResult {
   );
 }
 
-async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undefined) {
+async function childStart(run: RemoteChildRun, child: ChildRun): Promise<void> {
   const { spec } = run;
-  const definitions = resolveAgentDefinitions({});
-  for (const definition of [...spec.definitions, spec.definition]) {
-    definitions.set(definition.name, definition);
-  }
-  const runtime = new SubagentRuntime({
-    definitions,
-    maxDepth: spec.maxDepth,
-    cwd: spec.cwd,
-    sessionDate: sessionDate(new Date(run.startedAt)),
-    remote: run.remote,
-  });
+  const { runtime, workspace } = child;
   const spawn = new SpawnTools(runtime);
   // The parent's list as the spec names it, from this machine's tools: a child never gets a
   // tool its parent lacked, and its Agent tool only while its depth allows.
@@ -213,12 +228,13 @@ async function childStart(run: RemoteChildRun, workspace: ChildWorkspace | undef
       agentPath: spec.agentPath,
     },
     parent,
-    { workspace },
+    child,
   );
+  child.derived(start);
+  const { options } = child;
   // Hooks run where the session is, not here: a remote child has none (docs/remote.md).
-  start.options.hooks = undefined;
-  start.options.steps = workspace ? stepsInWorktree(run.steps, workspace) : run.steps;
-  start.options.inbox = run.inbox;
-  start.options.signal = run.signal;
-  return start;
+  options.hooks = undefined;
+  options.steps = workspace ? stepsInWorktree(run.steps, workspace) : run.steps;
+  options.inbox = run.inbox;
+  options.signal = run.signal;
 }

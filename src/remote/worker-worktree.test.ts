@@ -2,6 +2,9 @@
 // the journaled one back), its steps refused on a worker that lacks it, and finished by name.
 import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ChildRun } from '../agents/child-run.js';
+import type { ChildWorkspace } from '../agents/child-worktree.js';
+import { SubagentRuntime } from '../agents/subagent-runtime.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import { finishedRun } from '../testing/run-results.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -54,6 +57,19 @@ const ended = finishedRun(
   { result: 'done', agentType: 'helper', description: 'helper' },
 );
 
+/** The worker's child of `spec`, in `workspace`, as runRemoteChild makes it. */
+function childIn(spec: ReturnType<typeof specIn>, workspace: ChildWorkspace): ChildRun {
+  const runtime = new SubagentRuntime({ definitions: new Map(), cwd: spec.cwd });
+  const ref = { agentId: spec.agentId, parentId: spec.parentId, depth: spec.depth };
+  const owner = { agentId: spec.parentId, parentId: null, depth: 0 };
+  const child = new ChildRun(runtime, ref, owner, {
+    agentType: spec.definition.name,
+    description: spec.description,
+  });
+  child.workspace = workspace;
+  return child;
+}
+
 describe('a remote child in a worktree on its worker', () => {
   it('is made once: a replay gets the journaled worktree back instead of a second', async () => {
     makeGitRepo(repo());
@@ -67,7 +83,7 @@ describe('a remote child in a worktree on its worker', () => {
     expect(again.workspace.cwd).toBe(first.workspace.cwd);
     expect(again.workspace.promptNote).toContain('You work in your own git worktree');
     expect(gitIn(repo(), 'worktree', 'list').split('\n')).toHaveLength(2);
-    const finished = await finishWorkerWorktree(spec, again.workspace, side, ended);
+    const finished = await finishWorkerWorktree(childIn(spec, again.workspace), side, ended);
     expect(finished.worktree?.note).toContain('[Worktree removed');
     expect(finished.worktree?.reports.map((report) => report.action)).toEqual([
       'created',
@@ -92,7 +108,7 @@ describe('a remote child in a worktree on its worker', () => {
     await expect(steps.run({ kind: 'model', name: 'model#1' }, async () => 'ran')).rejects.toThrow(
       /same path on every worker \(a shared filesystem\), or a single worker/,
     );
-    const finished = await finishWorkerWorktree(spec, opened.workspace, side, ended);
+    const finished = await finishWorkerWorktree(childIn(spec, opened.workspace), side, ended);
     expect(finished.worktree?.note).toContain(`[Worktree not finished: its git worktree ${path}`);
   });
 

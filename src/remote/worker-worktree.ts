@@ -2,10 +2,10 @@
 // finished when it ends, each a journaled step, with the code a local child's worktree uses
 // (agents/child-worktree.ts); and its steps refused on a worker that does not have it.
 import { statSync } from 'node:fs';
+import type { ChildRun } from '../agents/child-run.js';
 import {
   type ChildWorkspace,
   childWorkspaceOf,
-  finishChildWorktree,
   openChildWorktree,
 } from '../agents/child-worktree.js';
 import type { RunResult, WorktreeReport } from '../core/events.js';
@@ -61,23 +61,21 @@ export function stepsInWorktree(steps: StepRunner, workspace: ChildWorkspace): S
 
 /**
  * Finishes the worktree once the child has ended, however it ended (committed and kept when
- * changed, removed when not), as a journaled step; the result carries the reports and the note
- * its parent reads, as a local child's parent does.
+ * changed, removed when not), as a journaled step, the way every child's is (ChildRun); the
+ * result carries the reports and the note its parent reads, as a local child's parent does.
  */
 export async function finishWorkerWorktree(
-  spec: CheckedChildSpec,
-  workspace: ChildWorkspace,
+  child: ChildRun,
   side: SideStep,
   result: RunResult,
 ): Promise<RunResult> {
-  const { path, branch } = workspace.worktree;
-  const ref = { agentId: spec.agentId, parentId: spec.parentId, depth: spec.depth };
+  const { path, branch } = child.workspace!.worktree;
   const finished = await side('finish worktree', async () => {
     if (!isDirectory(path)) {
       return { note: `[Worktree not finished: ${missingWorktree(path)}.]`, reports: [] };
     }
     const reports: WorktreeReport[] = [];
-    const { note } = await finishChildWorktree(workspace, ref, spec, (event) => {
+    const note = await child.finishWorktree((event) => {
       if (event.type !== 'worktree') return;
       const { type: _type, agentId: _agent, parentId: _parent, depth: _depth, ...report } = event;
       reports.push(report);

@@ -54,15 +54,17 @@ export function mainLoop(
     // Restarted tasks must count before the main agent first waits: the loop starts once the
     // model and the restarts are ready. The module loads only to resume: other runs never pay
     // for it at start-up.
-    const resumed = Promise.all([model, import('../tasks/resume-tasks.js')]).then(
-      ([resolved, { resumeTasks }]) =>
-        resumeTasks({
-          tasks: background,
-          spawner: spawn,
-          main: mainView(main, plan, resolved, node),
-          history: plan.messages ?? [],
-          warn: plan.resumeTasks?.warn,
-        }),
+    const resumed = Promise.all([
+      model,
+      import('../tasks/resume-tasks.js'),
+      import('../agents/restarted-child.js'),
+    ]).then(([resolved, { resumeTasks }, { childRestarts }]) =>
+      resumeTasks({
+        tasks: background,
+        children: childRestarts(spawn, mainView(main, plan, resolved, node)),
+        history: plan.messages ?? [],
+        warn: plan.resumeTasks?.warn,
+      }),
     );
     model = Promise.all([model, resumed]).then(([resolved]) => resolved);
   }
@@ -142,7 +144,12 @@ export async function* runWithSetup(
     const first = await loop.next();
     if (first.done) return first.value;
     yield first.value;
-    for (const message of warnings) yield { ...ref, type: 'warning', message };
+    for (const message of warnings) {
+      const warning: AgentEvent = { ...ref, type: 'warning', message };
+      // Made outside the loop: recorded as it is made, as the loop's own events are.
+      plan.onEvent?.(warning);
+      yield warning;
+    }
     return yield* loop;
   } finally {
     await Promise.all([own?.close(), session?.close()]);

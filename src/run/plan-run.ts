@@ -20,8 +20,7 @@ export function planRun(input: RunInput): RunPlan {
     ...input,
     traceContext: traceContexts,
     sessionHooks: session?.hooks,
-    background: (made) =>
-      new BackgroundTasks(tasks, made, { outputDir: input.taskOutputDir, onEvent: input.onEvent }),
+    background: (made) => new BackgroundTasks(tasks, made, { outputDir: input.taskOutputDir }),
     workflowTool:
       workflows &&
       ((spawner) => createWorkflowTool(spawner, { ...workflows, storePath: tasks.store.path })),

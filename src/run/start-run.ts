@@ -62,6 +62,7 @@ function startRun(prompt: string, plan: RunPlan): AsyncGenerator<AgentEvent, Run
           resumed: (plan.messages?.length ?? 0) > 0,
           signal: plan.signal,
           definition: plan.mainDefinition,
+          onEvent: plan.onEvent,
         },
         begin,
       )

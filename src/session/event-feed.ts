@@ -1,6 +1,7 @@
 // One host session's events, each handed on once: its transcript line on disk first, then every
 // subscriber (print mode's output, the terminal UI, the protocol servers) in the order they came.
 // Print mode, the UI and every host after them read a session through this, never a run alone.
+// Events come in one way only, a run's `onEvent`: every event is recorded there as it is made.
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { TranscriptWriter } from './transcript-writer.js';
 
@@ -19,13 +20,6 @@ export interface EventFeedOptions {
 export class EventFeed {
   readonly transcript: TranscriptWriter;
   readonly #listeners = new Set<EventListener>();
-  /**
-   * A run hands most events over twice — its `onEvent` the moment they are made, its stream
-   * when the host reads on — and some only once: events made outside any loop (a session's
-   * warnings, a child's worktree) come only in the stream, and background work that outlives
-   * the stream only through `onEvent`. Both go to `record`; this keeps each event once.
-   */
-  readonly #recorded = new WeakSet<AgentEvent>();
   #warnings: string[];
 
   constructor(options: EventFeedOptions) {
@@ -40,12 +34,13 @@ export class EventFeed {
   }
 
   /**
-   * Takes an event of the session: give it as a run's `onEvent` (and its task manager's). An
-   * event seen before, or after `close`, is dropped. Like any `onEvent`, listeners must not throw.
+   * Takes an event of the session: give it as a run's `onEvent` (and its task manager's), which
+   * every event reaches once, as it is made, whether a loop made it or not (a session's
+   * warnings, a child's worktree, background work that outlives the stream). An event after
+   * `close` is dropped. Like any `onEvent`, listeners must not throw: a throw ends the run.
    */
   readonly record = (event: AgentEvent): void => {
-    if (this.#recorded.has(event) || this.transcript.closed) return;
-    this.#recorded.add(event);
+    if (this.transcript.closed) return;
     // On disk before anyone is shown it: what a user saw survives a crash.
     this.transcript.write(event);
     for (const listener of this.#listeners) listener(event);
@@ -57,14 +52,18 @@ export class EventFeed {
     }
   };
 
-  /** Reads a run to its end, recording what its stream carries; returns the main agent's result. */
+  /**
+   * Reads a run whose `onEvent` is `record` to its end; returns the main agent's result. Its
+   * stream carries nothing `onEvent` did not: the feed has heard each event already.
+   */
   async drain(run: AsyncGenerator<AgentEvent, RunResult>): Promise<RunResult> {
     let step: IteratorResult<AgentEvent, RunResult> | undefined;
     try {
-      for (step = await run.next(); !step.done; step = await run.next()) this.record(step.value);
+      for (step = await run.next(); !step.done; step = await run.next());
       return step.value;
     } finally {
-      // A listener threw: the run stops as after a `break`, its servers and children with it.
+      // Read no further (the host stopped): the run stops as after a `break`, its servers and
+      // children with it.
       if (step && !step.done) await run.return(undefined as never);
     }
   }

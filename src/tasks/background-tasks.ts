@@ -1,29 +1,20 @@
-// A run's background work as the spawn side sees it (agents/background-port.ts): the task manager
-// with its local executors, the task tools, and continuing an agent that has ended (SendMessage).
+// A run's background work as the spawn side sees it (core/background-port.ts): the task manager
+// with its executors, the task tools, and continuing an agent that has ended (SendMessage). The
+// run's agents it reaches only through the `RunAgents` port: it never imports agents/.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentEntry } from '../agents/agent-directory.js';
-import type {
-  AdoptedChild,
-  BackgroundChild,
-  BackgroundPort,
-  Lend,
-  RemoteBackgroundChild,
-} from '../agents/background-port.js';
-import { childInbox } from '../agents/subagent-context.js';
-import type { SubagentRuntime } from '../agents/subagent-runtime.js';
-import type { AgentEvent, AgentRef } from '../core/events.js';
+import type { BackgroundPort, Lend, RunAgents } from '../core/background-port.js';
+import type { ChildTask } from '../core/child-task.js';
+import type { AgentRef } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { TaskRecord } from '../core/tasks.js';
 import type { Tool } from '../core/tool.js';
 import { bashTool } from '../tools/bash.js';
-import { AdoptedAgentExecutor } from './adopted-agent-executor.js';
+import { AgentTaskExecutor } from './agent-task-run.js';
 import { backgroundBashTool, isBuiltinBash } from './background-bash-tool.js';
 import { listAgentsTool } from './list-agents-tool.js';
-import { LocalAgentExecutor } from './local-agent-executor.js';
 import { LocalBashExecutor } from './local-bash-executor.js';
-import { RemoteAgentExecutor } from './remote-agent-executor.js';
 import { sendMessageTool } from './send-message-tool.js';
 import type { TaskManager } from './task-manager.js';
 import { taskOutputTool } from './task-output-tool.js';
@@ -32,18 +23,17 @@ import { taskStopTool } from './task-stop-tool.js';
 export interface BackgroundTasksOptions {
   /** Where background commands write their output; default a new folder under the OS temp dir. */
   outputDir?: string;
-  /** The run's `onEvent`: where remote children's events are recorded (their loops ran elsewhere). */
-  onEvent?: (event: AgentEvent) => void;
 }
 
 export class BackgroundTasks implements BackgroundPort {
   readonly manager: TaskManager;
-  readonly runtime: SubagentRuntime;
-  readonly agents: LocalAgentExecutor;
-  /** Foreground children sent to the background while they ran. */
-  readonly adopted: AdoptedAgentExecutor;
+  /** The run's agents (agents/ implements the port). */
+  readonly runtime: RunAgents;
+  /** Children in this process, however they came to the background. */
+  readonly agents = new AgentTaskExecutor('local_agent');
   readonly bash = new LocalBashExecutor();
-  readonly remoteAgents: RemoteAgentExecutor;
+  /** Children on a worker or behind an A2A agent. */
+  readonly remoteAgents = new AgentTaskExecutor('remote_agent');
   readonly tools: readonly Tool[];
   /** Bash with `run_in_background`, in place of the built-in Bash. */
   readonly bashTool: Tool;
@@ -54,17 +44,10 @@ export class BackgroundTasks implements BackgroundPort {
   }
   #outputDir: string | undefined;
 
-  constructor(
-    manager: TaskManager,
-    runtime: SubagentRuntime,
-    options: BackgroundTasksOptions = {},
-  ) {
+  constructor(manager: TaskManager, runtime: RunAgents, options: BackgroundTasksOptions = {}) {
     this.manager = manager;
     this.runtime = runtime;
     this.#outputDir = options.outputDir;
-    this.agents = new LocalAgentExecutor(runtime);
-    this.adopted = new AdoptedAgentExecutor(runtime);
-    this.remoteAgents = new RemoteAgentExecutor(runtime, options.onEvent);
     this.tools = [
       taskOutputTool(this),
       taskStopTool(this),
@@ -84,47 +67,18 @@ export class BackgroundTasks implements BackgroundPort {
     return this.manager.signal;
   }
 
-  launch(child: BackgroundChild): TaskRecord {
-    return this.manager.start(this.agents, child, {
-      kind: 'local_agent',
-      description: child.options.description ?? '',
-      owner: child.owner,
-      agentId: child.options.agentId,
-      agentType: child.options.agentType,
-      name: child.name,
-      spec: child.restart,
-    });
-  }
-
-  adopt(child: AdoptedChild): TaskRecord {
-    return this.manager.start(this.adopted, child, {
-      kind: 'local_agent',
-      description: child.description,
-      owner: child.owner,
-      agentId: child.agentId,
-      agentType: child.agentType,
-      name: child.name,
-      spec: child.restart,
-    });
-  }
-
-  launchRemote(child: RemoteBackgroundChild): TaskRecord {
-    return this.manager.start(this.remoteAgents, child, {
-      kind: 'remote_agent',
-      description: child.spec.description,
-      owner: child.owner,
-      agentId: child.spec.agentId,
-      agentType: String(child.spec.definition.name),
-      name: child.name,
-      // A resumed run attaches to the same child with it (the submit is idempotent).
-      spec: child.spec,
-    });
+  launch(child: ChildTask): TaskRecord {
+    const meta = child.meta();
+    return this.manager.start(
+      meta.kind === 'remote_agent' ? this.remoteAgents : this.agents,
+      child,
+      meta,
+    );
   }
 
   /** A message for a remote agent that runs: false when it has ended. */
   sendRemote(agentId: string, text: string): Promise<boolean> {
-    const port = this.runtime.remote;
-    return port ? port.executor.send(agentId, text) : Promise.resolve(false);
+    return this.runtime.sendRemote(agentId, text);
   }
 
   inboxFor(agent: AgentRef, options?: { lend?: Lend }): Inbox {
@@ -133,37 +87,12 @@ export class BackgroundTasks implements BackgroundPort {
 
   /**
    * Continues an agent whose run has ended with its whole conversation and `prompt` as the next
-   * user message, in the background; `owner` (who asked) gets the notification.
+   * user message, in the background; `owner` (who asked) gets the notification. Undefined when
+   * it cannot be continued.
    */
-  continueAgent(entry: AgentEntry, prompt: string, owner: AgentRef): TaskRecord {
-    const previous = entry.options;
-    if (!previous) throw new Error(`agent ${entry.agentId} cannot be continued`);
-    const definition = this.runtime.findDefinition(entry.agentType);
-    const options = {
-      ...previous,
-      messages: entry.messages,
-      signal: this.signal,
-      background: true,
-      // A fresh budget node under the same parent: the tree's limits still hold.
-      budget:
-        previous.budget?.parent?.child({
-          timeMs: definition?.timeBudgetMs,
-          tokens: definition?.tokenBudget,
-        }) ?? previous.budget,
-      inbox: childInbox(this.runtime, {
-        agentId: entry.agentId,
-        parentId: entry.parentId ?? owner.agentId,
-        depth: entry.depth,
-      }),
-    };
-    return this.launch({
-      prompt,
-      options,
-      name: entry.name ?? undefined,
-      background: true,
-      owner,
-      restart: { agentType: entry.agentType, prompt },
-    });
+  continueAgent(agentId: string, prompt: string, owner: AgentRef): TaskRecord | undefined {
+    const child = this.runtime.continued(agentId, prompt, owner);
+    return child && this.launch(child);
   }
 
   /** Whether `callerId` may read or stop this task: its own, its descendants', or an agent it may address. */

@@ -1,7 +1,7 @@
 // ListAgents: the part of the run's agent tree the caller may address with SendMessage (its
 // descendants and its siblings), with names, types, status and last activity.
 import { z } from 'zod';
-import type { AgentEntry } from '../agents/agent-directory.js';
+import type { AgentView } from '../core/background-port.js';
 import { shownTaskStatus } from '../core/tasks.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
@@ -45,7 +45,7 @@ export function listAgentsTool(tasks: BackgroundTasks): Tool {
  * `blocked` while its background task waits on a person's permission answer; `busy` while its own
  * turn is over but agents below it still run (it is not idle: it waits for them).
  */
-function statusOf(entry: AgentEntry, tasks: BackgroundTasks): string {
+function statusOf(entry: AgentView, tasks: BackgroundTasks): string {
   if (entry.status !== 'running') return entry.status;
   const task = entry.background && entry.taskId ? tasks.manager.get(entry.taskId) : undefined;
   if (task && shownTaskStatus(task) === 'blocked') return `blocked (${task.progress.blockedOn})`;

@@ -2,8 +2,8 @@
 // its next model call (recorded in the task store first); one that has ended resumes in the
 // background with its whole history and notifies the sender. It addresses descendants and siblings.
 import { z } from 'zod';
-import type { AgentEntry } from '../agents/agent-directory.js';
-import { launchedOutput } from '../agents/run-subagent.js';
+import type { AgentView } from '../core/background-port.js';
+import { launchedOutput } from '../core/launched-output.js';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
 import { agentMessageBlock, inboxMessage, newMessageId } from './task-notification.js';
@@ -49,19 +49,19 @@ export function sendMessageTool(tasks: BackgroundTasks): Tool {
         // Its loop has just ended: once it has, it is continued like any finished agent.
         await directory.whenEnded(target.agentId);
       }
-      if (!target.options) return toolError(`${describe(target)} cannot be continued.`);
       const { agentId, parentId, depth } = caller;
       const record = tasks.continueAgent(
-        target,
+        target.agentId,
         inboxMessage([{ notification: false, text: block }]),
         { agentId, parentId, depth },
       );
+      if (!record) return toolError(`${describe(target)} cannot be continued.`);
       return `${launchedOutput(record.taskId, target.agentId, record.status)}\n${describe(target)} had ended (${target.status}); it continues with its whole conversation.`;
     },
   });
 }
 
-function describe(entry: AgentEntry): string {
+function describe(entry: AgentView): string {
   return `${entry.path}${entry.name ? ` "${entry.name}"` : ''} (${entry.agentId})`;
 }
 

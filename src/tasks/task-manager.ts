@@ -1,8 +1,8 @@
 // The lifecycle of a run's background tasks, whatever runs them: a row in the store before
 // anything is reported, progress at most once a second, the ending (and a message to a running
 // agent) written and then delivered exactly once, stop and wait. Executors only do the work.
-import type { Lend } from '../agents/background-port.js';
 import { AgentStop } from '../core/agent-stop.js';
+import type { Lend } from '../core/background-port.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { RunIds } from '../core/run-ids.js';
 import { settleWithin } from '../core/settle-within.js';

@@ -3,6 +3,7 @@
 // --resume (tasks/resume-tasks.ts). The workflow reads its ending itself, so its owner gets no
 // notification for it.
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { childRestarts } from '../agents/restarted-child.js';
 import { runSubagent } from '../agents/run-subagent.js';
 import { newAgentId, type Spawner } from '../agents/subagent-context.js';
 import { FINAL_TASK_STATUSES, type TaskRecord } from '../core/tasks.js';
@@ -38,7 +39,9 @@ export function subagentItemRunner(
   };
   /** An ended item's agent, restarted from its transcript; undefined when it cannot be. */
   const restart = (record: TaskRecord) =>
-    restartEndedAgent({ tasks, spawner, main: parent }, record, owner).catch(() => undefined);
+    restartEndedAgent({ tasks, children: childRestarts(spawner, parent) }, record, owner).catch(
+      () => undefined,
+    );
   return {
     async run(request, control) {
       const earlier =

@@ -4,6 +4,7 @@
 // written, and the summary the model reads.
 import { readFile } from 'node:fs/promises';
 import type { Spawner } from '../agents/subagent-context.js';
+import type { AgentEvent } from '../core/events.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { BackgroundTasks } from '../tasks/background-tasks.js';
 import { resolveAllowedPath } from '../tools/allowed-path.js';
@@ -45,9 +46,13 @@ export async function callWorkflow(
     if (!options.wait) return startInBackground(spawner, ctx, store, runId, run, options);
     // Waiting (`warren workflow run`): the events go into the caller's stream as the call's.
     const { agentId, parentId, depth } = ctx.agent;
+    // Made outside any loop: recorded (the run's `onEvent`) as they are made, as the loop's are.
+    const record = ctx.run.inherited.onEvent;
     const { result, summary } = await run(ctx.signal, (event) => {
       options.onEvent?.(event);
-      ctx.emit({ agentId, parentId, depth, ...event });
+      const made: AgentEvent = { agentId, parentId, depth, ...event };
+      record?.(made);
+      ctx.emit(made);
     });
     return result.status === 'failed' ? toolError(summary) : summary;
   } catch (error) {
@@ -71,7 +76,12 @@ function startInBackground(
   }
   const { agentId, parentId, depth } = ctx.agent;
   const record = tasks.manager.start(
-    new WorkflowTaskExecutor(run, { agentId, parentId, depth }, options.onEvent),
+    new WorkflowTaskExecutor(
+      run,
+      { agentId, parentId, depth },
+      options.onEvent,
+      ctx.run.inherited.onEvent,
+    ),
     { runId },
     {
       kind: 'local_workflow',

@@ -1,7 +1,7 @@
 // A workflow run as a background task of its own (`local_workflow`): the Workflow tool returns
 // its task id at once, the run goes on beside the agent, and its summary reaches the agent as a
 // task notification. TaskStop stops it (paused, resumable); TaskOutput shows how far it got.
-import type { AgentRef } from '../core/events.js';
+import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
 import type { WorkflowRunResult } from './workflow-engine.js';
 import type { WorkflowEvent } from './workflow-events.js';
@@ -34,12 +34,20 @@ export class WorkflowTaskExecutor implements TaskExecutor<WorkflowTaskSpec> {
   readonly #run: RunInTask;
   readonly #owner: AgentRef;
   readonly #onEvent: ((event: WorkflowEvent) => void) | undefined;
+  /** The run's `onEvent`: the events are made outside any loop, and recorded as they are made. */
+  readonly #record: ((event: AgentEvent) => void) | undefined;
 
   /** `owner`: the agent that called Workflow; the run's events go into the stream as its own. */
-  constructor(run: RunInTask, owner: AgentRef, onEvent?: (event: WorkflowEvent) => void) {
+  constructor(
+    run: RunInTask,
+    owner: AgentRef,
+    onEvent?: (event: WorkflowEvent) => void,
+    record?: (event: AgentEvent) => void,
+  ) {
     this.#run = run;
     this.#owner = owner;
     this.#onEvent = onEvent;
+    this.#record = record;
   }
 
   start(taskId: string, spec: WorkflowTaskSpec, control: TaskControl): void {
@@ -64,7 +72,9 @@ export class WorkflowTaskExecutor implements TaskExecutor<WorkflowTaskSpec> {
         control.progress({ toolCalls: running.done + running.failed, lastActivityAt: Date.now() });
       }
       this.#onEvent?.(event);
-      control.emit({ ...this.#owner, ...event });
+      const made: AgentEvent = { ...this.#owner, ...event };
+      this.#record?.(made);
+      control.emit(made);
     };
     control.signal.addEventListener('abort', () => (running.stopped = true), { once: true });
     running.outcome = this.#run(control.signal, onEvent).then(

@@ -1,5 +1,5 @@
-// The tool result of a background start, local or remote: JSON the model can keep (task and
-// agent ids, status), and what to do next.
+// The tool result of a background start (agents/) or of an agent continued by SendMessage
+// (tasks/): JSON the model can keep (task and agent ids, status), and what to do next.
 
 /** The tool result of a background start: JSON the model can keep, and what to do next. */
 export function launchedOutput(taskId: string, agentId: string, status: string): string {
