@@ -2,14 +2,6 @@
 // code, the events and messages a run yields, its result and errors, and resolveModel. The rest
 // lives in subpath entries (warren/tools, warren/permissions, warren/engine, …: docs/library.md).
 
-export type {
-  AgentDefinition,
-  AgentDefinitionInput,
-} from './agents/definitions/agent-definition.js';
-export { defineAgent } from './agents/definitions/define-agent.js';
-// Definitions resolved once and passed to many query() calls (the shared bench does so).
-export { resolveAgentDefinitions } from './agents/definitions/load-agent-definitions.js';
-export type { OutputSchemaInput } from './agents/definitions/output-schema.js';
 export { ConfigError } from './core/config-error.js';
 export type {
   AgentEvent,
@@ -42,6 +34,14 @@ export {
   type ToolOutput,
 } from './core/tool.js';
 export type { Usage } from './core/usage.js';
+export type {
+  AgentDefinition,
+  AgentDefinitionInput,
+} from './definitions/agent-definition.js';
+export { defineAgent } from './definitions/define-agent.js';
+// Definitions resolved once and passed to many query() calls (the shared bench does so).
+export { resolveAgentDefinitions } from './definitions/load-agent-definitions.js';
+export type { OutputSchemaInput } from './definitions/output-schema.js';
 export { resolveModel } from './model/resolve-model.js';
 export {
   type Query,

@@ -17,7 +17,7 @@ import { CACHE_SIBLING_DESCRIPTION, CACHE_SIBLING_PROMPT } from './workload.mjs'
 const dist = new URL('../../dist/', import.meta.url);
 const { query, resolveModel } = await import(new URL('index.js', dist));
 const { builtinTools } = await import(new URL('tools.js', dist));
-const { mainSystemPrompt } = await import(new URL('cli/run/system-prompt.js', dist));
+const { mainSystemPrompt } = await import(new URL('prompt/system-prompt.js', dist));
 
 const spec = JSON.parse(process.argv[2] ?? '{}');
 const { mockURL, n = 10, latencyMs = 100 } = spec;

@@ -22,7 +22,7 @@ const { checkChildSpec } = await import(new URL('remote/child-spec-schema.js', d
 const { runRemoteChild } = await import(new URL('remote/run-remote-child.js', dist));
 const { directSteps } = await import(new URL('core/step-runner.js', dist));
 const { resolveAgentDefinitions } = await import(
-  new URL('agents/definitions/load-agent-definitions.js', dist)
+  new URL('definitions/load-agent-definitions.js', dist)
 );
 
 const settings = JSON.parse(process.argv[2] ?? '{}');

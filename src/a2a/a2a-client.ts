@@ -10,7 +10,7 @@ import {
   JsonRpcTransportFactory,
   RestTransportFactory,
 } from '@a2a-js/sdk/client';
-import type { RemoteAgent } from '../agents/definitions/remote-agent-fields.js';
+import type { RemoteAgent } from '../definitions/remote-agent-fields.js';
 import { authHeaders } from './remote-agent-auth.js';
 
 export async function openA2aClient(remote: RemoteAgent, env: NodeJS.ProcessEnv): Promise<Client> {

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Artifact, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
 import type { Client, RequestOptions } from '@a2a-js/sdk/client';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+import { messageOf } from '../core/error-message.js';
 import type { RunResult } from '../core/events.js';
 import {
   type RemoteChildSpec,
@@ -15,6 +15,7 @@ import {
   type RemoteProgress,
   startingProgress,
 } from '../core/remote-executor.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { openA2aClient } from './a2a-client.js';
 import { partsText, sendTextRequest } from './a2a-parts.js';
 import { a2aResult, type TaskView } from './a2a-result.js';
@@ -257,10 +258,6 @@ async function earlierTask(client: Client, agentId: string): Promise<Task | unde
     // A server without ListTasks (A2A 0.3): the task is sent anew.
     return undefined;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The task of the context `agentId` names; throws when the server cannot be asked. */

@@ -2,10 +2,10 @@
 // data part as its structured value), its state as a status, and the usage and cost the remote
 // side reported (warren's own servers do), so they roll up into the tree's `agents[]`.
 import { type Artifact, TaskState } from '@a2a-js/sdk';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { AgentStatus, ResultSubtype, RunResult } from '../core/events.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
 import { emptyUsage } from '../core/usage.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { partsData, partsText } from './a2a-parts.js';
 import { readRunReport } from './remote-run-report.js';
 

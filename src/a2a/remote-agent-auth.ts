@@ -1,7 +1,7 @@
 // The headers a `kind: remote` definition's `auth` makes, as Gemini CLI reads it: `apiKey` in
 // its header (X-API-Key by default), `http` as `Authorization: <scheme> …`. `$VAR` values come
 // from the environment when the agent runs; a missing variable is an error naming it.
-import type { RemoteAgentAuth } from '../agents/definitions/remote-agent-fields.js';
+import type { RemoteAgentAuth } from '../definitions/remote-agent-fields.js';
 
 export function authHeaders(
   auth: RemoteAgentAuth | undefined,

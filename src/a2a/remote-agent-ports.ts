@@ -1,9 +1,10 @@
 // The A2A side of a run: one RemoteExecutor per `kind: remote` definition, made when its first
 // child starts and kept for the run, so every child of it shares one client. The A2A SDK (and
 // the JOSE library under its client) loads with that first child, not with every run.
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+
 import type { RemoteAgentPorts, RemotePort } from '../agents/remote-port.js';
 import type { RemoteExecutor } from '../core/remote-executor.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 
 export function remoteAgentPorts(env: NodeJS.ProcessEnv): RemoteAgentPorts {
   const ports = new Map<string, RemotePort>();

@@ -2,6 +2,7 @@
 // another warren) run as a process in its own group, with warren as its ACP client. It yields
 // the events a child's loop would, so foreground, background, worktrees and TaskStop treat it
 // as any child; its questions go to warren's gate, its file access through warren's checks.
+
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -14,6 +15,7 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Budget } from '../core/budget.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentStatus, RunResult } from '../core/events.js';
 import type { HookRunner } from '../core/hook-runner.js';
 import type { Message } from '../core/messages.js';
@@ -337,8 +339,4 @@ function statusOf(stop: StopReason): AgentStatus {
   if (stop === 'max_turn_requests') return 'max_turns';
   if (stop === 'refusal') return 'failed';
   return 'completed';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,9 +1,9 @@
 // The hooks of an agent that runs a definition: the session's, plus the definition's own
 // (active only while that agent runs), compiled once per definition.
 import type { HookRunner } from '../core/hook-runner.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { type CompiledHooks, compileHookSettings, formatHookPath } from '../hooks/hook-settings.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 
 const compiled = new WeakMap<AgentDefinition, CompiledHooks>();
 

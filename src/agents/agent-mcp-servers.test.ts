@@ -8,6 +8,7 @@ import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import { liveGroups } from '../core/process-group.js';
+import { loadAgentDefinitions } from '../definitions/load-agent-definitions.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
@@ -16,7 +17,6 @@ import { isAlive } from '../testing/process-liveness.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
-import { loadAgentDefinitions } from './definitions/load-agent-definitions.js';
 
 const agentCall = (subagentType: string, prompt: string) => ({
   name: 'Agent',

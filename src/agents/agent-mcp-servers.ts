@@ -4,11 +4,11 @@
 // until trusted.
 import { ConfigError } from '../core/config-error.js';
 import type { Tool } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { type McpTimeouts, startMcpServers } from '../mcp/mcp-servers.js';
 import { isMcpTool } from '../mcp/mcp-tool.js';
 import { type McpServerSpec, parseServerConfig } from '../mcp/server-config.js';
 import { type McpTrust, untrustedReason } from '../mcp/trust-store.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 
 /** What every agent's servers start with: run-wide, set once by `query()`. */
 export interface AgentMcpSettings extends McpTimeouts {

@@ -2,8 +2,8 @@
 // again with the chosen definition (run-subagent.ts); to the loop it is a tool like any other.
 import { z } from 'zod';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { EFFORTS } from '../model/model-settings.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';

@@ -6,6 +6,7 @@ import { notRunOutcome, outcomeOf } from '../core/child-task.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { TaskMeta, TaskOutcome } from '../core/tasks.js';
 import type { SpawnToolContext, ToolOutput } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
 import { childTools } from './child-tools.js';
 import {
@@ -15,7 +16,6 @@ import {
   openChildWorktree,
   reopenChildWorktree,
 } from './child-worktree.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 import type { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, type ChildSink, driveChild } from './drive-child.js';
 import { type HandedOff, handOff, withNote, withPartial } from './hand-off.js';

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { childTools } from './child-tools.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 import { SpawnTools } from './spawn-tools.js';
 import { SubagentRuntime } from './subagent-runtime.js';
 

@@ -2,10 +2,10 @@
 // lists. The one rule that matters: nothing its parent lacks, at any depth.
 import type { PermissionRule } from '../core/permission-policy.js';
 import type { Tool } from '../core/tool.js';
+import type { AgentDefinition, DefinitionPermissionRule } from '../definitions/agent-definition.js';
+import { parseToolRule } from '../definitions/normalize-tools.js';
 import { parsePermissionRule } from '../permissions/permission-rule.js';
 import { readOnlyBashTool } from '../tools/bash.js';
-import type { AgentDefinition, DefinitionPermissionRule } from './definitions/agent-definition.js';
-import { parseToolRule } from './definitions/normalize-tools.js';
 
 /** An agent's tools, and the deny and ask rules its permission policy adds for them. */
 export interface AgentToolList {

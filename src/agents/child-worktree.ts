@@ -1,15 +1,16 @@
 // A child's own git worktree around its run: made before it starts (its cwd, allowed directories,
 // permission edge, prompt note) or taken up again by a restart after a crash, and finished when
 // it ends, however it ends, with the note its parent reads and the events the agent tree reports.
+
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentRef, WorktreeReport } from '../core/events.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import { confineToWorktree } from '../isolation/confine-to-worktree.js';
 import { type AgentWorktree, createWorktree } from '../isolation/create-worktree.js';
 import { finishWorktree, type WorktreeOutcome } from '../isolation/finish-worktree.js';
 import { reopenWorktree } from '../isolation/reopen-worktree.js';
-import { GitError } from '../isolation/run-git.js';
 import { boundaryOf } from '../isolation/worktree-boundary.js';
 import { isInside, realDir } from '../tools/allowed-path.js';
 
@@ -57,7 +58,7 @@ export async function openChildWorktree(params: {
   } catch (error) {
     return {
       ok: false,
-      message: `The ${params.agentType} agent was not started: isolation: "worktree" needs a git worktree, and git could not make one. ${messageOf(error)}. Call Agent without isolation to run it in your directory, or fix the repository first.`,
+      message: `The ${params.agentType} agent was not started: isolation: "worktree" needs a git worktree, and git could not make one. ${reasonOf(error)}. Call Agent without isolation to run it in your directory, or fix the repository first.`,
     };
   }
   return { ok: true, workspace: await workspaceIn(worktree, params.parent) };
@@ -81,7 +82,7 @@ export async function reopenChildWorktree(params: {
     });
     return { ok: true, workspace: await workspaceIn(worktree, params.parent) };
   } catch (error) {
-    return { ok: false, message: messageOf(error) };
+    return { ok: false, message: reasonOf(error) };
   }
 }
 
@@ -221,11 +222,7 @@ function isDirectory(dir: string): boolean {
   return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
-function messageOf(error: unknown): string {
-  const text = GitError.isInstance(error)
-    ? error.message
-    : error instanceof Error
-      ? error.message
-      : String(error);
-  return text.replace(/[.\s]+$/, '');
+/** The failure as the end of a sentence: its own full stop dropped. */
+function reasonOf(error: unknown): string {
+  return messageOf(error).replace(/[.\s]+$/, '');
 }

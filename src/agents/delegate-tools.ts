@@ -2,7 +2,7 @@
 // tool call). Same execution path as the Agent tool; only the input is a task spec.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';

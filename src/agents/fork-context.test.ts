@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolCallPart } from '../core/messages.js';
-import { builtinAgents } from './definitions/builtin-agents.js';
+import { builtinAgents } from '../definitions/builtin-agents.js';
 import { forkDirective, forkedTurns, forkMessages } from './fork-context.js';
 
 const call = (id: string): ToolCallPart => ({

@@ -3,7 +3,7 @@
 // that has no result yet left out; and the message that hands the conversation to the child.
 
 import type { Message } from '../core/messages.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 
 /** `false`: a fresh conversation; `true`: the whole of the parent's; N: its last N turns. */
 export type ForkContext = boolean | number;

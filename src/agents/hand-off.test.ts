@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, RunResult } from '../core/events.js';
+import { defineAgent } from '../definitions/define-agent.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { type QueryOptions, query } from '../query.js';
@@ -11,7 +12,6 @@ import { unframed } from '../testing/framed-output.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { echoTool } from '../testing/stub-tools.js';
 import { useTempDir } from '../testing/temp-dir.js';
-import { defineAgent } from './definitions/define-agent.js';
 
 const dir = useTempDir('warren-handoff-');
 

@@ -3,9 +3,9 @@
 // structured value as JSON text, the cut to size, and a note when it stopped early or failed.
 import type { RunResult } from '../core/events.js';
 import { FatalToolError, type ToolOutput, toolError } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { neutraliseHandoff, runHandoffCheck } from '../hooks/handoff-check.js';
 import { strictestHandoff } from '../hooks/merge-outcomes.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 import { framedOutput } from './framed-output.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 

@@ -1,6 +1,6 @@
 // Where a child runs, from its call and its definition: in its parent's directory, in a git
 // worktree of its own (`worktree`), on another machine (`remote`), or both of the last two.
-import type { AgentDefinition } from './definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 
 export interface Placement {
   isolation?: 'worktree';

@@ -1,13 +1,14 @@
 // A background child on a worker (or an A2A agent) as its `remote_agent` task: submitted
 // idempotently (a restart attaches to it), its progress read while it runs, cancelled when its
 // task is stopped, and its ending reported and handed off as a local child's is.
+
 import type { ChildTask, ChildTaskIO } from '../core/child-task.js';
 import { outcomeOf } from '../core/child-task.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { RemoteChildSpec, RemoteProgress } from '../core/remote-executor.js';
 import type { TaskMeta, TaskOutcome } from '../core/tasks.js';
 import { withTraceparent } from '../core/trace-context.js';
-import { messageOf } from '../model/retry-policy.js';
 import { handOff } from './hand-off.js';
 import {
   failedRemote,

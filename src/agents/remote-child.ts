@@ -1,12 +1,12 @@
 // One remote child for an Agent or delegate call: its spec submitted to the run's RemoteExecutor
 // (idempotent per agent id), then awaited (foreground) or a `remote_agent` task (background). Its
 // parent reads it as a local child's: the same hand-off, events (made from its result), transcript.
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import { launchedOutput } from '../core/launched-output.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { withTraceparent } from '../core/trace-context.js';
-import { messageOf } from '../model/retry-policy.js';
 import { forkedTurns } from './fork-context.js';
 import { handOff, throwIfFatal } from './hand-off.js';
 import { RemoteChildTask } from './remote-child-task.js';

@@ -2,7 +2,7 @@
 // this run uses it. The CLI (or a worker, for its children's children) plugs it into the run's
 // SubagentRuntime; agents/ never imports an engine.
 import type { RemoteExecutor } from '../core/remote-executor.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 
 export interface RemotePort {
   readonly executor: RemoteExecutor;

@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
 import type { SpawnToolContext } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { compileOutputSchema } from '../definitions/output-schema.js';
 import { isModelAlias } from '../model/model-alias.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
-import { compileOutputSchema } from './definitions/output-schema.js';
 import type { RemotePort } from './remote-port.js';
 import {
   ALIAS_MODELS,

@@ -1,8 +1,10 @@
 // Children of a crashed session again (`--resume`), as ChildRuns: a local one from its sidechain
 // transcript, in its own worktree if it had one, with the calls the crash cut off answered; a
 // remote one attached to again on its worker. tasks/resume-tasks.ts decides which, and when.
+
 import { existsSync } from 'node:fs';
 import type { ChildRestarts, ChildResume } from '../core/background-port.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentRef } from '../core/events.js';
 import type { Message, ToolCallPart, ToolMessage } from '../core/messages.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
@@ -193,7 +195,7 @@ async function rerunReadOnlyCalls(
         part.output = typeof output === 'string' ? output : output.output;
         part.isError = typeof output !== 'string' && output.isError === true;
       } catch (error) {
-        part.output = `${interrupted} Running it again (it changes nothing) failed: ${error instanceof Error ? error.message : String(error)}`;
+        part.output = `${interrupted} Running it again (it changes nothing) failed: ${messageOf(error)}`;
       }
     }
     const repaired: ToolMessage = message;

@@ -3,10 +3,10 @@
 // text, or in the background, where the call returns its task at once. A foreground child can
 // be sent to the background while it runs (foreground-children.ts); a remote one runs elsewhere.
 
+import { messageOf } from '../core/error-message.js';
 import type { AgentRef } from '../core/events.js';
 import { launchedOutput } from '../core/launched-output.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
-import { messageOf } from '../model/retry-policy.js';
 import { ChildRun } from './child-run.js';
 import { DetachableChild } from './detachable-child.js';
 import { handOff, throwIfFatal } from './hand-off.js';

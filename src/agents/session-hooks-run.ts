@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { HookRunner } from '../core/hook-runner.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import {
   type CompiledHooks,
   compileHookSettings,
@@ -14,7 +15,6 @@ import {
 import { SessionHooks } from '../hooks/session-hooks.js';
 import { modelName } from '../model/pricing.js';
 import { agentHookRunner, anyDefinitionHooks } from './agent-hooks.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 
 export interface SessionHookSources {
   /** The library's hooks: callbacks or commands. */

@@ -1,9 +1,9 @@
 // The factory of the tools that start agents (Agent, delegate_to_<name>) and of each agent's tool
 // list. One per run: an Agent tool for a given set of types is built once and shared by the tree.
 import type { Tool } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { type AgentTool, createAgentTool, isAgentTool } from './agent-tool.js';
 import { type AgentToolList, childTools, isSpawnTool } from './child-tools.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
 import { createDelegateTool } from './delegate-tools.js';
 import type { Spawner } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';

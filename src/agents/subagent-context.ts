@@ -10,16 +10,16 @@ import type { AcpCommand } from '../acp/acp-child.js';
 import type { Inbox } from '../core/inbox.js';
 import type { Message } from '../core/messages.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { compileOutputSchema } from '../definitions/output-schema.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
 import type { Effort, ModelSettings } from '../model/model-settings.js';
+import { memoryTools } from '../prompt/memory/memory-tools.js';
 import { agentHookRunner } from './agent-hooks.js';
 import type { AgentToolList } from './child-tools.js';
 import type { ChildWorkspace } from './child-worktree.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
-import { compileOutputSchema } from './definitions/output-schema.js';
 import { type ForkContext, forkDirective, forkedTurns, forkMessages } from './fork-context.js';
-import { memoryTools } from './memory/memory-tools.js';
 import type { AgentSetup, SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */

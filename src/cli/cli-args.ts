@@ -1,7 +1,9 @@
 // The command line as typed, checked flag by flag. Every mistake becomes a ConfigError that
 // names the flag and the fix; nothing here touches the file system or the network.
+
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
+import { messageOf } from '../core/error-message.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import { BUDGET_OPTIONS, budgetArgs } from './budget-args.js';
 import { canonicalFlags, didYouMeanCommand, didYouMeanFlag } from './flag-spelling.js';
@@ -374,7 +376,7 @@ function parseOrExplain(argv: readonly string[]) {
       strict: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const flag = /'([^']+)'/.exec(message)?.[1] ?? 'arguments';
     const guess = message.startsWith('Unknown option') ? didYouMeanFlag(flag, OPTIONS) : '';
     throw new ConfigError(

@@ -1,6 +1,8 @@
 // The flags of `warren workflow run <file.js>`, `warren workflow resume <run>` and
 // `warren workflows`, checked as every other command's are.
+
 import { ConfigError } from '../core/config-error.js';
+import { messageOf } from '../core/error-message.js';
 import type { ParsedValues } from './cli-args.js';
 import type { OutputFormat, RunArgs, WorkflowArgs, WorkflowsArgs } from './parsed-args.js';
 
@@ -74,7 +76,7 @@ export function workflowArgs(
     } catch (error) {
       throw new ConfigError(
         '--args',
-        `is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+        `is not JSON: ${messageOf(error)}`,
         `e.g. --args '{"files": ["a.ts"]}'`,
       );
     }

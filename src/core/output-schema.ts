@@ -1,5 +1,5 @@
 // What an agent's structured result must look like: the JSON Schema its model is shown and the
-// check its value must pass. Built from a definition's `outputSchema` (agents/definitions/).
+// check its value must pass. Built from a definition's `outputSchema` (definitions/).
 
 export type OutputCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
 

@@ -2,6 +2,7 @@
 // instructions. Built in, always: text shaped like warren's own harness messages is escaped
 // (nothing is removed) under a one-line marker. Pluggable: a `handoffCheck` callback and the
 // SubagentStop hooks may let the output through, flag it, or withhold it.
+import { messageOf } from '../core/error-message.js';
 import type { HandoffVerdict } from '../core/hook-runner.js';
 import { foldLookalikes } from './lookalike-text.js';
 
@@ -119,7 +120,7 @@ export async function runHandoffCheck(
   try {
     verdict = await check(input, { signal });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return { decision: 'block', reason: `the handoff check failed (${reason})` };
   }
   if (verdict === undefined || verdict === null) return undefined;

@@ -1,7 +1,9 @@
 // The `hooks` setting in Claude Code's shape, from a settings file, a definition's frontmatter
 // or query() options: checked entry by entry (every problem names its place) and compiled into
 // the groups the runner looks up by event.
+
 import { ConfigError } from '../core/config-error.js';
+import { messageOf } from '../core/error-message.js';
 import { HOOK_EVENTS, type HookEventName } from '../core/hook-runner.js';
 import type { HookInput } from './hook-input.js';
 import { compileMatcher, type Matcher } from './hook-matcher.js';
@@ -158,7 +160,7 @@ function compileGroup(
     try {
       matches = compileMatcher(group.matcher);
     } catch (problem) {
-      const reason = problem instanceof Error ? problem.message : String(problem);
+      const reason = messageOf(problem);
       error([...path, 'matcher'], `is not a valid regular expression (${reason})`);
     }
   }

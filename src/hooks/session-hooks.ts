@@ -1,6 +1,7 @@
 // The hooks of one session (one query() run): those of the settings files and of the library,
 // run for every agent together with its definition's own. Builds the HookRunner each agent's
 // loop calls, and stops every hook still running when the session closes.
+import { messageOf } from '../core/error-message.js';
 import type {
   HookAgent,
   HookEvent,
@@ -138,7 +139,7 @@ export class SessionHooks {
       return mergeOutcomes(outcomes);
     } catch (error) {
       // The contract: hooks never break the run. A bug here is reported, not thrown.
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       return { warnings: [`${event.name} hooks could not be run: ${reason}`] };
     }
   }
@@ -193,7 +194,7 @@ async function runHandler(
     if (timeout.aborted) {
       return { warnings: [`hook ${label} did not finish within ${handler.timeoutMs / 1000} s`] };
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return { warnings: [`hook ${label} threw: ${reason}`] };
   }
 }

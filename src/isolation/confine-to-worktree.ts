@@ -2,6 +2,7 @@
 // the worktree's edge checked first. File tools are refused paths into the main checkout, with
 // the reason; a shell command that leaves the worktree needs a person's yes every time, and is
 // refused where no one can be asked (print mode).
+import { messageOf } from '../core/error-message.js';
 import type {
   PermissionDecision,
   PermissionPolicy,
@@ -29,7 +30,7 @@ export function confineToWorktree(
     decide: (request) =>
       decideAtEdge(inner, boundary, request).catch((error: unknown) => ({
         behavior: 'deny',
-        message: `Permission to use ${request.tool.name} could not be checked (${error instanceof Error ? error.message : String(error)}), so it was not run.`,
+        message: `Permission to use ${request.tool.name} could not be checked (${messageOf(error)}), so it was not run.`,
       })),
     derive: (options) => confineToWorktree(inner?.derive ? inner.derive(options) : inner, boundary),
     ...(inner?.confirm ? { confirm: inner.confirm.bind(inner) } : {}),

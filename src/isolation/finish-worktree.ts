@@ -2,6 +2,7 @@
 // cancelled, stopped): unchanged, it goes with its branch; changed, what the agent left
 // uncommitted is committed to its branch, the lock comes off, and it stays for review.
 
+import { messageOf } from '../core/error-message.js';
 import { checkoutStatus } from './checkout-status.js';
 import type { AgentWorktree } from './create-worktree.js';
 import { removeWorktree } from './remove-worktree.js';
@@ -51,7 +52,7 @@ export async function finishWorktree(
     status = await checkoutStatus(worktree.path);
   } catch (error) {
     await unlock(worktree);
-    return { ...outcome, problem: `its state could not be read: ${messageOf(error)}` };
+    return { ...outcome, problem: `its state could not be read: ${gitMessageOf(error)}` };
   }
   const moved = status.head !== worktree.baseCommit || status.branch !== worktree.branch;
   if (!moved && status.changes.length === 0) {
@@ -60,7 +61,7 @@ export async function finishWorktree(
       return { ...outcome, changed: false, kept: false };
     } catch (error) {
       await unlock(worktree);
-      return { ...outcome, changed: false, problem: `removing it failed: ${messageOf(error)}` };
+      return { ...outcome, changed: false, problem: `removing it failed: ${gitMessageOf(error)}` };
     }
   }
   if (status.branch !== worktree.branch) {
@@ -73,7 +74,7 @@ export async function finishWorktree(
       await unlock(worktree);
       return {
         ...outcome,
-        problem: `it moved its HEAD off ${worktree.branch}, which could not be put back: ${messageOf(error)}`,
+        problem: `it moved its HEAD off ${worktree.branch}, which could not be put back: ${gitMessageOf(error)}`,
       };
     }
   }
@@ -84,7 +85,7 @@ export async function finishWorktree(
     try {
       outcome.commit = await commitLeftovers(worktree, about.description);
     } catch (error) {
-      outcome.problem = `what it left uncommitted could not be committed (${messageOf(error)}); it is still in the worktree`;
+      outcome.problem = `what it left uncommitted could not be committed (${gitMessageOf(error)}); it is still in the worktree`;
     }
   }
   await unlock(worktree);
@@ -136,7 +137,6 @@ async function unlock(worktree: AgentWorktree): Promise<void> {
   await git(worktree.repository.root, ['worktree', 'unlock', worktree.path]).catch(() => {});
 }
 
-function messageOf(error: unknown): string {
-  if (GitError.isInstance(error)) return error.detail;
-  return error instanceof Error ? error.message : String(error);
+function gitMessageOf(error: unknown): string {
+  return GitError.isInstance(error) ? error.detail : messageOf(error);
 }

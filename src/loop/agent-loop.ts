@@ -1,8 +1,11 @@
 // The agent loop: ask the model, run the tools it asked for, repeat until it stops or a limit
 // ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
+
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { AbortFanOut } from '../core/abort-fan-out.js';
 import { Budget } from '../core/budget.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import { inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, toolCallsOf } from '../core/messages.js';
@@ -12,7 +15,6 @@ import { FatalToolError, type Tool } from '../core/tool.js';
 import { emptyUsage } from '../core/usage.js';
 import { describeModelError } from '../model/describe-model-error.js';
 import { modelName, priceOf } from '../model/pricing.js';
-import { messageOf } from '../model/retry-policy.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 import { callModel } from './call-model.js';
@@ -24,7 +26,7 @@ import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { append, event, modelOf, type RunState } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
-import { AbortFanOut, either, followSignal, startDeadline } from './stop-signals.js';
+import { either, followSignal, startDeadline } from './stop-signals.js';
 import { StructuredOutput } from './structured-output.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';

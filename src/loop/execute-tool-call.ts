@@ -1,7 +1,10 @@
 // One tool call, from the model's raw arguments to the result the model reads back. Every
 // failure the model could fix (unknown tool, bad JSON, schema, denial, throw, timeout) ends
 // here as an error result; only a FatalToolError or a cancelled run leaves by throwing.
+
 import type { z } from 'zod';
+import type { AbortFanOut } from '../core/abort-fan-out.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { HookRunner } from '../core/hook-runner.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
@@ -15,7 +18,6 @@ import {
   type ToolOutput,
   toolError,
 } from '../core/tool.js';
-import type { AbortFanOut } from './stop-signals.js';
 import {
   afterToolCall,
   type BeforeToolCall,
@@ -240,9 +242,7 @@ async function callWithTimeout(
     if (FatalToolError.isInstance(error)) throw error;
     env.signal.signal.throwIfAborted();
     if (timedOut) return toolError(`${tool.name} timed out after ${timeoutMs} ms and was stopped.`);
-    return toolError(
-      `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    return toolError(`${tool.name} failed: ${messageOf(error)}`);
   } finally {
     clearTimeout(timer);
     unfollow?.();

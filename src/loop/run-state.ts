@@ -1,7 +1,9 @@
 // What one run of the loop knows and changes (RunState), and how its events are made: every
 // event carries the agent's ref and is recorded (`onEvent`) the moment it is made.
+
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Budget } from '../core/budget.js';
+import type { DistributiveOmit } from '../core/distributive-omit.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { HandoffVerdict } from '../core/hook-runner.js';
 import type { Message } from '../core/messages.js';
@@ -96,6 +98,3 @@ export function append(run: RunState, message: Message): AgentEvent {
   run.messages.push(message);
   return event(run, { type: 'message_end', message });
 }
-
-/** Omit that keeps a union a union. */
-export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

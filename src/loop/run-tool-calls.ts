@@ -1,9 +1,9 @@
 // The tool calls of one assistant message: all at once when every tool is concurrency-safe,
 // else one by one, each a step of the run's StepRunner. Their events stream out as they happen;
 // results keep the order of the calls.
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent } from '../core/events.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
-import { messageOf } from '../model/retry-policy.js';
 import { EventChannel } from './event-channel.js';
 import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
 

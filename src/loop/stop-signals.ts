@@ -65,34 +65,6 @@ export function either(a: AbortSignal, b: AbortSignal | undefined): AbortSignal 
 }
 
 /**
- * Calls many callbacks when a signal aborts. EventTarget checks every listener for a duplicate
- * when one is added, so a thousand concurrent tool calls listening on one agent signal would
- * cost O(n²); a Set adds and removes in O(1).
- */
-export class AbortFanOut {
-  readonly signal: AbortSignal;
-  readonly #callbacks = new Set<() => void>();
-
-  constructor(signal: AbortSignal) {
-    this.signal = signal;
-    const fire = () => {
-      for (const callback of this.#callbacks) callback();
-    };
-    signal.addEventListener('abort', fire, { once: true });
-  }
-
-  /** Calls `callback` on abort (at once if already aborted); returns how to stop listening. */
-  add(callback: () => void): () => void {
-    if (this.signal.aborted) {
-      callback();
-      return () => {};
-    }
-    this.#callbacks.add(callback);
-    return () => this.#callbacks.delete(callback);
-  }
-}
-
-/**
  * The interrupt source of an agent (`interrupt` in the loop options): each `interrupt()` ends
  * the current turn, and the next turn follows a fresh signal.
  */

@@ -1,6 +1,7 @@
 // The hooks around one tool call: PreToolUse before the permission decision is used (its deny
 // ends the call whatever the permission mode), PostToolUse or PostToolUseFailure once the tool
 // has answered, and a Notification when a person is about to be asked.
+import type { DistributiveOmit } from '../core/distributive-omit.js';
 import type { AgentEvent } from '../core/events.js';
 import type { HookEvent, HookOutcome } from '../core/hook-runner.js';
 import type { PermissionRequest } from '../core/permission-policy.js';
@@ -112,5 +113,3 @@ function base(env: ToolCallEnvironment): { agent: HookEvent['agent']; cwd: strin
 function toolFields(call: CallFacts) {
   return { toolName: call.toolName, toolUseId: call.toolUseId, toolInput: call.input };
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -13,6 +13,7 @@ import {
   CallToolResultSchema,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/sdk/types.js';
+import { messageOf } from '../core/error-message.js';
 import { McpServerGone } from './mcp-server-gone.js';
 import { openTransport } from './open-transport.js';
 import type { McpServerSpec } from './server-config.js';
@@ -243,7 +244,7 @@ export class McpConnection {
   /** Why a start failed, in words a person can act on. */
   #describe(error: unknown, signal?: AbortSignal): string {
     if (signal?.aborted) return 'the run was cancelled while it started';
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     if (/timed? ?out|TimeoutError|aborted/i.test(message) || isTimeout(error)) {
       const limit = `it did not answer within ${this.#startTimeoutMs} ms (MCP_TIMEOUT sets the limit)`;
       return `${limit}${this.#launchLine()}`;

@@ -1,7 +1,9 @@
 // What a failed model call says to a person: one line naming the model (and so the provider),
 // the server's address, what happened (status and message, no answer, a cut or oversized reply)
 // and the likely fix. Retry notices carry the same line without the fix.
+
 import { APICallError } from '@ai-sdk/provider';
+import { messageOf } from '../core/error-message.js';
 import {
   type Endpoint,
   endpointOf,
@@ -12,7 +14,7 @@ import {
 } from './model-endpoint.js';
 import { formatSeconds, RequestTimeoutError } from './request-timeout.js';
 import { ReplyTooLargeError } from './response-size-cap.js';
-import { messageOf, StreamCutError } from './retry-policy.js';
+import { StreamCutError } from './retry-policy.js';
 
 export interface DescribeModelErrorOptions {
   /** The spec the failing model was resolved from (`provider:model`). */

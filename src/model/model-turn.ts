@@ -10,6 +10,7 @@ import type {
   LanguageModelV4Usage,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
+import { messageOf } from '../core/error-message.js';
 import type { RetryOptions } from '../core/inherited-options.js';
 import {
   type AssistantMessage,
@@ -24,7 +25,7 @@ import { toModelPrompt, toModelTools, withCacheBreakpoints } from './model-promp
 import type { ModelSettings } from './model-settings.js';
 import { prefixKey, promptCacheGate } from './prompt-cache-gate.js';
 import { RequestWatchdog } from './request-timeout.js';
-import { isRetryable, messageOf, retryDelayMs, StreamCutError } from './retry-policy.js';
+import { isRetryable, retryDelayMs, StreamCutError } from './retry-policy.js';
 
 export interface ModelTurnRequest {
   model: LanguageModelV4;

@@ -1,5 +1,7 @@
 // Which model-call failures are worth another try, and how long to wait before it.
+
 import { APICallError } from '@ai-sdk/provider';
+import { messageOf } from '../core/error-message.js';
 import type { RetryOptions } from '../core/inherited-options.js';
 import { RequestTimeoutError } from './request-timeout.js';
 import { ReplyTooLargeError } from './response-size-cap.js';
@@ -81,11 +83,6 @@ export function retryDelayMs(
   if (fromServer !== undefined) return Math.min(fromServer, MAX_SERVER_WAIT_MS);
   const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
-
-export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : JSON.stringify(error);
 }
 
 function hasTransientCause(error: unknown): boolean {

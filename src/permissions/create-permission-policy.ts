@@ -1,8 +1,10 @@
 // The PermissionPolicy the loop asks before every tool call: deny rules, then allow rules, then ask
 // rules, then the permission mode, then the shared decision store and a person (or a deny that
 // says how to allow); and how a sub-agent's policy is derived from its parent's.
+
 import path from 'node:path';
 import type { CommandSandbox } from '../core/command-sandbox.js';
+import { messageOf } from '../core/error-message.js';
 import {
   nobodyToAsk,
   type PermissionDecision,
@@ -166,10 +168,6 @@ async function decideSafely(
       `Permission to use ${request.tool.name} could not be checked (${messageOf(error)}), so it was not run.`,
     );
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A call past a line only a person may open: deny rules, then the person, every time. */

@@ -2,9 +2,11 @@
 // `--settings <file>`): read and validated, with errors that name the file, line, column and
 // field. Permission rules and the default mode are parsed here; each file's `hooks` section is
 // handed on as written, with a way to name its places (hooks/ checks it).
+
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { messageOf } from '../core/error-message.js';
 import {
   findNodeAtLocation,
   type JsonNode as Node,
@@ -153,7 +155,7 @@ async function readText(file: string, required: boolean): Promise<string | undef
         'give the path of a settings file',
       );
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new ConfigError(
       file,
       `cannot be read: ${reason}`,
@@ -169,7 +171,7 @@ function parseJson(text: string, file: string): { value: unknown; tree: Node | u
   } catch (error) {
     const errors: ParseError[] = [];
     parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
-    const reason = (error instanceof Error ? error.message : String(error))
+    const reason = messageOf(error)
       .replace(/ in JSON at position \d+.*$/s, '')
       .replace(/, (?:\.\.\.)?".*$/s, '');
     throw new ConfigError(

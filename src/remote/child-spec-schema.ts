@@ -1,11 +1,8 @@
 // What a worker accepts as a child's spec (core/remote-executor.ts), checked field by field: a
 // workflow's input comes from whoever can reach the ingress, so it is treated as hostile.
 import { z } from 'zod';
-import {
-  type AgentDefinition,
-  agentDefinitionSchema,
-} from '../agents/definitions/agent-definition.js';
 import type { RemoteChildSpec } from '../core/remote-executor.js';
+import { type AgentDefinition, agentDefinitionSchema } from '../definitions/agent-definition.js';
 
 const text = (max: number) => z.string().max(max);
 const positive = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -1,7 +1,9 @@
 // The loop's StepRunner on Restate: each model call and tool call a journaled `ctx.run`, given
 // back on a replay instead of run again. The SDK takes one await at a time, each one a replay can
 // answer, so all journal awaits go through one pump that races them with the cancellation.
+
 import * as restate from '@restatedev/restate-sdk';
+import { messageOf } from '../core/error-message.js';
 import { redactJson, secretValuesFromEnv } from '../core/secret-redaction.js';
 import type { LoopStep, StepRunner } from '../core/step-runner.js';
 import { FatalToolError } from '../core/tool.js';
@@ -125,7 +127,7 @@ export class RestateJournal implements StepRunner {
 
 function describe(error: unknown): { name: string; message: string; fatal?: true } {
   const name = error instanceof Error ? error.name : 'Error';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return FatalToolError.isInstance(error) ? { name, message, fatal: true } : { name, message };
 }
 

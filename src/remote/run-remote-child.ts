@@ -1,10 +1,9 @@
 // A worker's side of one remote child, whatever engine journals it: derived from its spec as a
 // local child from its parent (subagent-context.ts), with the worker's tools, keys and files, it
 // runs agentLoop() with the engine's runner, cancel signal and inbox (subagent-workflow.ts).
+
 import { statSync } from 'node:fs';
 import { ChildRun } from '../agents/child-run.js';
-import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
-import { sessionDate } from '../agents/environment-prompt.js';
 import { failedRemote } from '../agents/remote-ending.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
@@ -12,13 +11,15 @@ import { createSubagentContext, type ParentView } from '../agents/subagent-conte
 import { SubagentRuntime } from '../agents/subagent-runtime.js';
 import { Budget } from '../core/budget.js';
 import type { CommandSandbox } from '../core/command-sandbox.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { Inbox } from '../core/inbox.js';
 import type { StepRunner } from '../core/step-runner.js';
+import { resolveAgentDefinitions } from '../definitions/load-agent-definitions.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { resolveModel } from '../model/resolve-model.js';
-import { messageOf } from '../model/retry-policy.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { sessionDate } from '../prompt/environment-prompt.js';
 import { createCommandSandbox } from '../sandbox/command-sandbox.js';
 import { unconfinedWarning } from '../sandbox/run-sandbox.js';
 import { builtinTools } from '../tools/builtin-tools.js';

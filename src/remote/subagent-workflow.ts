@@ -2,14 +2,15 @@
 // and `progress` read its state while it runs; `message` leaves SendMessage text in its inbox.
 // A cancelled invocation stops the child as a local one stops, and it returns what it had. Every
 // handler takes a sealed request (signed-envelope.ts) and refuses one not signed with the key.
+
 import * as restate from '@restatedev/restate-sdk';
 import { z } from 'zod';
 import type { RemotePort } from '../agents/remote-port.js';
 import { AgentStop } from '../core/agent-stop.js';
+import { messageOf } from '../core/error-message.js';
 import type { RunResult } from '../core/events.js';
 import type { RemoteEnding, RemoteProgress } from '../core/remote-executor.js';
 import type { StepRunner } from '../core/step-runner.js';
-import { messageOf } from '../model/retry-policy.js';
 import { ChildProgress } from './child-progress.js';
 import { type CheckedChildSpec, checkChildSpec } from './child-spec-schema.js';
 import {

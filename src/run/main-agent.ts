@@ -3,9 +3,6 @@
 // and what must be set up first when it runs as a definition or with MCP servers.
 import { startAgentServers, withAgentServerTools } from '../agents/agent-mcp-servers.js';
 import { childTools } from '../agents/child-tools.js';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
-import { compileOutputSchema } from '../agents/definitions/output-schema.js';
-import { memoryTools } from '../agents/memory/memory-tools.js';
 import type { ParentView } from '../agents/subagent-context.js';
 import { modelSettingsOf } from '../agents/subagent-context.js';
 import { Budget } from '../core/budget.js';
@@ -13,8 +10,11 @@ import type { AgentEvent, RunResult } from '../core/events.js';
 import type { HookRunner } from '../core/hook-runner.js';
 import { inheritedOptions } from '../core/inherited-options.js';
 import type { Tool } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { compileOutputSchema } from '../definitions/output-schema.js';
 import { type AgentLoopOptions, agentLoop } from '../loop/agent-loop.js';
 import { type StartedServers, startMcpServers } from '../mcp/mcp-servers.js';
+import { memoryTools } from '../prompt/memory/memory-tools.js';
 import type { RunPlan } from './run-plan.js';
 
 /** The main agent's loop options, as the plan gives them (its id, cwd, folders and tools settled). */

@@ -3,17 +3,14 @@
 
 import type { TracerProvider } from '@opentelemetry/api';
 import type { z } from 'zod';
-import type {
-  AgentDefinition,
-  AgentDefinitionInput,
-} from '../agents/definitions/agent-definition.js';
-import type { OutputSchemaInput } from '../agents/definitions/output-schema.js';
-import type { ProjectContext } from '../agents/project-context.js';
 import type { SessionHookSources } from '../agents/session-hooks-run.js';
 import type { SubagentSettings } from '../agents/subagent-runtime.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
+import type { AgentDefinition, AgentDefinitionInput } from '../definitions/agent-definition.js';
+import type { OutputSchemaInput } from '../definitions/output-schema.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import type { McpServerInput } from '../mcp/server-config.js';
+import type { ProjectContext } from '../prompt/project-context.js';
 import type { SandboxOptions } from '../sandbox/command-sandbox.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import type { WorkflowToolOptions } from '../workflows/workflow-tool.js';

@@ -2,16 +2,16 @@
 // RunInput once (queryInput); the CLI resolves the same fields from flags and files, and takes
 // the pieces it has no flag for from the helpers below.
 import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
-import { resolveAgentDefinitions } from '../agents/definitions/load-agent-definitions.js';
-import { ProjectContext } from '../agents/project-context.js';
 import { findDefinition } from '../agents/subagent-runtime.js';
 import { ConfigError } from '../core/config-error.js';
 import { FRESH_IDS } from '../core/run-ids.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { resolveAgentDefinitions } from '../definitions/load-agent-definitions.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { ProjectContext } from '../prompt/project-context.js';
 import { createCommandSandbox } from '../sandbox/command-sandbox.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import { builtinTools } from '../tools/builtin-tools.js';

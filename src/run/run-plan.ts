@@ -3,8 +3,6 @@
 // Every field is required, so nothing below the plan re-derives a default.
 
 import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
-import type { ProjectContext } from '../agents/project-context.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import type { SessionHookSetup } from '../agents/session-hooks-run.js';
 import type { SpawnTools } from '../agents/spawn-tools.js';
@@ -15,9 +13,11 @@ import type { AgentRef } from '../core/events.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunIds } from '../core/run-ids.js';
 import type { Tool } from '../core/tool.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
 import type { Interrupter } from '../loop/stop-signals.js';
 import type { McpServerSpec } from '../mcp/server-config.js';
+import type { ProjectContext } from '../prompt/project-context.js';
 import type { BackgroundTasks } from '../tasks/background-tasks.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import type { AgentTraceContexts } from '../telemetry/agent-trace-contexts.js';

@@ -1,7 +1,7 @@
 // The agent card `warren a2a serve` publishes: one skill per served definition, the JSON-RPC
 // interface, and the security scheme its callers must meet (a bearer token or X-API-Key).
 import { A2A_PROTOCOL_VERSION, type AgentCard } from '@a2a-js/sdk';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { API_KEY_HEADER } from './bearer-auth.js';
 
 export function servedAgentCard(params: {

@@ -11,8 +11,8 @@ import {
 } from '@a2a-js/sdk/server';
 import { dataPart, partsText, statusUpdate, textPart } from '../a2a/a2a-parts.js';
 import { readPassedBudget } from '../a2a/remote-run-report.js';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
 import type { RunResult } from '../core/events.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { SESSION_KEY } from './a2a-task-store.js';
 import type { AgentHost } from './agent-host.js';
 import { ProgressLines } from './event-progress.js';

@@ -1,7 +1,8 @@
 // What a protocol server (MCP, A2A) needs of warren: the definitions it publishes and a way to
 // run one of them on a prompt, its events heard as they happen. The CLI assembles the host.
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+
 import type { AgentEvent, RunResult } from '../core/events.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import type { CanUseTool } from '../permissions/create-permission-policy.js';
 
 export interface ServedRun {

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RUN_REPORT_KEY } from '../a2a/remote-run-report.js';
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import type { AgentHost } from './agent-host.js';
 import { ProgressLines } from './event-progress.js';
 import { elicitingCanUseTool } from './mcp-permission.js';

@@ -1,8 +1,9 @@
 // A served run's result as a protocol hands it back: its text, its structured value when its
 // definition has an output schema, and the usage a caller may add to its own tree.
-import type { AgentDefinition } from '../agents/definitions/agent-definition.js';
-import { compileOutputSchema } from '../agents/definitions/output-schema.js';
+
 import type { RunResult } from '../core/events.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { compileOutputSchema } from '../definitions/output-schema.js';
 
 /** What a caller is told of a run besides its output: enough to roll it into its own tree. */
 export interface ServedRunReport {

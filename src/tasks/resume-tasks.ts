@@ -3,8 +3,10 @@
 // task that was running restarts from its sidechain transcript (in its own worktree if it had
 // one; a remote one is attached to again, on its worker) with the messages it had not read. A
 // finished call is never run again; one without a result is interrupted, or rerun if read-only.
+
 import { readFileSync } from 'node:fs';
 import type { ChildRestarts, ChildResume } from '../core/background-port.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentRef } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { signalGroup } from '../core/process-group.js';
@@ -88,7 +90,7 @@ export async function resumeTasks(params: ResumeParams): Promise<ResumeReport> {
       manager.restart(fresh.taskId, tasks.agents, child, fresh.owner);
       report.restarted.push(fresh.taskId);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       warn(`task ${fresh.taskId} could not be restarted: ${reason}`);
       manager.endInterrupted(fresh.taskId, {
         ...interruptedOutcome(fresh),

@@ -1,8 +1,11 @@
 // The lifecycle of a run's background tasks, whatever runs them: a row in the store before
 // anything is reported, progress at most once a second, the ending (and a message to a running
 // agent) written and then delivered exactly once, stop and wait. Executors only do the work.
+
+import { AbortFanOut } from '../core/abort-fan-out.js';
 import { AgentStop } from '../core/agent-stop.js';
 import type { Lend } from '../core/background-port.js';
+import type { DistributiveOmit } from '../core/distributive-omit.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { RunIds } from '../core/run-ids.js';
 import { settleWithin } from '../core/settle-within.js';
@@ -13,8 +16,6 @@ import type {
   TaskOutcome,
   TaskRecord,
 } from '../core/tasks.js';
-import type { DistributiveOmit } from '../loop/run-state.js';
-import { AbortFanOut } from '../loop/stop-signals.js';
 import { AgentInbox, type InboxItem } from './agent-inbox.js';
 import { AgentInboxes } from './agent-inboxes.js';
 import { notificationBlock } from './task-notification.js';

@@ -1,6 +1,8 @@
 // A background task's record as the task manager keeps it: a fresh one from its meta, the copy
 // it hands out, an executor's failure as an outcome, and what task events say of a record.
+
 import { randomUUID } from 'node:crypto';
+import { messageOf } from '../core/error-message.js';
 import type { TaskEnding, TaskEventFields } from '../core/events.js';
 import { FRESH_IDS, type RunIds, taskKey } from '../core/run-ids.js';
 import {
@@ -59,7 +61,7 @@ export function executorFailure(error: unknown): TaskOutcome {
   return {
     status: 'failed',
     result: '',
-    error: `The task's executor failed: ${error instanceof Error ? error.message : String(error)}`,
+    error: `The task's executor failed: ${messageOf(error)}`,
     agentStatus: null,
     usage: null,
     costUsd: null,

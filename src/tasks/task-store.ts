@@ -1,10 +1,12 @@
 // The durable record of a session's background tasks: one SQLite row per task (node:sqlite, WAL)
 // in the session folder, written on every state change, never per stream chunk (what a task is,
 // how far it got, how it ended, whether its owner was told), and one per message to a running agent.
+
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { ConfigError } from '../core/config-error.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentRef } from '../core/events.js';
 import type { TaskKind, TaskOutcome, TaskProgress, TaskRecord, TaskStatus } from '../core/tasks.js';
 import { TaskRedaction } from './task-redaction.js';
@@ -224,7 +226,7 @@ export class TaskStore {
       'SELECT * FROM messages WHERE task_id = ? AND read_at IS NULL ORDER BY sent_at, rowid',
     )
       .all(taskId)
-      .map((row) => messageOf(row as Row));
+      .map((row) => storedMessageOf(row as Row));
   }
 
   /** A task starts again after a crash: pending once more, its ending forgotten. */
@@ -312,7 +314,7 @@ export function openDatabase(path: string, readOnly: boolean): DatabaseSync {
   } catch (error) {
     throw new ConfigError(
       path,
-      `cannot open the task store: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot open the task store: ${messageOf(error)}`,
       readOnly ? 'check the session id and --session-dir' : 'check that the folder is writable',
     );
   }
@@ -321,7 +323,7 @@ export function openDatabase(path: string, readOnly: boolean): DatabaseSync {
 function notAStore(path: string, error: unknown): ConfigError {
   return new ConfigError(
     path,
-    `is not a task store: ${error instanceof Error ? error.message : String(error)}`,
+    `is not a task store: ${messageOf(error)}`,
     'remove or rename it; warren makes a new one',
   );
 }
@@ -383,7 +385,7 @@ function recordOf(row: Row): TaskRecord {
   };
 }
 
-function messageOf(row: Row): StoredMessage {
+function storedMessageOf(row: Row): StoredMessage {
   return {
     messageId: String(row.message_id),
     agentId: String(row.agent_id),

@@ -1,9 +1,11 @@
 // Saved workflows: `<name>.js` in a project's `.warren/workflows/` and `.claude/workflows/`, and
 // the bundled ones. A project's workflow is project-supplied code: it only ever runs in the
 // sandbox, and every agent it starts goes through the normal permission gates.
+
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../core/config-error.js';
+import { messageOf } from '../core/error-message.js';
 import { CSV_WORKFLOW } from './bundled/csv-workflow.js';
 import { readMeta, type WorkflowMeta } from './workflow-meta.js';
 
@@ -59,7 +61,7 @@ export async function listWorkflows(
         seen.add(workflow.name);
         workflows.push(workflow);
       } catch (error) {
-        warnings.push(error instanceof Error ? error.message : String(error));
+        warnings.push(messageOf(error));
       }
     }
   }

@@ -2,8 +2,10 @@
 // in the store and started as a background task of its own (or waited for, with `wait`), its
 // items run as sub-agents by the engine in its sandbox, the bundled csv workflow's results file
 // written, and the summary the model reads.
+
 import { readFile } from 'node:fs/promises';
 import type { Spawner } from '../agents/subagent-context.js';
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent } from '../core/events.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { BackgroundTasks } from '../tasks/background-tasks.js';
@@ -57,7 +59,7 @@ export async function callWorkflow(
     return result.status === 'failed' ? toolError(summary) : summary;
   } catch (error) {
     // A script, name or args that cannot run: the model reads why and can fix its call.
-    return toolError(error instanceof Error ? error.message : String(error));
+    return toolError(messageOf(error));
   }
 }
 

@@ -1,6 +1,7 @@
 // Runs one workflow run to its end or its pause: the script in the sandbox, each agent() call
 // answered from the journal when it completed before (whatever its order), otherwise launched
 // through the gate (concurrency, breaker), under its wall-clock limit and the run's budget.
+import { messageOf } from '../core/error-message.js';
 import { BreakerTripped, ItemGate } from './item-gate.js';
 import { type ItemRequest, itemRequest } from './item-request.js';
 import { describeCause, terminalCause } from './terminal-cause.js';
@@ -390,5 +391,5 @@ function slot(key: string, occurrence: number): string {
 }
 
 function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

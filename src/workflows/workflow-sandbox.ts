@@ -1,7 +1,9 @@
 // Runs a workflow script in QuickJS (WebAssembly): no file system, network, process or module
 // loading, a memory cap and a CPU deadline per step. Host calls cross the boundary as promises
 // (not asyncify), so any number of agent() calls can be outstanding at once under parallel().
+
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { messageOf } from '../core/error-message.js';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
 
 /** What the script may ask of its host: every answer is JSON text. */
@@ -188,7 +190,7 @@ function defineHost(context: QuickJSContext, host: SandboxHost, pending: Pending
     try {
       return context.newString(host.call(op, payload));
     } catch (error) {
-      return { error: context.newError(error instanceof Error ? error.message : String(error)) };
+      return { error: context.newError(messageOf(error)) };
     }
   });
   context.setProp(context.global, '__warrenHost', fn);
@@ -233,7 +235,7 @@ function agentCall(
 function rejection(error: unknown): string {
   if (typeof error === 'string') return error;
   return JSON.stringify({
-    message: error instanceof Error ? error.message : String(error),
+    message: messageOf(error),
     status: 'refused',
   });
 }

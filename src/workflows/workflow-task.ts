@@ -1,6 +1,7 @@
 // A workflow run as a background task of its own (`local_workflow`): the Workflow tool returns
 // its task id at once, the run goes on beside the agent, and its summary reaches the agent as a
 // task notification. TaskStop stops it (paused, resumable); TaskOutput shows how far it got.
+import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { TaskControl, TaskExecutor, TaskOutcome, TaskStatus } from '../core/tasks.js';
 import type { WorkflowRunResult } from './workflow-engine.js';
@@ -87,7 +88,7 @@ export class WorkflowTaskExecutor implements TaskExecutor<WorkflowTaskSpec> {
         running.status = 'failed';
         return {
           ...notRun(spec.runId),
-          error: error instanceof Error ? error.message : String(error),
+          error: messageOf(error),
         };
       },
     );

@@ -1,7 +1,7 @@
 // What narrows what an agent may do, as `warren agents` shows it: read-only, tools switched off,
 // its permission mode and rules, MCP servers, skills, hooks and turn cap; and the spawn targets
 // it names that no definition provides.
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
 
 export interface AgentLimits {
   readOnly: boolean;

@@ -3,7 +3,7 @@
 // trusted (trust/project-trust.ts). The person's own definitions, --agents-dir folders, built-ins
 // and code are theirs.
 import { relative } from 'node:path';
-import type { AgentSource } from '../../agents/definitions/agent-definition.js';
+import type { AgentSource } from '../../definitions/agent-definition.js';
 import type { ProjectTrust } from '../trust/project-trust.js';
 
 export type AgentTrust = 'trusted' | 'untrusted' | 'changed';

@@ -1,7 +1,7 @@
 // `warren agents [--json]`: every definition warren can see, where it came from, and what the
 // loader had to fix or could not use. A broken file is a listed error and exit 1, never a crash.
 import { homedir } from 'node:os';
-import { loadAgentDefinitions } from '../../agents/definitions/load-agent-definitions.js';
+import { loadAgentDefinitions } from '../../definitions/load-agent-definitions.js';
 import { cwdFlag } from '../cwd-flag.js';
 import type { AgentsArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAgentDefinitions } from '../../agents/definitions/load-agent-definitions.js';
+import { loadAgentDefinitions } from '../../definitions/load-agent-definitions.js';
 import { makeTempDir } from '../../testing/temp-dir.js';
 import { type AgentsListing, agentsListing, formatAgentsListing } from './agents-listing.js';
 

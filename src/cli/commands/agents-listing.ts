@@ -5,13 +5,10 @@ import type {
   AgentFileFormat,
   AgentSource,
   AgentSourceKind,
-} from '../../agents/definitions/agent-definition.js';
-import type {
-  AgentDiagnostic,
-  AgentLoadStatus,
-} from '../../agents/definitions/agent-load-entry.js';
-import type { AgentDefinitionsResult } from '../../agents/definitions/load-agent-definitions.js';
-import { unknownToolWarnings } from '../../agents/definitions/normalize-tools.js';
+} from '../../definitions/agent-definition.js';
+import type { AgentDiagnostic, AgentLoadStatus } from '../../definitions/agent-load-entry.js';
+import type { AgentDefinitionsResult } from '../../definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../../definitions/normalize-tools.js';
 import { terminalSafe } from '../terminal-text.js';
 import { textTable } from '../text-table.js';
 import { type AgentLimits, limitsOf, limitsSummary, missingSpawnTargets } from './agent-limits.js';

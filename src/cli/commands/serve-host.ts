@@ -1,10 +1,11 @@
 // The AgentHost a protocol server runs on: one run setup (definitions, settings, trust, model)
 // for the server's life, and a session of its own, with its transcript and tasks, for each call.
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
-import { checkAgentName } from '../../agents/definitions/agent-name.js';
+
 import { findDefinition } from '../../agents/subagent-runtime.js';
 import { ConfigError } from '../../core/config-error.js';
 import type { Message } from '../../core/messages.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
+import { checkAgentName } from '../../definitions/agent-name.js';
 import { createPermissionPolicy } from '../../permissions/create-permission-policy.js';
 import { newMainId } from '../../run/main-id.js';
 import { runQuery } from '../../run/start-run.js';

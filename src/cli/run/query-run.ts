@@ -1,8 +1,9 @@
 // One run of a session as its host asks for it (print mode, the terminal UI, `warren acp`, a
 // served call, `warren workflow`): what differs from run to run of one setup.
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
+
 import type { AgentEvent } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
 import type { TranscriptWriter } from '../../session/transcript-writer.js';
 import type { TaskManager } from '../../tasks/task-manager.js';
 import type { WorkflowEvent } from '../../workflows/workflow-events.js';

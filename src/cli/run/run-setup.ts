@@ -6,21 +6,19 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { remoteAgentPorts } from '../../a2a/remote-agent-ports.js';
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
-import { type AgentLoadEntry, sourceLabel } from '../../agents/definitions/agent-load-entry.js';
-import { checkAgentName } from '../../agents/definitions/agent-name.js';
-import {
-  type AgentDefinitionsResult,
-  loadAgentDefinitions,
-} from '../../agents/definitions/load-agent-definitions.js';
-import { unknownToolWarnings } from '../../agents/definitions/normalize-tools.js';
-import { sessionDate } from '../../agents/environment-prompt.js';
-import { ProjectContext } from '../../agents/project-context.js';
 import { ConfigError } from '../../core/config-error.js';
 import type { AgentEvent } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import type { PermissionMode } from '../../core/permission-policy.js';
 import { FRESH_IDS, type RunIds } from '../../core/run-ids.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
+import { type AgentLoadEntry, sourceLabel } from '../../definitions/agent-load-entry.js';
+import { checkAgentName } from '../../definitions/agent-name.js';
+import {
+  type AgentDefinitionsResult,
+  loadAgentDefinitions,
+} from '../../definitions/load-agent-definitions.js';
+import { unknownToolWarnings } from '../../definitions/normalize-tools.js';
 import { compileHookSettings } from '../../hooks/hook-settings.js';
 import { loadMcpConfig } from '../../mcp/load-mcp-config.js';
 import { serverConfigOf } from '../../mcp/server-config.js';
@@ -33,6 +31,9 @@ import {
 } from '../../permissions/create-permission-policy.js';
 import { parseRuleList } from '../../permissions/permission-rule.js';
 import { readSettingsFiles } from '../../permissions/settings-file.js';
+import { sessionDate } from '../../prompt/environment-prompt.js';
+import { ProjectContext } from '../../prompt/project-context.js';
+import { mainSystemPrompt } from '../../prompt/system-prompt.js';
 import { mainBudget, mainPlace, mcpSettings, tighter } from '../../run/run-defaults.js';
 import type { RunInput } from '../../run/run-plan.js';
 import { runSandbox } from '../../sandbox/run-sandbox.js';
@@ -70,7 +71,6 @@ import { remoteFor } from './remote-children.js';
 import { resumeConversation } from './resume-conversation.js';
 import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
-import { mainSystemPrompt } from './system-prompt.js';
 import { workflowRecordPort } from './workflow-record-port.js';
 
 export type { QueryRun } from './query-run.js';

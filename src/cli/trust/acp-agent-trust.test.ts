@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentFile } from '../../agents/definitions/load-agent-file.js';
+import { parseAgentFile } from '../../definitions/load-agent-file.js';
 import { trustedDefinitions } from './apply-project-trust.js';
 import { definitionItems } from './definition-items.js';
 import { decideProjectTrust } from './project-trust.js';

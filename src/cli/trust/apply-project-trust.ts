@@ -2,7 +2,7 @@
 // otherwise the settings without the project's hooks, allow rules and wider default mode (its
 // deny rules and narrower modes stay), the definitions without their hooks, inline servers and
 // wider modes, and no `.mcp.json` servers.
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
 import type { McpTrust } from '../../mcp/trust-store.js';
 import {
   mergeSettings,

@@ -2,7 +2,7 @@
 // replaces a built-in such as `explore` included), their inline `mcpServers`, and a
 // `permissionMode` above `default` (which a main agent run with `--agent` would start in).
 import { relative } from 'node:path';
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
 import { hookItems, isRecord } from './hook-items.js';
 import { mcpServerItem } from './mcp-server-item.js';
 import { namedProjectFiles } from './named-files.js';

@@ -3,8 +3,8 @@
 // together, pinned by the fingerprint of each item, or none of it applies.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { AgentDefinition } from '../../agents/definitions/agent-definition.js';
-import { loadAgentDefinitions } from '../../agents/definitions/load-agent-definitions.js';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
+import { loadAgentDefinitions } from '../../definitions/load-agent-definitions.js';
 import type { McpConfigFile } from '../../mcp/config-file.js';
 import { readSettingsFiles, type SettingsFile } from '../../permissions/settings-file.js';
 import { definitionItems } from './definition-items.js';

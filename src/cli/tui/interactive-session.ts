@@ -1,6 +1,7 @@
 // The conversation behind the terminal UI: each prompt one query() of the session (its events
 // written to the transcript and shown), its background tasks outliving the prompt, the turn in
 // flight (Esc interrupts, Ctrl+B sends children to the background) and the session's end.
+import { messageOf } from '../../core/error-message.js';
 import type { AgentEvent, RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { FINAL_TASK_STATUSES, type TaskRecord } from '../../core/tasks.js';
@@ -314,7 +315,7 @@ export class InteractiveSession {
       result = await feed.drain(run);
     } catch (error) {
       // Bad options (a broken definition) reject the first event: a line, never a stack.
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       this.view.add({ kind: 'notice', tone: 'error', text: message });
     }
     if (result && conversation === this.#conversation) this.#history = result.messages;

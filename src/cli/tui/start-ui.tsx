@@ -1,8 +1,10 @@
 // Mounts the UI with Ink on the terminal: Ctrl+C is a key here (the app asks for it twice), draws
 // are capped and only changed lines are rewritten, and a failure inside the UI becomes one line,
 // never a stack trace.
+
 import { render, Text } from 'ink';
 import { Component, type ReactNode } from 'react';
+import { messageOf } from '../../core/error-message.js';
 import { App } from './app.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { Terminal } from './interactive-command.js';
@@ -67,7 +69,7 @@ class UiErrorBoundary extends Component<
   override state = { message: undefined as string | undefined };
 
   static getDerivedStateFromError(error: unknown) {
-    return { message: error instanceof Error ? error.message : String(error) };
+    return { message: messageOf(error) };
   }
 
   override componentDidCatch(): void {

@@ -1,7 +1,9 @@
 // The host side of the bundled `csv` workflow: reads the CSV named in its args (inside the
 // caller's allowed directories) into rows before the run, writes the results CSV after it.
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, parse as parsePath } from 'node:path';
+import { messageOf } from '../../core/error-message.js';
 import { resolveAllowedPath } from '../../tools/allowed-path.js';
 import type { WorkflowRunResult } from '../workflow-engine.js';
 import type { StoredItem } from '../workflow-store.js';
@@ -38,7 +40,7 @@ export async function csvRunArgs(
   try {
     table = parseCsv(readFileSync(input, 'utf8'));
   } catch (error) {
-    throw new Error(`${args.csv_path}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${args.csv_path}: ${messageOf(error)}`);
   }
   if (args.id_column !== undefined && !table.header.includes(args.id_column)) {
     throw new Error(`args.id_column: "${args.id_column}" is not a column of ${args.csv_path}`);

@@ -1,7 +1,7 @@
 // opencode's `permission` block as rules of that agent: `deny` switches a tool off or becomes a
 // deny rule, `ask` an ask rule, `allow` grants nothing new (a child never gets more than its
 // parent) but, as in opencode, a later entry wins over an earlier one it also matches.
-import { parsePermissionRule } from '../../permissions/permission-rule.js';
+import { parsePermissionRule } from '../permissions/permission-rule.js';
 import type { DefinitionPermissionRule } from './agent-definition.js';
 
 type Action = 'allow' | 'ask' | 'deny';

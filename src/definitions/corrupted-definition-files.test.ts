@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aliasFanOutDefinition } from '../../testing/hostile/hostile-definitions.js';
+import { aliasFanOutDefinition } from '../testing/hostile/hostile-definitions.js';
 import { parseAgentFile } from './load-agent-file.js';
 import { MAX_TEXT_BYTES } from './text-limits.js';
 

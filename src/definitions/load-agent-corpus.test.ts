@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDefinitionsResult, loadAgentDefinitions } from './load-agent-definitions.js';
 
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 // Beside the main checkout (`../shared`), or beside the folder of worktrees (`../../shared`).
 const corpusDir =
   process.env.WARREN_AGENT_CORPUS ??

@@ -1,6 +1,6 @@
 // `defineAgent`: checks a programmatic definition up front, so a library user learns about a
 // bad field where they wrote it rather than when the agent is first spawned.
-import { ConfigError } from '../../core/config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import type { AgentDefinitionInput } from './agent-definition.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../core/config-error.js';
+import { ConfigError } from '../core/config-error.js';
 import { defineAgent } from './define-agent.js';
 
 describe('defineAgent', () => {

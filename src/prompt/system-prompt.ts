@@ -1,6 +1,6 @@
 // The main agent's default system prompt: how to work in a project through tools, then the
 // project's sections (instructions, skills), then the environment.
-import { withEnvironment } from '../../agents/environment-prompt.js';
+import { withEnvironment } from './environment-prompt.js';
 
 const MAIN_PROMPT = `You are warren, a coding agent that works in the user's project through tools.
 
@@ -17,9 +17,9 @@ const SUBAGENTS = `
 export function mainSystemPrompt(params: {
   cwd: string;
   subagents: boolean;
-  /** Sections that hold for the session (agents/project-context.ts), in order. */
+  /** Sections that hold for the session (prompt/project-context.ts), in order. */
   sections?: readonly string[];
-  /** The session's date; see agents/environment-prompt.ts for why it is fixed. */
+  /** The session's date; see environment-prompt.ts for why it is fixed. */
   date?: string;
 }): string {
   return withEnvironment(MAIN_PROMPT + (params.subagents ? SUBAGENTS : ''), params);

@@ -3,8 +3,8 @@
 // must be a regular text file; and only its first bytes up to a cap are read.
 import { realpath } from 'node:fs/promises';
 import { isRefusedFile, openRegularFile } from '../core/regular-file.js';
+import { cutToBytes } from '../definitions/text-limits.js';
 import { errorCode, isInside } from '../tools/allowed-path.js';
-import { cutToBytes } from './definitions/text-limits.js';
 
 export type ConfinedText =
   | {

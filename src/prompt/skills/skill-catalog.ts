@@ -5,11 +5,11 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { AGENT_NAME_RULE, checkAgentName } from '../../definitions/agent-name.js';
+import { splitFrontmatter } from '../../definitions/frontmatter.js';
+import { MAX_TEXT_BYTES } from '../../definitions/text-limits.js';
 import { isInside } from '../../tools/allowed-path.js';
 import { readConfinedText } from '../confined-text-file.js';
-import { AGENT_NAME_RULE, checkAgentName } from '../definitions/agent-name.js';
-import { splitFrontmatter } from '../definitions/frontmatter.js';
-import { MAX_TEXT_BYTES } from '../definitions/text-limits.js';
 
 /** Project folders of skills, in the order they win a name both use. */
 const PROJECT_SKILL_DIRS = ['.warren/skills', '.claude/skills'] as const;
@@ -131,7 +131,7 @@ async function readSkill(
     };
   }
   // YAML is loaded with the first skill file: a project without skills never loads it.
-  const { readFrontmatterFields } = await import('../definitions/frontmatter-fields.js');
+  const { readFrontmatterFields } = await import('../../definitions/frontmatter-fields.js');
   const { fields, lines, error } = readFrontmatterFields(
     split.parts.frontmatter,
     split.parts.frontmatterLine,

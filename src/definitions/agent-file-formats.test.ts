@@ -3,7 +3,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDir } from '../../testing/temp-dir.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import { loadAgentDefinitions } from './load-agent-definitions.js';
 import { parseAgentFile } from './load-agent-file.js';

@@ -1,7 +1,9 @@
 // Turns a parsed YAML document into plain values without trusting it. A definition file comes
 // from a stranger: a few lines of aliases can expand into billions of values, or an alias can
 // sit inside its own anchor and make a value that contains itself.
+
 import { type Document, visit } from 'yaml';
+import { messageOf } from '../core/error-message.js';
 
 export type YamlValues =
   | { ok: true; value: unknown }
@@ -59,6 +61,6 @@ function containsItself(value: unknown, open = new Set<object>()): boolean {
 }
 
 function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return message.split('\n', 1)[0] ?? message;
 }

@@ -1,8 +1,10 @@
 // A definition's `outputSchema` as written (JSON Schema in a file; zod or JSON Schema in code),
 // made into the OutputSchema the loop holds an agent to: the JSON Schema its model is shown and
 // the check its value must pass. Compiled once per schema object.
+
 import { z } from 'zod';
-import type { OutputCheck, OutputSchema } from '../../core/output-schema.js';
+import { messageOf } from '../core/error-message.js';
+import type { OutputCheck, OutputSchema } from '../core/output-schema.js';
 
 /** A JSON Schema object, or a zod schema (whose parsed output is the agent's typed value). */
 export type OutputSchemaInput = Readonly<Record<string, unknown>> | z.ZodType;
@@ -37,7 +39,7 @@ export function outputSchemaProblem(value: unknown): string | undefined {
     compileOutputSchema(value as OutputSchemaInput);
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }
 

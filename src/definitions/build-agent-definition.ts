@@ -2,9 +2,9 @@
 // AgentDefinition: validates each field on its own, maps other dialects' names, and reports
 // what it changed. Files are lenient (a bad field is dropped with a warning); SDK input is strict.
 import type { z } from 'zod';
-import { HOOK_EVENTS } from '../../core/hook-runner.js';
-import { checkHookSettings, formatHookPath } from '../../hooks/hook-settings.js';
-import { normalizeModel } from '../../model/model-alias.js';
+import { HOOK_EVENTS } from '../core/hook-runner.js';
+import { checkHookSettings, formatHookPath } from '../hooks/hook-settings.js';
+import { normalizeModel } from '../model/model-alias.js';
 import { acpFieldsOf, acpFieldWarnings, requiredBody, withoutAcpUnused } from './acp-fields.js';
 import {
   type AgentDefinition,

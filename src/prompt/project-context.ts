@@ -5,7 +5,7 @@
 import { homedir } from 'node:os';
 import type { Tool } from '../core/tool.js';
 import { warrenHome } from '../core/warren-home.js';
-import type { AgentDefinition } from './definitions/agent-definition.js';
+import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { instructionsSection } from './instructions/instructions-section.js';
 import {
   loadProjectInstructions,

@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { MAX_TEXT_BYTES } from '../../definitions/text-limits.js';
 import { isInside } from '../../tools/allowed-path.js';
 import { readConfinedText } from '../confined-text-file.js';
-import { MAX_TEXT_BYTES } from '../definitions/text-limits.js';
 import { importReferences } from './instruction-imports.js';
 
 /** The file names read in each folder, in this order. */

@@ -2,9 +2,9 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../core/config-error.js';
-import { aliasFanOutDefinition } from '../../testing/hostile/hostile-definitions.js';
-import { makeTempDir } from '../../testing/temp-dir.js';
+import { ConfigError } from '../core/config-error.js';
+import { aliasFanOutDefinition } from '../testing/hostile/hostile-definitions.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import {
   type LoadAgentDefinitionsOptions,
   loadAgentDefinitions,

@@ -2,7 +2,7 @@
 // in any spelling, so they are another tool's settings, dropped with a warning. A key that could
 // be a mistyped event (`PretoolUse`, `pretooluse`) is left for the hook check to refuse: a guard
 // that silently went missing would change what the agent may do.
-import { HOOK_EVENTS } from '../../core/hook-runner.js';
+import { HOOK_EVENTS } from '../core/hook-runner.js';
 
 /** Events warren fires, folded (`pretooluse`): a key that folds to one is meant as an event. */
 const FOLDED_EVENTS = new Set(HOOK_EVENTS.map(fold));

@@ -6,8 +6,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type PlainTool, toolError } from '../../core/tool.js';
+import { MAX_TEXT_BYTES } from '../../definitions/text-limits.js';
 import { readConfinedText } from '../confined-text-file.js';
-import { MAX_TEXT_BYTES } from '../definitions/text-limits.js';
 import type { Skill, SkillCatalog } from './skill-catalog.js';
 
 /** Files listed beside a skill's SKILL.md; the rest are counted. */

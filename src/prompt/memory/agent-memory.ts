@@ -4,9 +4,9 @@
 // is: a folder reached through a symlink is refused.
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import type { AgentDefinition } from '../../definitions/agent-definition.js';
 import { canonicalLocation } from '../../tools/allowed-path.js';
 import { readConfinedText } from '../confined-text-file.js';
-import type { AgentDefinition } from '../definitions/agent-definition.js';
 
 export type MemoryScope = NonNullable<AgentDefinition['memory']>;
 

@@ -6,8 +6,8 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../../core/config-error.js';
-import { projectFolders } from '../../tools/project-folders.js';
+import { ConfigError } from '../core/config-error.js';
+import { projectFolders } from '../tools/project-folders.js';
 import type {
   AgentDefinition,
   AgentDefinitionInput,

@@ -1,9 +1,9 @@
 // The one shape of a sub-agent definition: the permissive input people write (files, the SDK's
 // `agents` option) and the normalised AgentDefinition every other layer reads.
 import { z } from 'zod';
-import type { PermissionMode } from '../../core/permission-policy.js';
-import type { HookSettings } from '../../hooks/hook-settings.js';
-import { CACHE_TTLS, EFFORTS } from '../../model/model-settings.js';
+import type { PermissionMode } from '../core/permission-policy.js';
+import type { HookSettings } from '../hooks/hook-settings.js';
+import { CACHE_TTLS, EFFORTS } from '../model/model-settings.js';
 import { type OutputSchemaInput, outputSchemaProblem } from './output-schema.js';
 import { remoteAgentSchema } from './remote-agent-fields.js';
 
@@ -239,9 +239,9 @@ export const agentDefinitionSchema = z.object({
   outputSchema: z.custom<OutputSchemaInput>().optional(),
   /** `fatal`: any failure of this agent ends the whole run instead of becoming a result. */
   onFailure: onFailureSchema.optional(),
-  /** Skills whose whole text goes into the prompt at start (agents/skills/). */
+  /** Skills whose whole text goes into the prompt at start (prompt/skills/). */
   skills: z.array(z.string()).optional(),
-  /** A memory folder the agent keeps across sessions (agents/memory/). */
+  /** A memory folder the agent keeps across sessions (prompt/memory/). */
   memory: z.enum(['user', 'project', 'local']).optional(),
   /**
    * Leave the project instructions (AGENTS.md, CLAUDE.md, WARREN.md) out of this agent's prompt,

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manyKeysDefinition } from '../../testing/hostile/hostile-definitions.js';
-import { useTempDir } from '../../testing/temp-dir.js';
+import { manyKeysDefinition } from '../testing/hostile/hostile-definitions.js';
+import { useTempDir } from '../testing/temp-dir.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import {
   DEFINITION_FILE_MAX_BYTES,

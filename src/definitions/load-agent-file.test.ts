@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { aliasFanOutDefinition } from '../../testing/hostile/hostile-definitions.js';
-import { makeTempDir } from '../../testing/temp-dir.js';
+import { aliasFanOutDefinition } from '../testing/hostile/hostile-definitions.js';
+import { makeTempDir } from '../testing/temp-dir.js';
 import type { AgentLoadEntry } from './agent-load-entry.js';
 import { loadAgentFile } from './load-agent-file.js';
 

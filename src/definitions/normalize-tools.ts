@@ -1,7 +1,7 @@
 // Turns the `tools` / `disallowedTools` people write (Claude Code, opencode and Gemini CLI
 // dialects) into warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP
 // names kept as-is.
-import { builtinTools } from '../../tools/builtin-tools.js';
+import { builtinTools } from '../tools/builtin-tools.js';
 
 /** The built-in tool names a definition can grant. MCP tools are `mcp__<server>__<tool>`. */
 const WARREN_TOOL_NAMES = [

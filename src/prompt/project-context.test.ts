@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import type { AgentEventOf } from '../core/events.js';
+import type { AgentDefinitionInput } from '../definitions/agent-definition.js';
 import { type ScriptedModel, scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
@@ -16,7 +17,6 @@ import { unframed } from '../testing/framed-output.js';
 import { ofType, runToEnd } from '../testing/run-events.js';
 import { useTempDir } from '../testing/temp-dir.js';
 import { builtinTools } from '../tools/builtin-tools.js';
-import type { AgentDefinitionInput } from './definitions/agent-definition.js';
 import { withEnvironment } from './environment-prompt.js';
 import { ProjectContext } from './project-context.js';
 

@@ -1,8 +1,10 @@
 // Loads one definition file into a load entry: Markdown with frontmatter (warren, Claude Code,
 // opencode, Gemini CLI) or Codex's TOML. Never throws: a file that cannot be used becomes an
 // error entry that names the line and the fix.
+
 import path from 'node:path';
-import { isRefusedFile, readRegularFile } from '../../core/regular-file.js';
+import { messageOf } from '../core/error-message.js';
+import { isRefusedFile, readRegularFile } from '../core/regular-file.js';
 import type { AgentFileFormat, AgentSource, AgentSourceKind } from './agent-definition.js';
 import type { AgentDiagnostic, AgentLoadEntry } from './agent-load-entry.js';
 import { buildAgentDefinition } from './build-agent-definition.js';
@@ -75,7 +77,7 @@ export function parseAgentFile(options: ParseAgentFileOptions): AgentLoadEntry {
     return parseAgentText(options);
   } catch (error) {
     // Every problem a file can have is meant to be found above; this is the net under that.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return errorEntry(options, {
       message: `warren could not read this file (${reason.split('\n', 1)[0]}); please report it, with the file, as a warren bug`,
     });

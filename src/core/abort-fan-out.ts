@@ -1,0 +1,30 @@
+// One abort listener for many callbacks: what a thousand concurrent tool calls (or tasks)
+// waiting on one agent's signal need, at O(1) a callback.
+
+/**
+ * Calls many callbacks when a signal aborts. EventTarget checks every listener for a duplicate
+ * when one is added, so a thousand concurrent tool calls listening on one agent signal would
+ * cost O(n²); a Set adds and removes in O(1).
+ */
+export class AbortFanOut {
+  readonly signal: AbortSignal;
+  readonly #callbacks = new Set<() => void>();
+
+  constructor(signal: AbortSignal) {
+    this.signal = signal;
+    const fire = () => {
+      for (const callback of this.#callbacks) callback();
+    };
+    signal.addEventListener('abort', fire, { once: true });
+  }
+
+  /** Calls `callback` on abort (at once if already aborted); returns how to stop listening. */
+  add(callback: () => void): () => void {
+    if (this.signal.aborted) {
+      callback();
+      return () => {};
+    }
+    this.#callbacks.add(callback);
+    return () => this.#callbacks.delete(callback);
+  }
+}
