@@ -3,6 +3,7 @@
 // through the gate (concurrency, breaker), under its wall-clock limit and the run's budget.
 import { messageOf } from '../core/error-message.js';
 import { BreakerTripped, ItemGate } from './item-gate.js';
+import { itemProgress } from './item-progress.js';
 import { type ItemRequest, itemRequest } from './item-request.js';
 import { describeCause, terminalCause } from './terminal-cause.js';
 import type { ItemEventStatus, WorkflowEvent } from './workflow-events.js';
@@ -213,39 +214,22 @@ export async function runWorkflow(params: RunWorkflowParams): Promise<WorkflowRu
       label: request.label,
       agentId: resumeAgentId ?? null,
     });
-    emit({
-      type: 'workflow_item',
-      runId,
-      key: request.key,
-      occurrence,
-      label: request.label,
-      status: 'running',
-      itemAgentId: resumeAgentId,
-    });
+    const progress = itemProgress(emit, { runId, request, occurrence, resumeAgentId });
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const signal = AbortSignal.any([gate.signal, timeout]);
     const outcome = await runner.run(request, {
       signal,
       resumeAgentId,
       // Not waited for: the end's write carries the agent too, and writes land in order.
-      started: (agentId) =>
+      started: (agentId) => {
+        progress.running(agentId);
         void Promise.resolve(store.setItemAgent(runId, request.key, occurrence, agentId)).catch(
           () => undefined,
-        ),
-      blocked: (on) => {
-        const { key, label } = request;
-        const status = on === null ? 'running' : 'blocked';
-        emit({
-          type: 'workflow_item',
-          runId,
-          key,
-          occurrence,
-          label,
-          status,
-          blockedOn: on ?? undefined,
-        });
+        );
       },
+      blocked: progress.blocked,
     });
+    progress.running(resumeAgentId);
     spent += outcome.tokens;
     await store.updateRun(runId, { spentTokens: spent });
     const record = (status: ItemStatus, result: string | null, error: string | null) =>

@@ -1,6 +1,6 @@
 // One finished item of the conversation as it is written above the live area, once: the
 // person's prompt, the main agent's answer in Markdown, a tool line, a finished sub-agent, the
-// end of a background task, a notice, or a command's output.
+// end of a background task or a workflow run, a notice, or a command's output.
 import { Box, Text } from 'ink';
 import { FinishedAgentLine } from './agent-line.js';
 import { MarkdownText } from './markdown-text.js';
@@ -9,6 +9,7 @@ import type { Theme } from './theme.js';
 import { useTheme } from './theme-context.js';
 import { FinishedToolLine } from './tool-line.js';
 import type { Entry, EntryTone } from './view-items.js';
+import { EndedWorkflowLine } from './workflow-line.js';
 
 export function EntryView({ entry }: { entry: Entry }) {
   const theme = useTheme();
@@ -36,6 +37,8 @@ export function EntryView({ entry }: { entry: Entry }) {
       );
     case 'task':
       return <EndedTaskLine task={entry.task} />;
+    case 'workflow':
+      return <EndedWorkflowLine workflow={entry.workflow} durationMs={entry.durationMs} />;
     case 'notice':
       return <Text color={toneColour(theme, entry.tone)}>{entry.text}</Text>;
     case 'output':

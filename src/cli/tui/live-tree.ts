@@ -2,13 +2,15 @@
 // sub-agent it started under it, their children by depth, and apart the background tasks; never
 // more rows than it is given, so the screen keeps its height (a taller frame redraws it whole).
 import type { SessionView } from './session-view.js';
-import type { AgentRow, RunningTool, TaskRow } from './view-items.js';
+import type { AgentRow, RunningTool, TaskRow, WorkflowRow } from './view-items.js';
 
 export type TreeLine =
   | { kind: 'tool'; key: string; indent: number; tool: RunningTool }
   | { kind: 'agent'; key: string; indent: number; row: AgentRow }
   /** A background task with no agent row: a shell command, or an agent waiting for a slot. */
   | { kind: 'task'; key: string; indent: number; task: TaskRow }
+  /** A workflow run, its items folded into one line of counts. */
+  | { kind: 'workflow'; key: string; indent: number; workflow: WorkflowRow }
   | { kind: 'more'; key: string; indent: number; running: number; finished: number };
 
 /**
@@ -41,12 +43,21 @@ export function foregroundLines(view: SessionView, maxRows: number): TreeLine[] 
  * task; at most `maxRows`.
  */
 export function backgroundLines(view: SessionView, maxRows: number): TreeLine[] {
-  const background = [...view.agents.values()].filter((row) => row.background);
+  // A workflow's items show as its counts, not as rows of their own.
+  const background = [...view.agents.values()].filter(
+    (row) => row.background && view.workflows.runOf(row.agentId) === undefined,
+  );
   const childrenOf = childrenByParent(background, () => true);
   const ids = new Set(background.map((row) => row.agentId));
   const lines: TreeLine[] = [];
   const placed = new Set<string>();
   for (const task of view.tasks.values()) {
+    const workflow = view.workflows.ofTask(task.taskId);
+    if (workflow) {
+      lines.push({ kind: 'workflow', key: `workflow:${workflow.runId}`, indent: 0, workflow });
+      continue;
+    }
+    if (view.workflows.runOf(task.agentId) !== undefined) continue;
     const row = task.agentId === null ? undefined : view.agents.get(task.agentId);
     if (!row) {
       lines.push({ kind: 'task', key: `task:${task.taskId}`, indent: 0, task });

@@ -5,6 +5,7 @@ import type { AgentEvent, AgentEventOf } from '../../core/events.js';
 import { textOf } from '../../core/messages.js';
 import type { TaskKind } from '../../core/tasks.js';
 import { addUsage, budgetTokens, emptyUsage, type Usage } from '../../core/usage.js';
+import type { WorkflowEvent } from '../../core/workflow-events.js';
 import { callSummary } from './call-summary.js';
 import {
   type AgentRow,
@@ -14,7 +15,9 @@ import {
   type RunningTool,
   summaryOf,
   type TaskRow,
+  type WorkflowRow,
 } from './view-items.js';
+import { WorkflowRows } from './workflow-rows.js';
 
 export class SessionView {
   /** Finished entries, oldest first. Append-only until `clear()`. */
@@ -27,6 +30,8 @@ export class SessionView {
   readonly agents = new Map<string, AgentRow>();
   /** Background tasks that have not ended, in the order they started. */
   readonly tasks = new Map<string, TaskRow>();
+  /** Workflow runs: one line each, their items' agents folded into it. */
+  readonly workflows = new WorkflowRows();
   /** The task of the latest background task that ended: what Ctrl+O shows. */
   lastEndedTask: string | undefined;
   /** The task each background agent works for. */
@@ -75,14 +80,43 @@ export class SessionView {
       this.costUsd =
         this.costUsd === null || event.costUsd === null ? null : this.costUsd + event.costUsd;
     }
-    if (isTaskEvent(event)) this.#observeTask(event, now);
+    this.workflows.observeAgent(event);
+    if (this.workflows.isWorkflowEvent(event)) this.#observeWorkflow(event, now);
+    else if (isTaskEvent(event)) this.#observeTask(event, now);
     else if (event.depth === 0) this.#observeMain(event, now);
     else this.#observeChild(event, now);
   }
 
+  #observeWorkflow(event: AgentEvent & WorkflowEvent, now: number): void {
+    const row = this.workflows.observe(event, now);
+    if (event.type === 'workflow_end' && row?.endedInMs !== undefined) this.#workflowEnded(row);
+    if (event.type !== 'workflow_start' || !row) return;
+    // Its task may have said it started first.
+    for (const task of this.tasks.values()) {
+      if (task.kind !== 'local_workflow' || this.workflows.ofTask(task.taskId)) continue;
+      if (this.workflows.claimTask(task.taskId, event.agentId, task.description)) return;
+    }
+  }
+
+  /** The run and its task have both ended: one line in the conversation says how. */
+  #workflowEnded(row: WorkflowRow): void {
+    this.add({ kind: 'workflow', workflow: row, durationMs: row.endedInMs ?? 0 });
+    this.workflows.forget(row.runId);
+  }
+
   #observeTask(event: TaskEvent, now: number): void {
+    // A workflow item's end is the workflow's business: its line counts how the item went.
+    if (event.type === 'task_notification' && this.workflows.runOf(event.taskAgentId)) {
+      this.tasks.delete(event.taskId);
+      this.#taskOfAgent.delete(event.taskAgentId!);
+      this.#forget(event.taskAgentId!);
+      return;
+    }
     switch (event.type) {
       case 'task_started': {
+        if (event.kind === 'local_workflow') {
+          this.workflows.claimTask(event.taskId, event.agentId, event.description);
+        }
         this.tasks.set(event.taskId, {
           taskId: event.taskId,
           kind: event.kind,
@@ -111,6 +145,15 @@ export class SessionView {
         const agentId = event.taskAgentId;
         const row = agentId === null ? undefined : this.agents.get(agentId);
         if (agentId !== null) this.#taskOfAgent.delete(agentId);
+        const workflow = this.workflows.ofTask(event.taskId);
+        this.lastEndedTask = event.taskId;
+        if (workflow) {
+          // Its last events may come after the task's end: the line waits for `workflow_end`.
+          workflow.endedInMs = event.durationMs;
+          if (workflow.status !== 'running' || event.status === 'failed')
+            this.#workflowEnded(workflow);
+          return;
+        }
         this.add({
           kind: 'task',
           task: {
@@ -122,7 +165,6 @@ export class SessionView {
             ...(event.error ? { error: firstLine(event.error) } : {}),
           },
         });
-        this.lastEndedTask = event.taskId;
         if (row) this.#forget(row.agentId);
         return;
       }
@@ -224,7 +266,10 @@ export class SessionView {
         tokens: 0,
         durationMs: undefined,
         error: undefined,
-        background: parent?.background === true || this.#taskOfAgent.has(event.agentId),
+        background:
+          parent?.background === true ||
+          this.#taskOfAgent.has(event.agentId) ||
+          this.workflows.runOf(event.agentId) !== undefined,
         runningTools: new Map(),
         state: 'thinking',
       });

@@ -2,6 +2,7 @@
 // of running sub-agents and background tasks, and how an agent's row reads as one summary line.
 import type { AgentStatus } from '../../core/events.js';
 import type { TaskKind, TaskProgress, TaskStatus } from '../../core/tasks.js';
+import type { WorkflowEndStatus } from '../../core/workflow-events.js';
 
 /** How one finished sub-agent is remembered in the conversation: a single summary line. */
 export interface AgentSummaryLine {
@@ -36,6 +37,8 @@ export type Entry = { id: number } & (
   | { kind: 'agent'; agent: AgentSummaryLine; background?: boolean }
   /** A background task's end, as its notification says. */
   | { kind: 'task'; task: TaskEndLine }
+  /** A workflow run's end: its counts and what it spent. */
+  | { kind: 'workflow'; workflow: WorkflowRow; durationMs: number }
   | { kind: 'notice'; tone: EntryTone; text: string }
   /** Command output, shown as written (tables keep their columns). */
   | { kind: 'output'; title: string; text: string }
@@ -92,6 +95,37 @@ export interface AgentRow {
   state: string;
   /** The tool whose permission answer it waits for: the row says `blocked`. */
   blockedOn?: string;
+}
+
+/** A workflow run's items by where they are (`blocked`: its agent waits on a person). */
+export interface ItemCounts {
+  done: number;
+  running: number;
+  failed: number;
+  blocked: number;
+  paused: number;
+}
+
+/** A workflow run on screen: one line under its task, counted live from its events. */
+export interface WorkflowRow {
+  runId: string;
+  name: string;
+  /** The agent that called Workflow. */
+  ownerId: string;
+  /** Its background task, once tied to it. */
+  taskId: string | undefined;
+  startedAt: number;
+  /** The script's latest `phase()`. */
+  phase: string | undefined;
+  counts: ItemCounts;
+  /** What its items' agents spent in this process. */
+  tokens: number;
+  /** Null once some model's price was unknown. */
+  costUsd: number | null;
+  status: WorkflowEndStatus | 'running';
+  reason: string | undefined;
+  /** Set when its task ended: how long it ran. */
+  endedInMs?: number;
 }
 
 /** A tool call of the main agent that has not returned yet. */
