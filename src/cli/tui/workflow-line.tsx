@@ -1,6 +1,6 @@
-// A workflow run on one line: its name, current phase, items done / running / blocked / failed,
-// what its items spent and how long it has run. Running, live in the background panel
-// (`● Workflow  review · phase: review · 3 done · 2 running · 1 failed · 4.1k tok · unpriced · 12s`);
+// A workflow run on one line: its name, current phase (the script's latest `phase()`), its
+// items done / running / blocked / failed, what they spent and how long it has run. Running, live in the background panel
+// (`● Workflow  review · reviewing · 3 done, 2 running, 1 failed · 4.1k tok · $0.0123 · 12s`);
 // ended, written once in the conversation with how it ended.
 import { Text } from 'ink';
 import { formatCost, formatDuration, formatTokens } from './format.js';
@@ -9,7 +9,7 @@ import type { WorkflowRow } from './view-items.js';
 
 export function RunningWorkflowLine({ workflow, now }: { workflow: WorkflowRow; now: number }) {
   const theme = useTheme();
-  const phase = workflow.phase === undefined ? '' : ` · phase: ${workflow.phase}`;
+  const phase = workflow.phase === undefined ? '' : ` · ${workflow.phase}`;
   return (
     <Text wrap="truncate-end">
       <Text color={theme.accent}>● </Text>
@@ -51,7 +51,7 @@ export function EndedWorkflowLine({
   );
 }
 
-/** `3 done · 2 running · 1 blocked · 1 failed`: what is zero is left out, but for done. */
+/** `3 done, 2 running, 1 blocked, 1 failed`: what is zero is left out, but for done. */
 export function countsText(workflow: WorkflowRow): string {
   const { done, running, blocked, failed, paused } = workflow.counts;
   return [
@@ -62,7 +62,7 @@ export function countsText(workflow: WorkflowRow): string {
     paused > 0 ? `${paused} paused` : '',
   ]
     .filter(Boolean)
-    .join(' · ');
+    .join(', ');
 }
 
 function spentText(workflow: WorkflowRow): string {

@@ -40,16 +40,12 @@ describe('a workflow in the terminal UI', () => {
   it('shows its phase, counts and spending as one live line, then how it ended', async () => {
     const ui = await renderUi(MODEL);
     await ui.type('START', KEYS.enter);
-    const live = await ui.waitFor(
-      /Workflow {2}trio · phase: review · 1 done · 1 running · 1 failed/,
-    );
+    const live = await ui.waitFor(/Workflow {2}trio · review · 1 done, 1 running, 1 failed/);
     expect(live).toMatch(/1 failed · \d+ tok · unpriced · /);
     // The items' agents are counted on the workflow's line, not shown as rows of their own.
     expect(live).not.toContain('ITEM-slow-END');
     expect(live).not.toContain('● general-purpose');
-    const ended = await ui.waitFor(
-      /✗ Workflow {2}trio — completed_with_errors · 2 done · 1 failed/,
-    );
+    const ended = await ui.waitFor(/✗ Workflow {2}trio — completed_with_errors · 2 done, 1 failed/);
     expect(ended).not.toMatch(/● Workflow/);
     // Nor does each item's end get a line of its own.
     expect(ended).not.toMatch(/general-purpose {2}(fast|bad|slow)/);
