@@ -1,7 +1,8 @@
 // OpenTelemetry spans from the event stream, after the GenAI semantic conventions: a span per
-// agent (`invoke_agent`), per model call (`chat`) and per tool call (`execute_tool`). A reader of
-// events like any other, so the loop knows nothing of tracing; a child's agent span hangs under
-// the tool call that started it, whenever and from wherever its events arrive.
+// agent (`invoke_agent`), per model call (`chat`), per tool call (`execute_tool`), and per
+// workflow run and item (workflow-spans.ts). A reader of events like any other, so the loop
+// knows nothing of tracing; a child's agent span hangs under the tool call that started it (a
+// workflow item's, under its item), whenever and from wherever its events arrive.
 import {
   type Attributes,
   type Context,
@@ -15,9 +16,11 @@ import {
 import type { AgentEvent, AgentEventOf } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import type { Usage } from '../core/usage.js';
+import type { WorkflowEvent } from '../core/workflow-events.js';
 import type { AgentTraceContexts } from './agent-trace-contexts.js';
 import { remoteParentContext } from './remote-parent.js';
 import { serverAttributes } from './server-address.js';
+import { WorkflowSpans } from './workflow-spans.js';
 
 /** The attribute names of the GenAI semantic conventions that warren sets. */
 const GEN_AI = {
@@ -92,6 +95,9 @@ export class AgentTracer {
    * call ended (a background child) still hangs under it. A few dozen bytes a call.
    */
   readonly #toolContexts = new Map<string, Context>();
+  /** Each agent's latest Workflow call: where the run it starts hangs. */
+  readonly #workflowCalls = new Map<string, Context>();
+  readonly #workflows: WorkflowSpans;
 
   constructor(tracer: Tracer, options: AgentTracerOptions = {}) {
     this.#tracer = tracer;
@@ -100,9 +106,21 @@ export class AgentTracer {
     this.#root = remoteParentContext(options.traceparent) ?? ROOT_CONTEXT;
     this.#baseUrl = options.baseUrl;
     this.#contexts = options.contexts;
+    this.#workflows = new WorkflowSpans(tracer);
   }
 
   observe(event: AgentEvent): void {
+    if (event.type.startsWith('workflow_')) {
+      const workflowEvent = event as AgentEvent & WorkflowEvent;
+      this.#workflows.observe(
+        workflowEvent,
+        () =>
+          this.#workflowCalls.get(event.agentId) ??
+          this.#agents.get(event.agentId)?.context ??
+          this.#root,
+      );
+      return;
+    }
     switch (event.type) {
       case 'run_start':
         this.#startAgent(event);
@@ -146,6 +164,7 @@ export class AgentTracer {
   /** Ends every span still open (a run cut short); call before flushing. */
   endAll(): void {
     this.#contexts?.close();
+    this.#workflows.endAll();
     for (const span of this.#tools.values()) span.end();
     this.#tools.clear();
     for (const agent of this.#agents.values()) {
@@ -160,6 +179,7 @@ export class AgentTracer {
     // An agent continued (a message to a finished agent, a resume) gets a new span.
     this.#endAgent(undefined, event.agentId);
     const parent =
+      this.#workflows.parentOfAgent(event.agentId) ??
       (event.parentToolCallId === undefined
         ? undefined
         : this.#toolContexts.get(toolKey(event.parentId ?? '', event.parentToolCallId))) ??
@@ -250,6 +270,9 @@ export class AgentTracer {
     );
     this.#tools.set(key, span);
     this.#toolContexts.set(key, trace.setSpan(ROOT_CONTEXT, span));
+    if (event.toolName === 'Workflow') {
+      this.#workflowCalls.set(event.agentId, trace.setSpan(ROOT_CONTEXT, span));
+    }
   }
 
   #endTool(event: AgentEventOf<'tool_end'>): void {
