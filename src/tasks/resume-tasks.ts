@@ -158,7 +158,9 @@ function interruptedOutcome(record: TaskRecord): TaskOutcome {
   const what =
     record.kind === 'local_bash'
       ? 'The session stopped while the command ran; it was not run again.'
-      : `The session stopped while it ran, and tasks of kind ${record.kind} cannot be restarted by this warren.`;
+      : record.kind === 'local_workflow'
+        ? workflowInterrupted(record)
+        : `The session stopped while it ran, and tasks of kind ${record.kind} cannot be restarted by this warren.`;
   return {
     status: 'failed',
     result: '',
@@ -168,6 +170,16 @@ function interruptedOutcome(record: TaskRecord): TaskOutcome {
     costUsd: null,
     resultPath: record.resultPath,
   };
+}
+
+/**
+ * A workflow run is not restarted here: its script runs again only when asked, against its
+ * journal (its items that were running restart above as any background child). Says how.
+ */
+function workflowInterrupted(record: TaskRecord): string {
+  const runId = (record.spec as { runId?: unknown } | null)?.runId;
+  if (typeof runId !== 'string') return 'The session stopped while the workflow ran.';
+  return `The session stopped while workflow run ${runId} ran; it does not go on by itself. Resume it with the Workflow tool's resumeFromRunId: "${runId}" (or \`warren workflow resume ${runId}\`): completed items return their recorded results, only unfinished and failed ones run.`;
 }
 
 /**

@@ -47,11 +47,20 @@ export class WorkflowDriver implements LanguageModelV4 {
       : this.#model.doStream(options);
   }
 
+  /**
+   * The driver's prompt opens the main agent's conversation, or, in a session a person or a
+   * model began (`warren -p` with the Workflow tool) whose run is resumed, comes later in it.
+   * An item's conversation never holds it: items start with their own prompt, unforked.
+   */
   #isMain(options: LanguageModelV4CallOptions): boolean {
-    const first = options.prompt.find((message) => message.role === 'user');
-    const text =
-      first?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
-    return text.startsWith(DRIVER_PROMPT);
+    return options.prompt.some(
+      (message) =>
+        message.role === 'user' &&
+        message.content
+          .map((part) => (part.type === 'text' ? part.text : ''))
+          .join('')
+          .startsWith(DRIVER_PROMPT),
+    );
   }
 
   #turn(options: LanguageModelV4CallOptions): ScriptedModel {
