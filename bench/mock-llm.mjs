@@ -25,6 +25,9 @@ import { randomBytes } from 'node:crypto';
 //              sub-agent tool of type `subagentType`, each "SIBLING task-<i>", and one more with
 //              `forkContext: true` whose task starts "FORK-TASK"; then "CACHEPARENT_DONE
 //              children=m" (m = results holding SIBLING_DONE or FORK_DONE)
+//   wfparent   (the workflow scenario) one Workflow call whose script starts `n` items of type
+//              `sibling`, each "SIBLING task-<i>" (the cacheparent's tasks); then
+//              "WFPARENT_DONE"
 //   sibling    Glob, Grep, then Reads 3 files one per turn, then "SIBLING_DONE"
 //   fork       a conversation whose last user text holds FORK-TASK (a forked child: its system
 //              prompt is its parent's): Reads 1 file, then "FORK_DONE"
@@ -275,6 +278,23 @@ function decide(conversation, cfg) {
       }
       const done = conversation.toolResults.filter((r) => /SIBLING_DONE|FORK_DONE/.test(r)).length;
       return answer({ text: `CACHEPARENT_DONE children=${done}` });
+    }
+    case 'wfparent': {
+      if (conversation.ownTurns > 0) return answer({ text: 'WFPARENT_DONE' });
+      requireTool(conversation, 'Workflow', role);
+      const tasks = Array.from(
+        { length: cfg.n },
+        (_, i) =>
+          `SIBLING task-${i}: summarise ${cfg.files[(3 + 3 * i) % cfg.files.length]} and the two files after it`,
+      );
+      const script = [
+        "export const meta = { name: 'summaries', description: 'one summariser per share' };",
+        'export const result = (await pipeline(args.tasks, (task, i) =>',
+        "  agent(task, { agentType: 'sibling', label: 'sibling ' + i }))).filter(Boolean).length;",
+      ].join('\n');
+      return answer({
+        calls: [{ id: newId('call_'), name: 'Workflow', args: { script, args: { tasks } } }],
+      });
     }
     case 'sibling': {
       // An exploring child: find files, search them, read three one at a time, report.

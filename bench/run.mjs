@@ -286,8 +286,9 @@ const SCRIPT_JOBS = {
   },
   workflow: {
     file: 'workflow-overhead.mjs',
+    usesMock: true,
     detail: ([sample]) =>
-      `${sample?.cpuMsPerItem?.toFixed(3)} ms CPU per item; resume with 990 done: first new item after ${sample?.resumeFirstNewMs?.toFixed(0)} ms`,
+      `${sample?.cpuMsPerItem?.toFixed(3)} ms CPU per item; resume with 990 done: first new item after ${sample?.resumeFirstNewMs?.toFixed(0)} ms; items after the first read ${pct(sample?.itemsAfterFirstCacheShare)} of their input from the cache`,
   },
   remote: {
     file: 'remote-scale.mjs',

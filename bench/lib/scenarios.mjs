@@ -121,6 +121,10 @@ export function scenarios({ quick }) {
       // adds: sandbox, journal, gate), then its resume with 990 items done.
       items: 1000,
       concurrency: 100,
+      // Then a real Workflow call of `cacheItems` items of one definition on the mock's
+      // Anthropic cache: the share of their input read from the cache after the first item.
+      cacheItems: 10,
+      latencyMs: 100,
     },
     remote: {
       title: 'remote children on Restate',

@@ -2,7 +2,7 @@
 // warren is killed with SIGKILL: `--resume` of the session restarts the items that were running
 // from their transcripts and ends the run's task saying how to go on with the run; `warren
 // workflow resume <run>` then finishes it, the completed items returned from the journal.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { runWarren, startWarren } from '../testing/cli-process.js';
