@@ -112,7 +112,7 @@ async function mock(method, route, body) {
 async function cacheShare() {
   const { query, resolveModel } = await import(new URL('index.js', dist));
   const { builtinTools } = await import(new URL('tools.js', dist));
-  const { mainSystemPrompt } = await import(new URL('cli/run/system-prompt.js', dist));
+  const { mainSystemPrompt } = await import(new URL('prompt/system-prompt.js', dist));
   const { dir, files } = writeExplorationFiles();
   try {
     await mock('POST', '/config', { files, n: cacheItems, latencyMs });
