@@ -1,0 +1,41 @@
+// The defaults of a run's knobs, written once: a run's plan applies them (run/run-defaults.ts for
+// a library caller, the CLI's flags, a worker's child), and a public constructor a library user
+// may call without a plan (TaskManager) documents the same values by reading them here.
+
+/** The knobs of a run every plan carries, each with its value set. */
+export interface RunKnobs {
+  /** Deepest sub-agent level; the main agent is depth 0. */
+  maxDepth: number;
+  /** Sub-agents running at once across the whole tree. */
+  maxParallel: number;
+  /** A child's final text (and a task's result) is cut to this many characters for its parent. */
+  resultMaxChars: number;
+  /** Snapshots a child's copy of its parent's file-state cache keeps. */
+  fileStateMaxEntries: number;
+  /** A child with no model output and no tool activity for this long is stopped as `stalled`. */
+  stallTimeoutMs: number;
+  /** Record prompts, replies and tool input/output on the spans of a traced run. */
+  traceContent: boolean;
+}
+
+export const RUN_KNOBS: Readonly<RunKnobs> = {
+  maxDepth: 3,
+  maxParallel: 10,
+  resultMaxChars: 5000,
+  fileStateMaxEntries: 200,
+  // Ten minutes, as Claude Code's background watchdog.
+  stallTimeoutMs: 600_000,
+  traceContent: false,
+};
+
+/** Every knob: the one given, else its default. */
+export function runKnobs(given: Partial<RunKnobs>): RunKnobs {
+  return {
+    maxDepth: given.maxDepth ?? RUN_KNOBS.maxDepth,
+    maxParallel: given.maxParallel ?? RUN_KNOBS.maxParallel,
+    resultMaxChars: given.resultMaxChars ?? RUN_KNOBS.resultMaxChars,
+    fileStateMaxEntries: given.fileStateMaxEntries ?? RUN_KNOBS.fileStateMaxEntries,
+    stallTimeoutMs: given.stallTimeoutMs ?? RUN_KNOBS.stallTimeoutMs,
+    traceContent: given.traceContent ?? RUN_KNOBS.traceContent,
+  };
+}
