@@ -1,6 +1,7 @@
 // The defaults of a run, each applied here and nowhere below: a library caller's options become a
 // RunInput once (queryInput); the CLI resolves the same fields from flags and files, and takes
 // the pieces it has no flag for from the helpers below (the knobs' table is core/run-knobs.ts).
+import { randomUUID } from 'node:crypto';
 import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
 import { findDefinition } from '../agents/subagent-runtime.js';
 import { ConfigError } from '../core/config-error.js';
@@ -51,6 +52,8 @@ export function queryInput(
     ...rest,
     ...runKnobs(options),
     ...runtimeDefaults(cwd, options),
+    // A run without a host's session is one of its own: its hooks and spans name the same id.
+    sessionId: options.sessionId ?? randomUUID(),
     ...mainPlace(cwd, mainDefinition, options),
     cwd,
     signal: options.signal ?? new AbortController().signal,

@@ -56,7 +56,8 @@ type Resolved =
   | keyof RunKnobs
   | 'transcriptPathFor'
   | 'resolveModel'
-  | 'sessionDate';
+  | 'sessionDate'
+  | 'sessionId';
 
 /** The main agent's budget: the limits its definition and caller set, or a node shared with the caller. */
 export interface MainBudget {
@@ -105,6 +106,8 @@ export interface RunInput extends Omit<QueryOptions, Resolved>, RunKnobs {
   resolveModel: SubagentSettings['resolveModel'];
   /** The date every system prompt of the run names: one per run, so prompts stay cacheable. */
   sessionDate: string;
+  /** The session's id: hooks' `session_id`, spans' `session.id` (the host's, else the run's own). */
+  sessionId: string;
 }
 
 /** What the run is built of: made once, never patched afterwards. */
