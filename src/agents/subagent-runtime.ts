@@ -28,7 +28,11 @@ import { childPath, newAgentId, type Spawner } from './subagent-context.js';
  * What the runtime is built of. The knobs (`RunKnobs`: depth, width, result size, stall timeout,
  * …) and the ports are required: a run's plan (run/) applies their defaults, once.
  */
-export interface SubagentSettings extends Omit<RunKnobs, 'traceContent'> {
+export interface SubagentSettings
+  extends Pick<
+    RunKnobs,
+    'maxDepth' | 'maxParallel' | 'resultMaxChars' | 'fileStateMaxEntries' | 'stallTimeoutMs'
+  > {
   definitions: ReadonlyMap<string, AgentDefinition>;
   /** Where an agent's transcript is, to point a parent at the full text of a truncated result. */
   transcriptPathFor: (agentId: string) => string | undefined;

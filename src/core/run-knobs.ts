@@ -1,6 +1,6 @@
 // The defaults of a run's knobs, written once: a run's plan applies them (run/run-defaults.ts for
-// a library caller, the CLI's flags, a worker's child), and a public constructor a library user
-// may call without a plan (TaskManager) documents the same values by reading them here.
+// a library caller, the CLI's flags, a worker's child), and what a library user may call without
+// a plan (`agentLoop()`, TaskManager) documents the same values by reading them here.
 
 /** The knobs of a run every plan carries, each with its value set. */
 export interface RunKnobs {
@@ -16,6 +16,14 @@ export interface RunKnobs {
   stallTimeoutMs: number;
   /** Record prompts, replies and tool input/output on the spans of a traced run. */
   traceContent: boolean;
+  /** A model request with no response, or no next chunk, for this long is aborted and retried. */
+  requestTimeoutMs: number;
+  /** Longest a tool call may run unless the tool sets its own. */
+  toolTimeoutMs: number;
+  /** One last turn without tools when a limit ends the run, so the agent can report. */
+  graceTurn: boolean;
+  /** Stream replies as they are written (`message_delta` per piece). */
+  stream: boolean;
 }
 
 export const RUN_KNOBS: Readonly<RunKnobs> = {
@@ -26,6 +34,10 @@ export const RUN_KNOBS: Readonly<RunKnobs> = {
   // Ten minutes, as Claude Code's background watchdog.
   stallTimeoutMs: 600_000,
   traceContent: false,
+  requestTimeoutMs: 120_000,
+  toolTimeoutMs: 15 * 60_000,
+  graceTurn: true,
+  stream: true,
 };
 
 /** Every knob: the one given, else its default. */
@@ -37,5 +49,9 @@ export function runKnobs(given: Partial<RunKnobs>): RunKnobs {
     fileStateMaxEntries: given.fileStateMaxEntries ?? RUN_KNOBS.fileStateMaxEntries,
     stallTimeoutMs: given.stallTimeoutMs ?? RUN_KNOBS.stallTimeoutMs,
     traceContent: given.traceContent ?? RUN_KNOBS.traceContent,
+    requestTimeoutMs: given.requestTimeoutMs ?? RUN_KNOBS.requestTimeoutMs,
+    toolTimeoutMs: given.toolTimeoutMs ?? RUN_KNOBS.toolTimeoutMs,
+    graceTurn: given.graceTurn ?? RUN_KNOBS.graceTurn,
+    stream: given.stream ?? RUN_KNOBS.stream,
   };
 }

@@ -314,7 +314,6 @@ export async function setUpRun(
           main,
         ),
         pauseAtBudget: args.pauseAtBudget,
-        requestTimeoutMs: args.requestTimeoutMs,
         signal: run.signal,
         permissions,
         agentId: run.agentId,
