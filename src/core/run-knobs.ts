@@ -2,6 +2,8 @@
 // a library caller, the CLI's flags, a worker's child), and what a library user may call without
 // a plan (`agentLoop()`, TaskManager) documents the same values by reading them here.
 
+import type { RetryOptions } from './inherited-options.js';
+
 /** The knobs of a run every plan carries, each with its value set. */
 export interface RunKnobs {
   /** Deepest sub-agent level; the main agent is depth 0. */
@@ -24,6 +26,8 @@ export interface RunKnobs {
   graceTurn: boolean;
   /** Stream replies as they are written (`message_delta` per piece). */
   stream: boolean;
+  /** How a failed model call is retried: attempts, delays, and when no retry starts any more. */
+  retry: Required<RetryOptions>;
 }
 
 export const RUN_KNOBS: Readonly<RunKnobs> = {
@@ -38,10 +42,13 @@ export const RUN_KNOBS: Readonly<RunKnobs> = {
   toolTimeoutMs: 15 * 60_000,
   graceTurn: true,
   stream: true,
+  retry: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000, maxElapsedMs: 5 * 60_000 },
 };
 
 /** Every knob: the one given, else its default. */
-export function runKnobs(given: Partial<RunKnobs>): RunKnobs {
+export function runKnobs(
+  given: Partial<Omit<RunKnobs, 'retry'>> & { retry?: RetryOptions },
+): RunKnobs {
   return {
     maxDepth: given.maxDepth ?? RUN_KNOBS.maxDepth,
     maxParallel: given.maxParallel ?? RUN_KNOBS.maxParallel,
@@ -53,5 +60,7 @@ export function runKnobs(given: Partial<RunKnobs>): RunKnobs {
     toolTimeoutMs: given.toolTimeoutMs ?? RUN_KNOBS.toolTimeoutMs,
     graceTurn: given.graceTurn ?? RUN_KNOBS.graceTurn,
     stream: given.stream ?? RUN_KNOBS.stream,
+    // Each field the caller leaves out keeps its default, as the loop merges them.
+    retry: { ...RUN_KNOBS.retry, ...given.retry },
   };
 }
