@@ -69,9 +69,8 @@ export interface MainBudget {
  * One run as a host has resolved it: the settings of `query()` that have a default, with that
  * default applied (by `queryInput()` for a library caller, from flags and files by the CLI; the
  * knobs' defaults are one table, `RUN_KNOBS` in core/run-knobs.ts). What stays optional has no
- * default of the run's: the caller's own hooks and callbacks, and the loop's settings that pass
- * unchanged to every agent (retries, timeouts, the grace turn, streaming), which `agentLoop()`
- * defaults where they are read, for a plan and for a library caller without one alike.
+ * default of the run's: the caller's own hooks and callbacks, and what is off unless set (turn
+ * and output-token limits, provider options, an output schema, a tracer).
  */
 export interface RunInput extends Omit<QueryOptions, Resolved>, RunKnobs {
   /** The main agent's id (`newMainId()`), and where every other id comes from. */
