@@ -299,6 +299,8 @@ export async function setUpRun(
           maxDepth: args.maxDepth,
           maxParallel,
           stallTimeoutMs: args.stallTimeoutMs,
+          requestTimeoutMs: args.requestTimeoutMs,
+          traceContent: tracingConfig?.logContent,
         }),
         sessionDate: date,
         transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
