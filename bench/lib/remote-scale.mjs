@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const { RestateExecutor } = await import(new URL('remote/restate-executor.js', dist));
 const { registerWorker } = await import(new URL('remote/restate-admin.js', dist));
 const { checkChildSpec } = await import(new URL('remote/child-spec-schema.js', dist));
-const { runRemoteChild } = await import(new URL('remote/run-remote-child.js', dist));
+const { runRemoteChild } = await import(new URL('run/worker-child.js', dist));
 const { directSteps } = await import(new URL('core/step-runner.js', dist));
 const { resolveAgentDefinitions } = await import(
   new URL('definitions/load-agent-definitions.js', dist)

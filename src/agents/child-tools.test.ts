@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runKnobs } from '../core/run-knobs.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { runtimeDefaults } from '../run/run-defaults.js';
 import { builtinTools } from '../tools/builtin-tools.js';
 import { childTools } from './child-tools.js';
 import { SpawnTools } from './spawn-tools.js';
@@ -143,9 +145,9 @@ describe('tool isolation at any depth (property)', () => {
         (chain, maxDepth) => {
           const spawn = new SpawnTools(
             new SubagentRuntime({
+              ...runKnobs({ maxDepth }),
+              ...runtimeDefaults(process.cwd(), {}),
               definitions: new Map([['explore', definition({ name: 'explore' })]]),
-              maxDepth,
-              cwd: process.cwd(),
             }),
           );
           let tools: Tool[] = [

@@ -151,14 +151,13 @@ async function rerunReadOnlyCalls(
         if (part.type === 'tool-call') calls.set(part.toolCallId, part);
     }
   }
-  const cwd = options.cwd ?? process.cwd();
-  const allowedDirs = options.allowedDirs ?? [cwd];
+  const { cwd, allowedDirs } = options;
   const agent = {
     agentId: options.agentId,
-    parentId: options.parentId ?? null,
-    depth: options.depth ?? 1,
-    agentType: options.agentType ?? 'agent',
-    path: options.agentPath ?? options.agentId,
+    parentId: options.parentId,
+    depth: options.depth,
+    agentType: options.agentType,
+    path: options.agentPath,
     background: true,
   };
   for (const message of messages) {

@@ -1,7 +1,6 @@
 // A run inside its session's hooks: which hooks the session has (settings files, the library's,
 // definitions' own), SessionStart before the main agent (its context goes with the first
 // prompt), SessionEnd after it however it ends, and every hook stopped when the run is over.
-import { randomUUID } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import type { HookRunner } from '../core/hook-runner.js';
@@ -21,7 +20,10 @@ export interface SessionHookSources {
   hooks?: HookSettings;
   /** Hooks already checked, from settings files; they run before `hooks`. */
   settingsHooks?: readonly CompiledHooks[];
-  /** The session's id: hooks' `session_id`, and `session.id` on trace spans. */
+  /**
+   * The session's id: hooks' `session_id`, and `session.id` on trace spans. Default: a fresh
+   * one for the run (a host's session names its own: transcripts and `--resume` use it).
+   */
   sessionId?: string;
   transcriptPathFor?: (agentId: string) => string | undefined;
   /** The project folder (the run's working directory). */
@@ -45,7 +47,7 @@ export interface SessionHookSetup {
  * @throws ConfigError for a bad entry of the library's hooks
  */
 export function sessionHooksOf(
-  sources: SessionHookSources & { cwd: string },
+  sources: SessionHookSources & { cwd: string; sessionId: string },
   mainAgentId: string,
   definitions: Iterable<AgentDefinition>,
 ): SessionHookSetup | undefined {
@@ -57,7 +59,7 @@ export function sessionHooksOf(
   if (!any && warnings.length === 0) return undefined;
   const hooks = new SessionHooks({
     hooks: all,
-    sessionId: sources.sessionId ?? randomUUID(),
+    sessionId: sources.sessionId,
     mainAgentId,
     transcriptPathFor: sources.transcriptPathFor,
     projectDir: sources.cwd,

@@ -3,9 +3,6 @@
 import { AgentStop } from '../core/agent-stop.js';
 import type { AgentEvent } from '../core/events.js';
 
-/** Ten minutes, as Claude Code's background watchdog. */
-export const DEFAULT_STALL_TIMEOUT_MS = 600_000;
-
 export class StallWatchdog {
   /** Aborts with an `AgentStop('stalled')` when the child stalls; what the child also follows. */
   readonly signal: AbortSignal;

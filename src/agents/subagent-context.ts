@@ -65,6 +65,13 @@ export function newAgentId(): string {
 export type SubagentOptions = AgentLoopOptions & {
   agentId: string;
   model: LanguageModelV4;
+  /** Where it works and what it reaches, its place in the tree: always given, never defaulted. */
+  cwd: string;
+  allowedDirs: readonly string[];
+  parentId: string;
+  depth: number;
+  agentType: string;
+  agentPath: string;
   /** A `kind: acp` definition's command: the child is that external ACP agent, not a loop. */
   acp?: AcpCommand;
 };

@@ -4,18 +4,17 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { BackgroundPort, RunAgents } from '../core/background-port.js';
 import type { AgentRef } from '../core/events.js';
-import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
+import type { RunIds } from '../core/run-ids.js';
+import type { RunKnobs } from '../core/run-knobs.js';
 import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { TraceContextSource } from '../core/trace-context.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import type { HandoffCheck } from '../hooks/handoff-check.js';
 import type { SessionHooks } from '../hooks/session-hooks.js';
-import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
-import { mcpTrust } from '../mcp/trust-store.js';
-import { type ResolveModelOptions, resolveModel } from '../model/resolve-model.js';
-import { sessionDate, withEnvironment } from '../prompt/environment-prompt.js';
+import type { ResolveModelOptions } from '../model/resolve-model.js';
+import { withEnvironment } from '../prompt/environment-prompt.js';
 import type { AgentMemory } from '../prompt/memory/agent-memory.js';
-import { ProjectContext } from '../prompt/project-context.js';
+import type { ProjectContext } from '../prompt/project-context.js';
 import type { PromptSection } from '../prompt/prompt-section.js';
 import { AgentDirectory } from './agent-directory.js';
 import type { AgentMcpSettings } from './agent-mcp-servers.js';
@@ -23,56 +22,42 @@ import { AgentSlots } from './agent-slots.js';
 import { type ChildRun, continuedChild } from './child-run.js';
 import { ForegroundChildren } from './foreground-children.js';
 import type { RemoteAgentPorts, RemotePort } from './remote-port.js';
-import { DEFAULT_STALL_TIMEOUT_MS } from './stall-watchdog.js';
 import { childPath, newAgentId, type Spawner } from './subagent-context.js';
 
-export interface SubagentSettings {
+/**
+ * What the runtime is built of. The knobs (`RunKnobs`: depth, width, result size, stall timeout,
+ * …) and the ports are required: a run's plan (run/) applies their defaults, once.
+ */
+export interface SubagentSettings
+  extends Pick<
+    RunKnobs,
+    'maxDepth' | 'maxParallel' | 'resultMaxChars' | 'fileStateMaxEntries' | 'stallTimeoutMs'
+  > {
   definitions: ReadonlyMap<string, AgentDefinition>;
-  /** Deepest sub-agent level; the main agent is depth 0. Default 3. */
-  maxDepth?: number;
-  /** Sub-agents running at once across the whole tree. Default 10. */
-  maxParallel?: number;
-  /** A child's final text is cut to this many characters for its parent. Default 5000. */
-  resultMaxChars?: number;
   /** Where an agent's transcript is, to point a parent at the full text of a truncated result. */
-  transcriptPathFor?: (agentId: string) => string | undefined;
-  /** Snapshots a child's copy of its parent's file-state cache keeps. Default 200. */
-  fileStateMaxEntries?: number;
+  transcriptPathFor: (agentId: string) => string | undefined;
   /**
-   * A child (foreground or background) with no model output and no tool activity for this
-   * long is stopped as `stalled`. Default 600000 (10 minutes).
+   * Turns a child's own model spec (`anthropic:claude-haiku-4-5`) into a model: `resolveModel`,
+   * or what recording wraps, or a cassette's answers when replaying.
    */
-  stallTimeoutMs?: number;
+  resolveModel: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
+  /** How agents' own MCP servers start: trust of project files, timeouts. */
+  mcp: AgentMcpSettings;
   /**
-   * Turns a child's own model spec (`anthropic:claude-haiku-4-5`) into a model. Default:
-   * `resolveModel`. Recording wraps what it returns; replaying answers from a cassette instead.
+   * The date every system prompt of the run names (`YYYY-MM-DD`), taken when the run starts, so
+   * a run past midnight keeps one prompt per definition, and its cache.
    */
-  resolveModel?: (spec: string, options: ResolveModelOptions) => Promise<LanguageModelV4>;
-  /**
-   * How agents' own MCP servers start: trust of project files, timeouts. Default: the trust
-   * record in `$WARREN_HOME/trusted.json`, `MCP_TIMEOUT` / `MCP_TOOL_TIMEOUT` or 30 s / 10 min.
-   */
-  mcp?: AgentMcpSettings;
-  /**
-   * The date every system prompt of the run names (`YYYY-MM-DD`); default: today's, taken when
-   * the run starts, so a run past midnight keeps one prompt per definition, and its cache.
-   */
-  sessionDate?: string;
+  sessionDate: string;
   /** The session's hooks; each child runs them with its definition's own. */
   sessionHooks?: SessionHooks;
   /** Judges a child's output before it reaches its parent (after the built-in escaping). */
   handoffCheck?: HandoffCheck;
-  /**
-   * Project instructions, skills and agent memory (`ProjectContext.load`). Default: agent
-   * memory only, in `cwd`.
-   */
-  projectContext?: ProjectContext;
-  /** The run's working directory: where a default `projectContext` keeps project memory. */
-  cwd: string;
+  /** Project instructions, skills and agent memory (`ProjectContext.load`). */
+  projectContext: ProjectContext;
   /** Runs children remotely (`isolation: remote`, or all of them): see agents/remote-port.ts. */
   remote?: RemotePort;
-  /** Where agent and task ids come from; a replay gives the recorded ones. Default: fresh. */
-  runIds?: RunIds;
+  /** Where agent and task ids come from; a replay gives the recorded ones. */
+  runIds: RunIds;
   /** Reaches `kind: remote` definitions (A2A agents); without it they are refused. */
   remoteAgents?: RemoteAgentPorts;
   /** The trace context A2A and ACP children send on, when the run is traced. */
@@ -135,22 +120,22 @@ export class SubagentRuntime implements RunAgents {
 
   constructor(settings: SubagentSettings) {
     this.definitions = settings.definitions;
-    this.maxDepth = settings.maxDepth ?? 3;
-    this.slots = new AgentSlots(settings.maxParallel ?? 10);
-    this.resultMaxChars = settings.resultMaxChars ?? 5000;
-    this.transcriptPathFor = settings.transcriptPathFor ?? (() => undefined);
-    this.fileStateMaxEntries = settings.fileStateMaxEntries ?? 200;
-    this.stallTimeoutMs = settings.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-    this.resolveModel = settings.resolveModel ?? resolveModel;
-    this.mcp = settings.mcp ?? { trust: mcpTrust(), env: process.env, ...mcpTimeoutsFromEnv() };
-    this.sessionDate = settings.sessionDate ?? sessionDate();
+    this.maxDepth = settings.maxDepth;
+    this.slots = new AgentSlots(settings.maxParallel);
+    this.resultMaxChars = settings.resultMaxChars;
+    this.transcriptPathFor = settings.transcriptPathFor;
+    this.fileStateMaxEntries = settings.fileStateMaxEntries;
+    this.stallTimeoutMs = settings.stallTimeoutMs;
+    this.resolveModel = settings.resolveModel;
+    this.mcp = settings.mcp;
+    this.sessionDate = settings.sessionDate;
     this.sessionHooks = settings.sessionHooks;
     this.handoffCheck = settings.handoffCheck;
     this.remote = settings.remote;
-    this.runIds = settings.runIds ?? FRESH_IDS;
+    this.runIds = settings.runIds;
     this.remoteAgents = settings.remoteAgents;
     this.traceContext = settings.traceContext;
-    this.context = settings.projectContext ?? new ProjectContext({ projectDir: settings.cwd });
+    this.context = settings.projectContext;
     this.foreground = settings.foreground ?? new ForegroundChildren();
     this.workflowTool = settings.workflowTool;
     // Last: the background side is built over the runtime it belongs to, fully set up.

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../core/config-error.js';
 import { messageOf } from '../core/error-message.js';
+import { RUN_KNOBS } from '../core/run-knobs.js';
 import { PERMISSION_MODES } from '../permissions/create-permission-policy.js';
 import { BUDGET_OPTIONS, budgetArgs } from './budget-args.js';
 import { canonicalFlags, didYouMeanCommand, didYouMeanFlag } from './flag-spelling.js';
@@ -217,8 +218,10 @@ export function runArgs(values: ParsedValues): RunArgs {
     // WARREN_BASE_URL is read where the address is used, so messages name the variable.
     baseUrl: values['base-url'],
     maxTurns: positiveInteger('--max-turns', values['max-turns']),
-    maxDepth: positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ?? 3,
-    maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? 10,
+    maxDepth:
+      positiveInteger('--max-depth', values['max-depth'], { allowZero: true }) ??
+      RUN_KNOBS.maxDepth,
+    maxParallel: positiveInteger('--max-parallel', values['max-parallel']) ?? RUN_KNOBS.maxParallel,
     timeBudgetMs: positiveInteger('--time-budget', values['time-budget']),
     tokenBudget: positiveInteger('--token-budget', values['token-budget']),
     ...budgetArgs(values),

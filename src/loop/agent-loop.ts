@@ -10,6 +10,7 @@ import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
 import { inheritedOptions } from '../core/inherited-options.js';
 import { type AssistantMessage, type Message, toolCallsOf } from '../core/messages.js';
 import type { RunContext } from '../core/run-context.js';
+import { RUN_KNOBS } from '../core/run-knobs.js';
 import { directSteps } from '../core/step-runner.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
 import { emptyUsage } from '../core/usage.js';
@@ -31,7 +32,6 @@ import { StructuredOutput } from './structured-output.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 
-const DEFAULT_TOOL_TIMEOUT_MS = 15 * 60_000;
 /** How long a grace turn may take; after the time budget, the agent's wind-down window also bounds it. */
 const GRACE_TIME_MS = 60_000;
 const GRACE_MAX_OUTPUT_TOKENS = 2048;
@@ -92,7 +92,7 @@ export async function* agentLoop({
     signal: new AbortFanOut(run.signal),
     cancel: new AbortFanOut(run.cancel.signal),
     ended: run.deadline && new AbortFanOut(run.deadline.ended),
-    timeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    timeoutMs: options.toolTimeoutMs ?? RUN_KNOBS.toolTimeoutMs,
     record: options.onEvent ?? ignore,
     passOn: () => options.inbox?.passOn() ?? NOTHING,
     steps: options.steps ?? directSteps,
@@ -230,7 +230,12 @@ async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGener
   for (;;) {
     yield* runTurns(run, env);
     const { stop } = run;
-    if (stop && !NO_GRACE.has(stop.status) && !stop.paused && run.options.graceTurn !== false) {
+    if (
+      stop &&
+      !NO_GRACE.has(stop.status) &&
+      !stop.paused &&
+      (run.options.graceTurn ?? RUN_KNOBS.graceTurn)
+    ) {
       yield* graceTurn(run, stop);
     }
     const goOn = yield* finishRun(run);

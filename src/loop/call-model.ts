@@ -1,11 +1,11 @@
 // One model call of a run, as a step of its StepRunner: counted against the turn cap and the
 // budget, its stream passed on as it comes (a replayed step has no stream, only its result).
 import type { AgentEvent } from '../core/events.js';
+import { RUN_KNOBS } from '../core/run-knobs.js';
 import { addUsage, budgetTokens } from '../core/usage.js';
 import { describeModelFailure } from '../model/describe-model-error.js';
 import { type ModelTurn, modelTurn } from '../model/model-turn.js';
 import { costOf } from '../model/pricing.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../model/request-timeout.js';
 import { DEFAULT_RETRY } from '../model/retry-policy.js';
 import { event, modelOf, type RunState } from './run-state.js';
 import { runStep } from './run-step.js';
@@ -33,10 +33,10 @@ export async function* callModel(
         messages: run.messages,
         tools: run.shownTools,
         toolChoice: call.toolChoice,
-        stream: options.stream ?? true,
+        stream: options.stream ?? RUN_KNOBS.stream,
         signal: call.signal,
         retry: options.retry ? { ...DEFAULT_RETRY, ...options.retry } : DEFAULT_RETRY,
-        requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        requestTimeoutMs: options.requestTimeoutMs ?? RUN_KNOBS.requestTimeoutMs,
         describeFailure: (error) => describeModelFailure(error, modelOf(run)),
         maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
         providerOptions: options.providerOptions,

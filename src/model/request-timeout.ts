@@ -5,9 +5,6 @@
 // server is still at work.
 import { hasErrorMark } from '../core/error-mark.js';
 
-/** How long a model request may go without an answer or a next chunk. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
-
 export type RequestStage = 'response' | 'stream';
 
 export class RequestTimeoutError extends Error {

@@ -3,15 +3,12 @@
 import { APICallError } from '@ai-sdk/provider';
 import { messageOf } from '../core/error-message.js';
 import type { RetryOptions } from '../core/inherited-options.js';
+import { RUN_KNOBS } from '../core/run-knobs.js';
 import { RequestTimeoutError } from './request-timeout.js';
 import { ReplyTooLargeError } from './response-size-cap.js';
 
-export const DEFAULT_RETRY: Required<RetryOptions> = {
-  maxRetries: 5,
-  initialDelayMs: 500,
-  maxDelayMs: 30_000,
-  maxElapsedMs: 5 * 60_000,
-};
+/** The retries of a model call no one set: the run's default (core/run-knobs.ts). */
+export const DEFAULT_RETRY: Required<RetryOptions> = RUN_KNOBS.retry;
 
 /** A server asking for a longer wait than this is not worth waiting for within one run. */
 const MAX_SERVER_WAIT_MS = 120_000;

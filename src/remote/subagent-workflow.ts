@@ -20,14 +20,16 @@ import {
   MAX_INBOX_MESSAGES,
 } from './journaled-inbox.js';
 import { admitted, type RefusalLog, refuse, stderrLog } from './refusal.js';
+import type { RunRemoteChild } from './remote-child-run.js';
 import { RestateJournal } from './restate-journal.js';
 import { PARENT_INBOX_SERVICE, SUBAGENT_SERVICE, type SubagentStatus } from './restate-services.js';
-import { runRemoteChild } from './run-remote-child.js';
 import { type SealedResult, sealResult } from './sealed-result.js';
 import { READ_MAX_AGE_MS, type RemoteAuth, SIGNED_MAX_AGE_MS, seal } from './signed-envelope.js';
 import { beyondLimits, DEFAULT_LIMITS, type WorkerLimits } from './worker-limits.js';
 
 export interface WorkerSettings {
+  /** Plans and runs one child from its checked spec (run/worker-child.ts: the composition root's). */
+  runChild: RunRemoteChild;
   /** The shared remote key(s) requests must be signed with, or the explicit opt-out. */
   auth: RemoteAuth;
   /** What the worker's own configuration fixes (providers, endpoint, permission ceiling). */
@@ -196,7 +198,7 @@ async function runChild(
   };
   const clock = await journal.side('started', () => Date.now());
   ctx.set('progress', journal.redact(progress.snapshot()));
-  const result = await runRemoteChild({
+  const result = await settings.runChild({
     spec,
     steps,
     signal: cancel.signal,

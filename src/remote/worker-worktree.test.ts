@@ -4,7 +4,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ChildRun } from '../agents/child-run.js';
 import type { ChildWorkspace } from '../agents/child-worktree.js';
-import { SubagentRuntime } from '../agents/subagent-runtime.js';
+import { workerRuntime } from '../run/worker-child.js';
 import { gitIn, makeGitRepo } from '../testing/git-repo.js';
 import { finishedRun } from '../testing/run-results.js';
 import { useTempDir } from '../testing/temp-dir.js';
@@ -57,9 +57,9 @@ const ended = finishedRun(
   { result: 'done', agentType: 'helper', description: 'helper' },
 );
 
-/** The worker's child of `spec`, in `workspace`, as runRemoteChild makes it. */
+/** The worker's child of `spec`, in `workspace`, as run/worker-child.ts makes it. */
 function childIn(spec: ReturnType<typeof specIn>, workspace: ChildWorkspace): ChildRun {
-  const runtime = new SubagentRuntime({ definitions: new Map(), cwd: spec.cwd });
+  const runtime = workerRuntime(spec, { startedAt: Date.now() });
   const ref = { agentId: spec.agentId, parentId: spec.parentId, depth: spec.depth };
   const owner = { agentId: spec.parentId, parentId: null, depth: 0 };
   const child = new ChildRun(runtime, ref, owner, {

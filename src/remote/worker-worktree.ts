@@ -12,7 +12,7 @@ import type { RunResult, WorktreeReport } from '../core/events.js';
 import type { StepRunner } from '../core/step-runner.js';
 import type { CheckedChildSpec } from './child-spec-schema.js';
 
-/** Runs a side effect of the worker's own as a journaled step (run-remote-child.ts). */
+/** Runs a side effect of the worker's own as a journaled step (run/worker-child.ts). */
 export type SideStep = <T>(name: string, work: () => Promise<T> | T) => Promise<T>;
 
 /** What the journal keeps of the worktree made: JSON, enough to build its workspace again. */

@@ -17,9 +17,11 @@ import type { WorkflowToolOptions } from '../workflows/workflow-tool.js';
 
 export interface QueryOptions
   extends Omit<AgentLoopOptions, 'model' | 'hooks' | 'outputSchema' | 'inbox' | 'interrupt'>,
-    Omit<
-      SubagentSettings,
-      'definitions' | 'sessionHooks' | 'foreground' | 'background' | 'workflowTool' | 'cwd'
+    Partial<
+      Omit<
+        SubagentSettings,
+        'definitions' | 'sessionHooks' | 'foreground' | 'background' | 'workflowTool'
+      >
     >,
     SessionHookSources {
   /** An AI SDK language model, or a warren model spec such as `anthropic:claude-sonnet-4-5`. */

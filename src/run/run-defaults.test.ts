@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../core/config-error.js';
 import type { RemoteExecutor } from '../core/remote-executor.js';
+import { RUN_KNOBS } from '../core/run-knobs.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import { TaskManager } from '../tasks/task-manager.js';
 import { newMainId } from './main-id.js';
@@ -85,6 +86,25 @@ describe('queryInput', () => {
 
   it('has no sandbox when the caller turns it off', () => {
     expect(input({ sandbox: false }).commandSandbox).toBeUndefined();
+  });
+
+  it('sets every knob the caller leaves out to the one table of defaults, and keeps those given', () => {
+    expect(input()).toMatchObject(RUN_KNOBS);
+    const given = input({ maxDepth: 0, resultMaxChars: 80, requestTimeoutMs: 5000, stream: false });
+    expect(given).toMatchObject({
+      ...RUN_KNOBS,
+      maxDepth: 0,
+      resultMaxChars: 80,
+      requestTimeoutMs: 5000,
+      stream: false,
+    });
+  });
+
+  it('names a run without a session of its own once, and keeps a host’s session id', () => {
+    const first = input().sessionId;
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(input().sessionId).not.toBe(first);
+    expect(input({ sessionId: 'session-1' }).sessionId).toBe('session-1');
   });
 });
 

@@ -1,16 +1,19 @@
 // The defaults of a run, each applied here and nowhere below: a library caller's options become a
 // RunInput once (queryInput); the CLI resolves the same fields from flags and files, and takes
-// the pieces it has no flag for from the helpers below.
+// the pieces it has no flag for from the helpers below (the knobs' table is core/run-knobs.ts).
+import { randomUUID } from 'node:crypto';
 import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
 import { findDefinition } from '../agents/subagent-runtime.js';
 import { ConfigError } from '../core/config-error.js';
 import { FRESH_IDS } from '../core/run-ids.js';
+import { runKnobs } from '../core/run-knobs.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { resolveAgentDefinitions } from '../definitions/load-agent-definitions.js';
 import { mcpTimeoutsFromEnv } from '../mcp/mcp-servers.js';
 import { mcpTrust } from '../mcp/trust-store.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
+import { sessionDate } from '../prompt/environment-prompt.js';
 import { ProjectContext } from '../prompt/project-context.js';
 import { createCommandSandbox } from '../sandbox/command-sandbox.js';
 import type { TaskManager } from '../tasks/task-manager.js';
@@ -47,8 +50,11 @@ export function queryInput(
     sandboxGiven ?? (sandbox === false ? undefined : createCommandSandbox(sandbox));
   return {
     ...rest,
+    ...runKnobs(options),
+    ...runtimeDefaults(cwd, options),
+    // A run without a host's session is one of its own: its hooks and spans name the same id.
+    sessionId: options.sessionId ?? randomUUID(),
     ...mainPlace(cwd, mainDefinition, options),
-    runIds: options.runIds ?? FRESH_IDS,
     cwd,
     signal: options.signal ?? new AbortController().signal,
     model: typeof given === 'string' ? resolveModel(given, { baseUrl: options.baseUrl }) : given,
@@ -65,8 +71,38 @@ export function queryInput(
       ...options.remote,
       modelSpec: options.remote.modelSpec ?? (typeof given === 'string' ? given : undefined),
     },
-    projectContext: options.projectContext ?? new ProjectContext({ projectDir: cwd }),
-    mcp: mcpSettings(options),
+  };
+}
+
+/**
+ * What the sub-agent runtime of a run starts from when its host has nothing of its own: fresh
+ * ids, today's date, models resolved by `resolveModel`, no transcripts, agent memory only in
+ * `cwd`, MCP servers started as `mcpSettings` says. A worker's child starts from these too.
+ */
+export function runtimeDefaults(
+  cwd: string,
+  given: Pick<
+    QueryOptions,
+    | 'runIds'
+    | 'sessionDate'
+    | 'resolveModel'
+    | 'transcriptPathFor'
+    | 'projectContext'
+    | 'trustProject'
+    | 'mcpStartTimeoutMs'
+    | 'mcpToolTimeoutMs'
+  >,
+): Pick<
+  RunInput,
+  'runIds' | 'sessionDate' | 'resolveModel' | 'transcriptPathFor' | 'projectContext' | 'mcp'
+> {
+  return {
+    runIds: given.runIds ?? FRESH_IDS,
+    sessionDate: given.sessionDate ?? sessionDate(),
+    resolveModel: given.resolveModel ?? resolveModel,
+    transcriptPathFor: given.transcriptPathFor ?? (() => undefined),
+    projectContext: given.projectContext ?? new ProjectContext({ projectDir: cwd }),
+    mcp: mcpSettings(given),
   };
 }
 

@@ -6,12 +6,13 @@ import type { AgentMcpSettings } from '../agents/agent-mcp-servers.js';
 import type { RemotePort } from '../agents/remote-port.js';
 import type { SessionHookSetup } from '../agents/session-hooks-run.js';
 import type { SpawnTools } from '../agents/spawn-tools.js';
-import type { SubagentRuntime } from '../agents/subagent-runtime.js';
+import type { SubagentRuntime, SubagentSettings } from '../agents/subagent-runtime.js';
 import type { Budget, BudgetLimits } from '../core/budget.js';
 import type { CommandSandbox } from '../core/command-sandbox.js';
 import type { AgentRef } from '../core/events.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import type { RunIds } from '../core/run-ids.js';
+import type { RunKnobs } from '../core/run-knobs.js';
 import type { Tool } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
@@ -51,7 +52,12 @@ type Resolved =
   | 'timeBudgetMs'
   | 'tokenBudget'
   | 'costBudgetUsd'
-  | 'windDownMs';
+  | 'windDownMs'
+  | keyof RunKnobs
+  | 'transcriptPathFor'
+  | 'resolveModel'
+  | 'sessionDate'
+  | 'sessionId';
 
 /** The main agent's budget: the limits its definition and caller set, or a node shared with the caller. */
 export interface MainBudget {
@@ -61,11 +67,12 @@ export interface MainBudget {
 
 /**
  * One run as a host has resolved it: the settings of `query()` that have a default, with that
- * default applied (by `queryInput()` for a library caller, from flags and files by the CLI).
- * What stays optional is a knob read by one module only, which owns its default: the loop's
- * retries and timeouts, the runtime's depth and width, the session's hooks and tracing.
+ * default applied (by `queryInput()` for a library caller, from flags and files by the CLI; the
+ * knobs' defaults are one table, `RUN_KNOBS` in core/run-knobs.ts). What stays optional has no
+ * default of the run's: the caller's own hooks and callbacks, and what is off unless set (turn
+ * and output-token limits, provider options, an output schema, a tracer).
  */
-export interface RunInput extends Omit<QueryOptions, Resolved> {
+export interface RunInput extends Omit<QueryOptions, Resolved>, RunKnobs {
   /** The main agent's id (`newMainId()`), and where every other id comes from. */
   agentId: string;
   runIds: RunIds;
@@ -92,6 +99,14 @@ export interface RunInput extends Omit<QueryOptions, Resolved> {
   remote: RemotePort | undefined;
   projectContext: ProjectContext;
   mcp: AgentMcpSettings;
+  /** Where an agent's transcript is (a truncated result points there); none: `() => undefined`. */
+  transcriptPathFor: SubagentSettings['transcriptPathFor'];
+  /** Turns a child's own model spec into a model (a cassette's, when replaying). */
+  resolveModel: SubagentSettings['resolveModel'];
+  /** The date every system prompt of the run names: one per run, so prompts stay cacheable. */
+  sessionDate: string;
+  /** The session's id: hooks' `session_id`, spans' `session.id` (the host's, else the run's own). */
+  sessionId: string;
 }
 
 /** What the run is built of: made once, never patched afterwards. */

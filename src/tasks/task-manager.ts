@@ -8,6 +8,7 @@ import type { Lend } from '../core/background-port.js';
 import type { DistributiveOmit } from '../core/distributive-omit.js';
 import type { AgentEvent, AgentRef } from '../core/events.js';
 import type { RunIds } from '../core/run-ids.js';
+import { RUN_KNOBS } from '../core/run-knobs.js';
 import { settleWithin } from '../core/settle-within.js';
 import type {
   TaskControl,
@@ -36,7 +37,7 @@ export interface TaskManagerOptions {
   signal?: AbortSignal;
   /** Called with every event the manager makes (`task_*`): the run's `onEvent`. */
   onEvent?: (event: AgentEvent) => void;
-  /** A result is cut to this many characters in its notification. Default 5000. */
+  /** A result is cut to this many characters in its notification. Default: the run's (5000). */
   resultMaxChars?: number;
   /** Progress is written (and reported) at most this often per task. Default 1000. */
   progressIntervalMs?: number;
@@ -84,16 +85,14 @@ export class TaskManager {
       : this.#shutdown.signal;
     this.#fanOut = new AbortFanOut(this.signal);
     this.#onEvent = options.onEvent ?? (() => {});
-    this.#resultMaxChars = options.resultMaxChars ?? 5000;
+    this.#resultMaxChars = options.resultMaxChars ?? RUN_KNOBS.resultMaxChars;
     this.#progressIntervalMs = options.progressIntervalMs ?? 1000;
     this.#runIds = options.runIds;
     for (const record of this.store.list()) this.#records.set(record.taskId, record);
   }
 
-  /**
-   * Starts a task: its row is written (pending) before the executor starts, and `task_started`
-   * reported after. Returns the record as it stands then (running if it got its slot at once).
-   */
+  /** Starts a task: its row written (pending) before the executor starts, `task_started` after;
+   *  returns the record as it stands then (running if it got its slot at once). */
   start<Spec>(executor: TaskExecutor<Spec>, spec: Spec, meta: TaskMeta): TaskRecord {
     const record = newTaskRecord(meta, this.#runIds);
     this.store.insert(record);

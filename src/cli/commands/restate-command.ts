@@ -32,11 +32,13 @@ export async function runRestateCommand(args: RestateArgs, io: CliIo): Promise<n
   // The SDK logs every invocation's start and end at INFO: a worker says only what goes wrong,
   // unless RESTATE_LOGGING asks for more. The SDK reads it when it loads, so it loads after.
   process.env.RESTATE_LOGGING ||= 'WARN';
-  const [{ serveWorker }, { RestateExecutor }] = await Promise.all([
+  const [{ serveWorker }, { RestateExecutor }, { runRemoteChild }] = await Promise.all([
     import('../../remote/restate-worker.js'),
     import('../../remote/restate-executor.js'),
+    import('../../run/worker-child.js'),
   ]);
   const worker = await serveWorker({
+    runChild: runRemoteChild,
     port: args.port,
     host: args.host,
     auth,

@@ -11,6 +11,7 @@ import type { AgentEvent } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import type { PermissionMode } from '../../core/permission-policy.js';
 import { FRESH_IDS, type RunIds } from '../../core/run-ids.js';
+import { runKnobs } from '../../core/run-knobs.js';
 import type { AgentDefinition } from '../../definitions/agent-definition.js';
 import { type AgentLoadEntry, sourceLabel } from '../../definitions/agent-load-entry.js';
 import { checkAgentName } from '../../definitions/agent-name.js';
@@ -294,9 +295,13 @@ export async function setUpRun(
         definitions: definitions as ReadonlyMap<string, AgentDefinition>,
         mainDefinition: main,
         ...mainPlace(cwd, main, {}),
-        maxDepth: args.maxDepth,
-        maxParallel,
-        stallTimeoutMs: args.stallTimeoutMs,
+        ...runKnobs({
+          maxDepth: args.maxDepth,
+          maxParallel,
+          stallTimeoutMs: args.stallTimeoutMs,
+          requestTimeoutMs: args.requestTimeoutMs,
+          traceContent: tracingConfig?.logContent,
+        }),
         sessionDate: date,
         transcriptPathFor: (agentId) => run.transcript.pathFor(agentId),
         messages: run.messages,
@@ -311,7 +316,6 @@ export async function setUpRun(
           main,
         ),
         pauseAtBudget: args.pauseAtBudget,
-        requestTimeoutMs: args.requestTimeoutMs,
         signal: run.signal,
         permissions,
         agentId: run.agentId,
@@ -334,7 +338,6 @@ export async function setUpRun(
         remote: remote && { ...remote, inboxKey: run.sessionId },
         remoteAgents,
         tracerProvider: tracing?.tracerProvider,
-        traceContent: tracingConfig?.logContent,
         // The main agent gets Workflow; its runs live in the session's task store (and Restate).
         workflows: {
           ...(run.onWorkflowEvent && { onEvent: run.onWorkflowEvent }),

@@ -1,70 +1,38 @@
-// A worker's side of one remote child, whatever engine journals it: derived from its spec as a
-// local child from its parent (subagent-context.ts), with the worker's tools, keys and files, it
-// runs agentLoop() with the engine's runner, cancel signal and inbox (subagent-workflow.ts).
+// A worker's child planned and run, whatever engine journals it: its runtime from the run's
+// defaults (run-defaults.ts, as query() plans), derived from its spec as a local child from its
+// parent (subagent-context.ts) with the worker's tools, keys and files, it runs agentLoop() with
+// the engine's runner, cancel signal and inbox (remote/subagent-workflow.ts, which is given it).
 
 import { statSync } from 'node:fs';
 import { ChildRun } from '../agents/child-run.js';
 import { failedRemote } from '../agents/remote-ending.js';
-import type { RemotePort } from '../agents/remote-port.js';
 import { SpawnTools } from '../agents/spawn-tools.js';
 import { createSubagentContext, type ParentView } from '../agents/subagent-context.js';
 import { SubagentRuntime } from '../agents/subagent-runtime.js';
 import { Budget } from '../core/budget.js';
 import type { CommandSandbox } from '../core/command-sandbox.js';
 import { messageOf } from '../core/error-message.js';
-import type { AgentEvent, RunResult } from '../core/events.js';
-import type { Inbox } from '../core/inbox.js';
-import type { StepRunner } from '../core/step-runner.js';
+import type { RunResult } from '../core/events.js';
+import { runKnobs } from '../core/run-knobs.js';
 import { resolveAgentDefinitions } from '../definitions/load-agent-definitions.js';
 import { agentLoop } from '../loop/agent-loop.js';
 import { resolveModel } from '../model/resolve-model.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { sessionDate } from '../prompt/environment-prompt.js';
-import { createCommandSandbox } from '../sandbox/command-sandbox.js';
-import { unconfinedWarning } from '../sandbox/run-sandbox.js';
-import { builtinTools } from '../tools/builtin-tools.js';
-import { FileStateCache } from '../tools/file-state.js';
-import type { CheckedChildSpec } from './child-spec-schema.js';
+import type { CheckedChildSpec } from '../remote/child-spec-schema.js';
+import type { RemoteChildRun } from '../remote/remote-child-run.js';
 import {
   finishWorkerWorktree,
   openWorkerWorktree,
   type SideStep,
   stepsInWorktree,
-} from './worker-worktree.js';
+} from '../remote/worker-worktree.js';
+import { createCommandSandbox } from '../sandbox/command-sandbox.js';
+import { unconfinedWarning } from '../sandbox/run-sandbox.js';
+import { builtinTools } from '../tools/builtin-tools.js';
+import { FileStateCache } from '../tools/file-state.js';
+import { runtimeDefaults } from './run-defaults.js';
 
-export interface RemoteChildRun {
-  spec: CheckedChildSpec;
-  /** The engine's runner: every model call and tool call of the child is one of its steps. */
-  steps: StepRunner;
-  /** Aborts when the engine cancels the child. */
-  signal: AbortSignal;
-  inbox?: Inbox;
-  /**
-   * When the child first started (a journaled clock read): its time budget and its prompt's
-   * date count from here on every replay, so a replay takes the same decisions.
-   */
-  startedAt: number;
-  /**
-   * Runs a side effect of the worker's own (a check of the filesystem, a worktree made) as a
-   * journaled step, so a replay takes the path the first run took. Default: runs it directly.
-   */
-  side?: SideStep;
-  /** Where the worker's own children go, when the worker has an executor. */
-  remote?: RemotePort;
-  /** Where the model's key and endpoint are read: the worker's environment. */
-  env?: Record<string, string | undefined>;
-  /**
-   * Where openai-compatible models send requests: the worker's own `--base-url` (else its
-   * WARREN_BASE_URL). Never the spec's: a spec must not choose where the worker's key goes.
-   */
-  modelBaseUrl?: string;
-  onEvent?: (event: AgentEvent) => void;
-}
-
-/**
- * Runs the child to its end, in a worktree of its own on this worker when its spec asks for one.
- * Never throws for a child that could not start: it ends `failed`.
- */
 let sandbox: CommandSandbox | undefined;
 
 /** The worker's one command sandbox, which says once on stderr when it cannot confine anything. */
@@ -76,6 +44,10 @@ function workerSandbox(): CommandSandbox {
   return sandbox;
 }
 
+/**
+ * Runs the child to its end, in a worktree of its own on this worker when its spec asks for one.
+ * Never throws for a child that could not start: it ends `failed`.
+ */
 export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   const { spec } = run;
   const side: SideStep = run.side ?? (async (_name, work) => work());
@@ -102,25 +74,36 @@ export async function runRemoteChild(run: RemoteChildRun): Promise<RunResult> {
   return child.workspace ? finishWorkerWorktree(child, side, ended) : ended;
 }
 
-/** The child as a ChildRun of the worker's own runtime: its definitions, depth and date. */
+/** The child as a ChildRun of the worker's own runtime. */
 function workerChild(run: RemoteChildRun): ChildRun {
   const { spec } = run;
-  const definitions = resolveAgentDefinitions({});
-  for (const definition of [...spec.definitions, spec.definition]) {
-    definitions.set(definition.name, definition);
-  }
-  const runtime = new SubagentRuntime({
-    definitions,
-    maxDepth: spec.maxDepth,
-    cwd: spec.cwd,
-    sessionDate: sessionDate(new Date(run.startedAt)),
-    remote: run.remote,
-  });
+  const runtime = workerRuntime(spec, run);
   const ref = { agentId: spec.agentId, parentId: spec.parentId, depth: spec.depth };
   const owner = { agentId: spec.parentId, parentId: null, depth: spec.depth - 1 };
   return new ChildRun(runtime, ref, owner, {
     agentType: spec.definition.name,
     description: spec.description,
+  });
+}
+
+/**
+ * The worker's runtime for one child, planned as a run is: the spec's definitions and depth,
+ * the date its first start read (so a replay sends the same prompt), the worker's executor for
+ * its own children, and every other knob and port at the run's defaults.
+ */
+export function workerRuntime(
+  spec: CheckedChildSpec,
+  run: Pick<RemoteChildRun, 'startedAt' | 'remote'>,
+): SubagentRuntime {
+  const definitions = resolveAgentDefinitions({});
+  for (const definition of [...spec.definitions, spec.definition]) {
+    definitions.set(definition.name, definition);
+  }
+  return new SubagentRuntime({
+    ...runKnobs({ maxDepth: spec.maxDepth }),
+    ...runtimeDefaults(spec.cwd, { sessionDate: sessionDate(new Date(run.startedAt)) }),
+    definitions,
+    remote: run.remote,
   });
 }
 
