@@ -50,6 +50,8 @@ export const LOADED_ON_USE = [
   '@restatedev/',
   'ink',
   'react',
+  'picomatch',
+  'ipaddr.js',
 ] as const;
 
 /** The heavy packages among `loaded` (a scope like `@opentelemetry/` matches any of its packages). */
