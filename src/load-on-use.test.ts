@@ -1,7 +1,7 @@
 // warren loads what a run uses and nothing else: the library's import and a plain `warren -p`
 // leave the MCP and A2A SDKs, jsonc-parser, the workflow sandbox, YAML, HTML conversion,
-// OpenTelemetry, Restate, Ink/React, picomatch, ipaddr.js and SQLite alone, and warren's own code for worktrees, MCP
-// tools and the built-in tools' calls.
+// OpenTelemetry, Restate, Ink/React, picomatch, ipaddr.js and SQLite alone, and warren's own
+// code for worktrees, MCP tools and the built-in tools' calls.
 // Needs the build (dist/): it runs warren as a program would.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
