@@ -1,6 +1,7 @@
 // warren loads what a run uses and nothing else: the library's import and a plain `warren -p`
 // leave the MCP and A2A SDKs, jsonc-parser, the workflow sandbox, YAML, HTML conversion,
-// OpenTelemetry, Restate, Ink/React and SQLite alone.
+// OpenTelemetry, Restate, Ink/React, picomatch, ipaddr.js and SQLite alone, and warren's own
+// code for worktrees, MCP tools and the built-in tools' calls.
 // Needs the build (dist/): it runs warren as a program would.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { homeEnv, runWarren } from './testing/cli-process.js';
-import { heavyPackagesIn, watchModuleLoads } from './testing/loaded-modules.js';
+import { heavyPackagesIn, onUseSourcesIn, watchModuleLoads } from './testing/loaded-modules.js';
 import { useTempDir } from './testing/temp-dir.js';
 
 const INDEX = fileURLToPath(new URL('../dist/index.js', import.meta.url));
@@ -51,11 +52,40 @@ describe('what warren loads', () => {
     expect(loaded.builtins.filter((name) => /sqlite|undici/.test(name))).toEqual([]);
   });
 
+  it("import 'warren' loads no worktree isolation, MCP tool wrapper or built-in tool's call", async () => {
+    const watch = watchModuleLoads(dir());
+
+    expect(await importWarren(watch.env)).toBe(0);
+
+    const loaded = watch.read();
+    expect(loaded.sources.has('src/tools/builtin-tools.ts')).toBe(true);
+    expect(onUseSourcesIn(loaded)).toEqual([]);
+  });
+
   it('warren -p with a JSON script and nothing configured loads none of them', async () => {
     const loaded = await printRun('script.json', JSON.stringify([{ text: 'done' }]));
 
     expect(heavyPackagesIn(loaded)).toEqual([]);
     expect(loaded.builtins.filter((name) => /sqlite/.test(name))).toEqual([]);
+  });
+
+  it('warren -p that calls no tool loads no worktree isolation, MCP tool wrapper or tool call', async () => {
+    const loaded = await printRun('script.json', JSON.stringify([{ text: 'done' }]));
+
+    expect(loaded.sources.has('src/loop/agent-loop.ts')).toBe(true);
+    expect(onUseSourcesIn(loaded)).toEqual([]);
+  });
+
+  it('warren -p loads a tool call with its first call, and only that one', async () => {
+    const loaded = await printRun(
+      'glob.json',
+      JSON.stringify([
+        { toolCalls: [{ name: 'Glob', input: { pattern: '*.json' } }] },
+        { text: 'done' },
+      ]),
+    );
+
+    expect(onUseSourcesIn(loaded)).toEqual(['src/tools/glob-search.ts']);
   });
 
   it('warren -p loads YAML when the run reads a YAML script, and nothing else of them', async () => {

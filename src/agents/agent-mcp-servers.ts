@@ -6,7 +6,7 @@ import { ConfigError } from '../core/config-error.js';
 import type { Tool } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { type McpTimeouts, startMcpServers } from '../mcp/mcp-servers.js';
-import { isMcpTool } from '../mcp/mcp-tool.js';
+import type { McpTool } from '../mcp/mcp-tool.js';
 import { type McpServerSpec, parseServerConfig } from '../mcp/server-config.js';
 import { type McpTrust, untrustedReason } from '../mcp/trust-store.js';
 
@@ -48,7 +48,9 @@ export async function startAgentServers(params: {
 
   const tools: Tool[] = [];
   for (const name of names) {
-    const shared = params.parentTools.filter((tool) => isMcpTool(tool) && tool.mcpServer === name);
+    const shared = params.parentTools.filter(
+      (tool) => (tool as Partial<McpTool>).mcpServer === name,
+    );
     if (shared.length > 0) tools.push(...shared);
     else warnings.push(`MCP server "${name}" named by ${agent} is not available to it; left out`);
   }

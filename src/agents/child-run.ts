@@ -9,13 +9,7 @@ import type { SpawnToolContext, ToolOutput } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { type AgentServers, startAgentServers, withAgentServerTools } from './agent-mcp-servers.js';
 import { childTools } from './child-tools.js';
-import {
-  announcingWorktree,
-  type ChildWorkspace,
-  finishChildWorktree,
-  openChildWorktree,
-  reopenChildWorktree,
-} from './child-worktree.js';
+import type { ChildWorkspace } from './child-worktree.js';
 import type { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, type ChildSink, driveChild } from './drive-child.js';
 import { type HandedOff, handOff, withNote, withPartial } from './hand-off.js';
@@ -27,6 +21,16 @@ import {
   type SubagentStart,
 } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
+
+/**
+ * Worktree isolation (git, the worktree's boundary and records: ~20 modules) loads with the first
+ * child that asks for a worktree.
+ */
+let worktrees: Promise<typeof import('./child-worktree.js')> | undefined;
+function loadWorktrees(): Promise<typeof import('./child-worktree.js')> {
+  worktrees ??= import('./child-worktree.js');
+  return worktrees;
+}
 
 /**
  * Kept in the task store: the definition, the task, the model asked for, its path, and its
@@ -110,6 +114,7 @@ export class ChildRun implements ChildTask {
     request: SubagentRequest,
     parent: Pick<SpawnToolContext, 'cwd' | 'allowedDirs' | 'agent'>,
   ): Promise<string | undefined> {
+    const { openChildWorktree } = await loadWorktrees();
     const opened = await openChildWorktree({
       agentId: this.ref.agentId,
       parent: { cwd: parent.cwd, allowedDirs: parent.allowedDirs, agentId: parent.agent.agentId },
@@ -124,6 +129,7 @@ export class ChildRun implements ChildTask {
 
   /** The worktree it worked in before a crash, bound as when it was made; one that is gone throws. */
   async replace(worktreePath: string, parent: Pick<ParentView, 'cwd' | 'allowedDirs'>) {
+    const { reopenChildWorktree } = await loadWorktrees();
     const reopened = await reopenChildWorktree({
       worktreePath,
       agentId: this.ref.agentId,
@@ -174,8 +180,10 @@ export class ChildRun implements ChildTask {
   /** Runs its loop to its end; its worktree is announced right after its own `run_start`. */
   drive(sink: ChildSink): Promise<ChildEnding> {
     const { workspace } = this;
-    const emit = workspace ? announcingWorktree(sink, workspace, this.ref, this.record) : sink;
-    return driveChild(this.runtime, this, emit);
+    if (!workspace) return driveChild(this.runtime, this, sink);
+    return loadWorktrees().then(({ announcingWorktree }) =>
+      driveChild(this.runtime, this, announcingWorktree(sink, workspace, this.ref, this.record)),
+    );
   }
 
   /**
@@ -211,6 +219,7 @@ export class ChildRun implements ChildTask {
     const { workspace } = this;
     if (!workspace) return output;
     // Its reports are made outside its loop, and often after its owner's stream has ended.
+    const { finishChildWorktree } = await loadWorktrees();
     const { note } = await finishChildWorktree(workspace, this.ref, this, (event) =>
       this.#report(event, emit),
     );
@@ -220,6 +229,7 @@ export class ChildRun implements ChildTask {
   /** The same, for a worker's journaled step: the note about its worktree alone. */
   async finishWorktree(sink: ChildSink): Promise<string> {
     if (this.servers) await this.#closeServers();
+    const { finishChildWorktree } = await loadWorktrees();
     const { note } = await finishChildWorktree(this.workspace!, this.ref, this, sink);
     return note;
   }

@@ -33,10 +33,13 @@ export async function driveChild(
 ): Promise<ChildEnding> {
   const { agentId } = child.options;
   const entry = runtime.directory.started(child.options, child);
-  const watchdog = new StallWatchdog(agentId, runtime.stallTimeoutMs, () => entry.waiting);
-  const signal = child.options.signal
-    ? AbortSignal.any([child.options.signal, watchdog.signal])
-    : watchdog.signal;
+  const watchdog = new StallWatchdog(
+    agentId,
+    runtime.stallTimeoutMs,
+    () => entry.waiting,
+    child.options.signal,
+  );
+  const { signal } = watchdog;
   let partial = '';
   let result: RunResult | undefined;
   // An ACP child's events are made by its client, outside any loop: recorded here, as a loop's are.

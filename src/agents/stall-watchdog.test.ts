@@ -9,6 +9,7 @@ import { unframed } from '../testing/framed-output.js';
 import { runToEnd } from '../testing/run-events.js';
 import { echoTool, readOnlyTool } from '../testing/stub-tools.js';
 import { makeTempDir } from '../testing/temp-dir.js';
+import { StallWatchdog } from './stall-watchdog.js';
 
 const slowTool = readOnlyTool({
   name: 'Slow',
@@ -120,5 +121,36 @@ describe('the stall watchdog', () => {
     expect(notification?.content).toContain('<status>failed</status>');
     expect(notification?.content).toContain('<agent-status>stalled</agent-status>');
     expect(result.result).toBe('noted the stall');
+  });
+});
+
+describe('StallWatchdog under a parent signal', () => {
+  it("aborts as its parent does, with the parent's reason", () => {
+    const parent = new AbortController();
+    const watchdog = new StallWatchdog('a', Number.POSITIVE_INFINITY, undefined, parent.signal);
+
+    parent.abort(new Error('cancelled by the user'));
+
+    expect(watchdog.signal.aborted).toBe(true);
+    expect((watchdog.signal.reason as Error).message).toBe('cancelled by the user');
+  });
+
+  it('starts aborted under a parent already aborted', () => {
+    const parent = new AbortController();
+    parent.abort(new Error('too late'));
+
+    const watchdog = new StallWatchdog('a', Number.POSITIVE_INFINITY, undefined, parent.signal);
+
+    expect((watchdog.signal.reason as Error).message).toBe('too late');
+  });
+
+  it('lets go of the parent once stopped', () => {
+    const parent = new AbortController();
+    const watchdog = new StallWatchdog('a', Number.POSITIVE_INFINITY, undefined, parent.signal);
+
+    watchdog.stop();
+    parent.abort();
+
+    expect(watchdog.signal.aborted).toBe(false);
   });
 });

@@ -1,10 +1,14 @@
 // The stall watchdog of one child: with no model output and no tool activity for too long, the
 // child is stopped as `stalled`, so its parent is never left waiting forever on a hung stream.
+import { sharedFanOut } from '../core/abort-fan-out.js';
 import { AgentStop } from '../core/agent-stop.js';
 import type { AgentEvent } from '../core/events.js';
 
 export class StallWatchdog {
-  /** Aborts with an `AgentStop('stalled')` when the child stalls; what the child also follows. */
+  /**
+   * Aborts with an `AgentStop('stalled')` when the child stalls, or as `parent` does: the signal
+   * the child runs under.
+   */
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
   readonly #agentId: string;
@@ -15,12 +19,22 @@ export class StallWatchdog {
   #timer: NodeJS.Timeout | undefined;
   /** True while the agent waits for its own background work on purpose. */
   readonly #waiting: () => boolean;
+  #unfollow: (() => void) | undefined;
 
-  constructor(agentId: string, timeoutMs: number, waiting: () => boolean = () => false) {
+  constructor(
+    agentId: string,
+    timeoutMs: number,
+    waiting: () => boolean = () => false,
+    parent?: AbortSignal,
+  ) {
     this.#agentId = agentId;
     this.#timeoutMs = timeoutMs;
     this.#waiting = waiting;
     this.signal = this.#controller.signal;
+    // One callback in the parent signal's fan-out, not a composite signal per child.
+    if (parent) {
+      this.#unfollow = sharedFanOut(parent).add(() => this.#controller.abort(parent.reason));
+    }
     if (Number.isFinite(timeoutMs)) this.#arm(timeoutMs);
   }
 
@@ -37,6 +51,8 @@ export class StallWatchdog {
 
   stop(): void {
     clearTimeout(this.#timer);
+    this.#unfollow?.();
+    this.#unfollow = undefined;
   }
 
   #arm(ms: number): void {

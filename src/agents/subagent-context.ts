@@ -263,20 +263,52 @@ export function childPath(
   agentType: string,
 ): string {
   const type = agentType.replaceAll('/', '_');
-  const seen = new Map<string, number>();
-  let spawnedBy: string | undefined;
-  for (const message of parentMessages) {
+  const spawnedBy = callLabelsOf(parentMessages).get(toolCallId);
+  // A tool called outside a model turn (a test calling it directly) is named by its id.
+  return `${parentPath}/${spawnedBy ?? toolCallId}/${type}`;
+}
+
+/** The tool calls of a conversation counted so far: what `childPath` reads. */
+interface CallLabels {
+  /** Messages counted, and the parts of the last of them (the one a turn may still extend). */
+  messages: number;
+  lastParts: number;
+  seen: Map<string, number>;
+  /** Each call's id → `Tool#n`. */
+  labels: Map<string, string>;
+}
+
+/**
+ * Per conversation, counted once and then only what was appended: a parent that starts 1,000
+ * children in one message would otherwise count its 1,000 calls for each of them.
+ */
+const callLabels = new WeakMap<readonly Message[], CallLabels>();
+
+function callLabelsOf(messages: readonly Message[]): Map<string, string> {
+  let counted = callLabels.get(messages);
+  const last = counted && messages[counted.messages - 1];
+  if (
+    !counted ||
+    messages.length < counted.messages ||
+    (last !== undefined && last.role === 'assistant' && last.content.length !== counted.lastParts)
+  ) {
+    counted = { messages: 0, lastParts: 0, seen: new Map(), labels: new Map() };
+    callLabels.set(messages, counted);
+  }
+  for (let at = counted.messages; at < messages.length; at++) {
+    const message = messages[at]!;
+    counted.lastParts = message.role === 'assistant' ? message.content.length : 0;
     if (message.role !== 'assistant') continue;
     for (const part of message.content) {
       if (part.type !== 'tool-call') continue;
-      const count = (seen.get(part.toolName) ?? 0) + 1;
-      seen.set(part.toolName, count);
+      const count = (counted.seen.get(part.toolName) ?? 0) + 1;
+      counted.seen.set(part.toolName, count);
       // A resumed history may repeat an id from an earlier run; the latest call is this one.
-      if (part.toolCallId === toolCallId) spawnedBy = `${part.toolName}#${count}`;
+      counted.labels.set(part.toolCallId, `${part.toolName}#${count}`);
     }
   }
-  // A tool called outside a model turn (a test calling it directly) is named by its id.
-  return `${parentPath}/${spawnedBy ?? toolCallId}/${type}`;
+  counted.messages = messages.length;
+  return counted.labels;
 }
 
 /**

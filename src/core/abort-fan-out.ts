@@ -28,3 +28,18 @@ export class AbortFanOut {
     return () => this.#callbacks.delete(callback);
   }
 }
+
+const shared = new WeakMap<AbortSignal, AbortFanOut>();
+
+/**
+ * The one fan-out of `signal`, made on first use: for many followers of one signal made in
+ * different places (a parent's thousand children each following its cancel signal).
+ */
+export function sharedFanOut(signal: AbortSignal): AbortFanOut {
+  let fanOut = shared.get(signal);
+  if (!fanOut) {
+    fanOut = new AbortFanOut(signal);
+    shared.set(signal, fanOut);
+  }
+  return fanOut;
+}

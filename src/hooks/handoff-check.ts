@@ -52,13 +52,13 @@ export function neutraliseHandoff(text: string): NeutralisedText {
     found.add(`<${/[\w-]+/.exec(inner)![0].toLowerCase()}>`);
     const open = match.index;
     const close = open + match[0].length - 1;
-    edits.push({ from: folded.start[open]!, to: folded.end[open]!, insert: '&lt;' });
-    edits.push({ from: folded.start[close]!, to: folded.end[close]!, insert: '&gt;' });
+    edits.push({ from: folded.startOf(open), to: folded.endOf(open), insert: '&lt;' });
+    edits.push({ from: folded.startOf(close), to: folded.endOf(close), insert: '&gt;' });
   }
   for (const match of folded.text.matchAll(TURN_MARKER)) {
     const role = match[2]!;
     found.add(`${role}:`);
-    const at = folded.start[match.index + match[1]!.length]!;
+    const at = folded.startOf(match.index + match[1]!.length);
     edits.push({ from: at, to: at, insert: '\\' });
   }
   if (found.size === 0) return { text, found: [] };

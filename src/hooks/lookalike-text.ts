@@ -112,13 +112,23 @@ const LATIN_LOOKALIKES: ReadonlyMap<string, string> = new Map([
 export interface FoldedText {
   /** The folded text the checks match against. */
   text: string;
-  /** For each folded character, the offset in the original of the character it came from. */
-  start: number[];
-  /** For each folded character, the offset in the original just after that character. */
-  end: number[];
+  /** The offset in the original of the character folded character `index` came from. */
+  startOf(index: number): number;
+  /** The offset in the original just after that character. */
+  endOf(index: number): number;
 }
 
+/**
+ * Printable ASCII, tabs and line breaks: nothing in it is invisible, a look-alike or changed by
+ * NFKC, so it folds to itself (most text does: no per-character tables for it).
+ */
+const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
+
+const itself = (index: number) => index;
+const afterItself = (index: number) => index + 1;
+
 export function foldLookalikes(original: string): FoldedText {
+  if (PLAIN.test(original)) return { text: original, startOf: itself, endOf: afterItself };
   let text = '';
   const start: number[] = [];
   const end: number[] = [];
@@ -136,5 +146,5 @@ export function foldLookalikes(original: string): FoldedText {
     }
     offset = next;
   }
-  return { text, start, end };
+  return { text, startOf: (index) => start[index]!, endOf: (index) => end[index]! };
 }

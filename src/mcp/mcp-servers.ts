@@ -2,7 +2,7 @@
 // with a start timeout; one that cannot start is a warning and the rest go on; closed together.
 import { ConfigError } from '../core/config-error.js';
 import type { McpConnection } from './mcp-connection.js';
-import { type McpTool, mcpTools } from './mcp-tool.js';
+import type { McpTool } from './mcp-tool.js';
 import type { McpServerSpec } from './server-config.js';
 
 /** How long a server may take from start to its tool list (Claude Code's MCP_TIMEOUT). */
@@ -67,6 +67,8 @@ export async function startMcpServers(
     }),
   );
   const live = started.filter((connection) => connection !== undefined);
+  // The tool wrapper loads with the first server started, not with every run.
+  const { mcpTools } = await import('./mcp-tool.js');
   const tools: McpTool[] = [];
   const names = new Set<string>();
   for (const connection of live) {

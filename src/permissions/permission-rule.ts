@@ -1,10 +1,19 @@
 // Permission rules as people write them (`Read`, `Bash(npm test:*)`, `Edit(src/**)`, `mcp__fs__*`):
 // parsing them from a flag or a settings entry, and matching them against one tool call.
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { ConfigError } from '../core/config-error.js';
 import type { PermissionRule } from '../core/permission-policy.js';
+
+type Picomatch = typeof import('picomatch');
+let picomatchModule: Picomatch | undefined;
+
+/** picomatch (six CommonJS files) loads with the first path rule matched, not with every run. */
+function picomatch(...args: Parameters<Picomatch>): ReturnType<Picomatch> {
+  picomatchModule ??= createRequire(import.meta.url)('picomatch') as Picomatch;
+  return picomatchModule(...args);
+}
 
 /** One tool call as rules see it. */
 export interface PermissionTarget {

@@ -4,8 +4,19 @@
 // resolves to a public address for the check and a private one for the fetch (DNS rebinding)
 // cannot slip through.
 import { lookup } from 'node:dns/promises';
+import { createRequire } from 'node:module';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import type { IPv6 } from 'ipaddr.js';
+
+type IpAddr = typeof import('ipaddr.js');
+let ipaddrModule: IpAddr | undefined;
+let globalUnicast: [IPv6, number] | undefined;
+
+/** ipaddr.js loads with the first address judged (WebFetch on an address literal, or a fetch). */
+function ipaddr(): IpAddr {
+  ipaddrModule ??= createRequire(import.meta.url)('ipaddr.js') as IpAddr;
+  return ipaddrModule;
+}
 
 export interface ResolvedAddress {
   address: string;
@@ -60,15 +71,15 @@ export async function resolveDestination(url: URL): Promise<Destination> {
  */
 export function isPublicAddress(address: string): boolean {
   const literal = address.replace(/^\[(.*)\]$/, '$1');
-  if (!ipaddr.isValid(literal)) return false;
-  const parsed = ipaddr.parse(literal);
+  const addresses = ipaddr();
+  if (!addresses.isValid(literal)) return false;
+  const parsed = addresses.parse(literal);
   if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
-  const v6 = parsed as ipaddr.IPv6;
+  const v6 = parsed as IPv6;
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
-  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
+  globalUnicast ??= addresses.parseCIDR('2000::/3') as [IPv6, number];
+  return v6.match(globalUnicast) && v6.range() === 'unicast';
 }
-
-const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
 /**
  * A `lookup` for node's http and tls connections that answers with the addresses resolved
