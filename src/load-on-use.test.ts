@@ -1,10 +1,11 @@
 // warren loads what a run uses and nothing else: the library's import and a plain `warren -p`
 // leave the MCP and A2A SDKs, jsonc-parser, the workflow sandbox, YAML, HTML conversion,
 // OpenTelemetry, Restate, Ink/React, picomatch, ipaddr.js and SQLite alone, and warren's own
-// code for worktrees, MCP tools and the built-in tools' calls.
+// code for worktrees, MCP tools, the built-in tools' calls and the project trust checks (loaded
+// when the project has something to trust).
 // Needs the build (dist/): it runs warren as a program would.
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,15 +28,24 @@ function importWarren(env: Record<string, string>): Promise<number | null> {
   });
 }
 
-/** `warren -p` on a scripted model answering from `script` (a file name in the test's folder). */
-async function printRun(script: string, source: string) {
-  await writeFile(join(dir(), script), source);
+/**
+ * `warren -p` in a project folder of its own (not the home folder, whose files are the person's
+ * own), on a scripted model answering from `script` (a file name in the project).
+ */
+async function printRun(
+  script: string,
+  source: string,
+  expectStderr = (text: string) => expect(text).toBe(''),
+) {
+  const project = join(dir(), 'project');
+  await mkdir(project, { recursive: true });
+  await writeFile(join(project, script), source);
   const watch = watchModuleLoads(dir());
   const run = await runWarren(
-    ['-p', 'hi', '--model', `scripted:${join(dir(), script)}`, '--output-format', 'json'],
-    { cwd: dir(), env: { ...homeEnv(dir()), ...watch.env } },
+    ['-p', 'hi', '--model', `scripted:${join(project, script)}`, '--output-format', 'json'],
+    { cwd: project, env: { ...homeEnv(dir()), ...watch.env } },
   );
-  expect(run.stderr).toBe('');
+  expectStderr(run.stderr);
   expect(JSON.parse(run.stdout)).toMatchObject({ is_error: false, result: 'done' });
   return watch.read();
 }
@@ -86,6 +96,20 @@ describe('what warren loads', () => {
     );
 
     expect(onUseSourcesIn(loaded)).toEqual(['src/tools/glob-search.ts']);
+  });
+
+  it('warren -p loads the project trust checks when the project has a hook, and leaves it out', async () => {
+    await mkdir(join(dir(), 'project', '.warren'), { recursive: true });
+    await writeFile(
+      join(dir(), 'project', '.warren', 'settings.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo stop' }] }] } }),
+    );
+
+    const loaded = await printRun('script.json', JSON.stringify([{ text: 'done' }]), (stderr) =>
+      expect(stderr).toMatch(/^warren: untrusted project: .*not applied/),
+    );
+
+    expect(onUseSourcesIn(loaded)).toContain('src/cli/trust/run-trust.ts');
   });
 
   it('warren -p loads YAML when the run reads a YAML script, and nothing else of them', async () => {

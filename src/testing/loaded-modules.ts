@@ -21,6 +21,7 @@ export interface LoadedModules {
 /** warren's modules that load on first use: a run that does not use them never loads them. */
 export const WARREN_LOADED_ON_USE = [
   'src/agents/child-worktree.ts',
+  'src/cli/trust/',
   'src/isolation/',
   'src/mcp/mcp-tool.ts',
   'src/tools/bash-command.ts',

@@ -51,27 +51,16 @@ import { packageVersion } from '../package-version.js';
 import type { RunArgs } from '../parsed-args.js';
 import type { CliIo } from '../print/print-mode.js';
 import { terminalSafe } from '../terminal-text.js';
-import {
-  projectMcpTrust,
-  trustedDefinitions,
-  trustedSettings,
-} from '../trust/apply-project-trust.js';
-import {
-  type ClientMcpServers,
-  checkedClientServers,
-  clientServerItems,
-  untrustedClientServers,
-} from '../trust/client-server-items.js';
-import { readProjectMcpFiles } from '../trust/mcp-file-items.js';
-import { pinnedHookCheck } from '../trust/pinned-hook-files.js';
-import { collectTrustItems, type ProjectTrust } from '../trust/project-trust.js';
-import { decideRunTrust } from '../trust/run-trust.js';
+import type { ClientMcpServers } from '../trust/client-server-items.js';
+import type { ProjectTrust } from '../trust/project-trust.js';
 import { maxParallelWithin } from './open-file-limit.js';
+import { readProjectMcpFiles } from './project-mcp-files.js';
 import type { QueryRun } from './query-run.js';
 import { remoteFor } from './remote-children.js';
 import { resumeConversation } from './resume-conversation.js';
 import { rememberModel, sessionModelOf, sessionToRun } from './resumed-model.js';
 import { fullModelSpec, modelsFor } from './run-models.js';
+import { runProjectTrust } from './run-project-trust.js';
 import { workflowRecordPort } from './workflow-record-port.js';
 
 export type { QueryRun } from './query-run.js';
@@ -152,23 +141,24 @@ export async function setUpRun(
     ]);
   // What the project's files would run or widen applies only once the project is trusted; the
   // person's own files and flags (`--settings`, `--mcp-config`, `--agents-dir`) always apply.
-  const trust = await decideRunTrust(
-    collectTrustItems({
-      projectDir: cwd,
-      settingsFiles,
-      definitions: loaded.definitions.values(),
-      mcpFiles: projectMcpFiles,
-    }).concat(clientServerItems(options.clientMcpServers, cwd)),
-    { cwd, trustProject: args.trustProject, io, ask: options.askProjectTrust },
-  );
-  const settings = trustedSettings(trust, settingsFiles);
-  const hookCommandCheck = pinnedHookCheck(trust);
-  const agents = { ...loaded, definitions: trustedDefinitions(trust, loaded.definitions) };
+  const trust = await runProjectTrust({
+    cwd,
+    homeDir: sources.homeDir,
+    settingsFiles,
+    definitions: loaded.definitions,
+    mcpFiles: projectMcpFiles,
+    clientMcpServers: options.clientMcpServers,
+    trustProject: args.trustProject,
+    io,
+    ask: options.askProjectTrust,
+  });
+  const { settings, hookCommandCheck } = trust;
+  const agents = { ...loaded, definitions: trust.definitions };
   const mcp = await loadMcpConfig({
     cwd,
     projectDirs: projectFolders(cwd),
     configFiles: args.mcpConfigs,
-    trust: projectMcpTrust(trust),
+    trust: trust.mcpTrust,
   });
   const { definitions, entries } = agents;
   reportUnusableDefinitions(entries, io);
@@ -250,7 +240,7 @@ export async function setUpRun(
         ...Object.fromEntries(
           mcp.servers.map((server) => [server.name, serverConfigOf(server.config)]),
         ),
-        ...(trust.trusted ? checkedClientServers(options.clientMcpServers) : {}),
+        ...trust.clientServers(),
       };
   // Agents past the open-file limit could not start: fewer at once, said once.
   const maxParallel = maxParallelWithin(args.maxParallel, io);
@@ -273,7 +263,7 @@ export async function setUpRun(
     warnings: [
       ...sandboxSettings.warnings,
       ...(sandboxWarning ? [sandboxWarning] : []),
-      ...(trust.trusted ? mcp.warnings : untrustedClientServers(options.clientMcpServers)),
+      ...(trust.trusted ? mcp.warnings : trust.clientWarnings),
       ...unknownToolWarnings(entries.filter((entry) => entry.status === 'ok')),
       ...mainContext.warnings,
     ],

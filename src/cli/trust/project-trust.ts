@@ -7,8 +7,9 @@ import type { AgentDefinition } from '../../definitions/agent-definition.js';
 import { loadAgentDefinitions } from '../../definitions/load-agent-definitions.js';
 import type { McpConfigFile } from '../../mcp/config-file.js';
 import { readSettingsFiles, type SettingsFile } from '../../permissions/settings-file.js';
+import { readProjectMcpFiles } from '../run/project-mcp-files.js';
 import { definitionItems } from './definition-items.js';
-import { mcpFileItems, readProjectMcpFiles } from './mcp-file-items.js';
+import { mcpFileItems } from './mcp-file-items.js';
 import {
   projectTrustStorePath,
   readProjectRecord,
