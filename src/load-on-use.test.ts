@@ -112,6 +112,25 @@ describe('what warren loads', () => {
     expect(onUseSourcesIn(loaded)).toContain('src/cli/trust/run-trust.ts');
   });
 
+  it('warren -p loads the background command runner when the run starts a background task', async () => {
+    const loaded = await printRun(
+      'background.json',
+      JSON.stringify([
+        { toolCalls: [{ name: 'Bash', input: { command: 'true', run_in_background: true } }] },
+        { text: 'started' },
+        // The turn after the task's notification.
+        { text: 'done' },
+      ]),
+    );
+
+    expect(onUseSourcesIn(loaded)).toEqual(
+      expect.arrayContaining([
+        'src/tasks/background-bash-launch.ts',
+        'src/tasks/local-bash-executor.ts',
+      ]),
+    );
+  });
+
   it('warren -p loads YAML when the run reads a YAML script, and nothing else of them', async () => {
     const loaded = await printRun('script.yaml', '- text: done\n');
 

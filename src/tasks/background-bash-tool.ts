@@ -1,11 +1,10 @@
 // Bash with `run_in_background`: the same tool, except that such a call starts a `local_bash`
 // task on the run's task manager and returns its id at once. Without the flag it is plain Bash.
+// Starting the task (background-bash-launch.ts) loads with the first background command.
 import { z } from 'zod';
 import { defineTool, type PlainTool, type Tool } from '../core/tool.js';
 import { BASH_USAGE, bashInputSchema, bashTool, MAX_TIMEOUT_MS } from '../tools/bash.js';
-import { launchCommand } from '../tools/command-launch.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { bashOutputPath } from './local-bash-executor.js';
 
 const inputSchema = bashInputSchema.extend({
   run_in_background: z
@@ -47,34 +46,9 @@ export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bas
       const { run_in_background: background, ...command } = input;
       if (!background)
         return base.spawnsAgents ? bashTool.call(command, ctx) : base.call(command, ctx);
-      const { agentId, parentId, depth } = ctx.agent;
-      const launch = await launchCommand(ctx, {
-        command: command.command,
-        readOnly: isReadOnly(input, ctx),
-      });
-      const record = tasks.manager.start(
-        tasks.bash,
-        {
-          command: command.command,
-          cwd: ctx.cwd,
-          timeoutMs: command.timeout ?? MAX_TIMEOUT_MS,
-          outputDir: tasks.outputDir(),
-          launch,
-        },
-        {
-          kind: 'local_bash',
-          description:
-            command.command.length > 80 ? `${command.command.slice(0, 77)}…` : command.command,
-          owner: { agentId, parentId, depth },
-          spec: { command: command.command, cwd: ctx.cwd },
-        },
-      );
-      const json = JSON.stringify({
-        task_id: record.taskId,
-        status: record.status,
-        output_file: bashOutputPath(tasks.outputDir(), record.taskId),
-      });
-      return `${json}\nThe command runs in the background. You will be notified when it ends; read its output so far with TaskOutput, stop it with TaskStop.`;
+      // Starting the task loads with the first background command (background-bash-launch.ts).
+      const { launchBackgroundBash } = await import('./background-bash-launch.js');
+      return launchBackgroundBash(tasks, command, ctx, isReadOnly(input, ctx));
     },
   });
 }

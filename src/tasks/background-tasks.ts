@@ -14,7 +14,7 @@ import { bashTool } from '../tools/bash.js';
 import { AgentTaskExecutor } from './agent-task-run.js';
 import { backgroundBashTool, isBuiltinBash } from './background-bash-tool.js';
 import { listAgentsTool } from './list-agents-tool.js';
-import { LocalBashExecutor } from './local-bash-executor.js';
+import type { LocalBashExecutor } from './local-bash-executor.js';
 import { sendMessageTool } from './send-message-tool.js';
 import type { TaskManager } from './task-manager.js';
 import { taskOutputTool } from './task-output-tool.js';
@@ -31,7 +31,6 @@ export class BackgroundTasks implements BackgroundPort {
   readonly runtime: RunAgents;
   /** Children in this process, however they came to the background. */
   readonly agents = new AgentTaskExecutor('local_agent');
-  readonly bash = new LocalBashExecutor();
   /** Children on a worker or behind an A2A agent. */
   readonly remoteAgents = new AgentTaskExecutor('remote_agent');
   readonly tools: readonly Tool[];
@@ -43,6 +42,7 @@ export class BackgroundTasks implements BackgroundPort {
     return isBuiltinBash(tool) ? backgroundBashTool(this, tool) : tool;
   }
   #outputDir: string | undefined;
+  #bash: LocalBashExecutor | undefined;
 
   constructor(manager: TaskManager, runtime: RunAgents, options: BackgroundTasksOptions = {}) {
     this.manager = manager;
@@ -55,6 +55,13 @@ export class BackgroundTasks implements BackgroundPort {
       listAgentsTool(this),
     ];
     this.bashTool = backgroundBashTool(this);
+  }
+
+  /** What runs background commands, loaded with the first one. */
+  async bash(): Promise<LocalBashExecutor> {
+    const { LocalBashExecutor } = await import('./local-bash-executor.js');
+    this.#bash ??= new LocalBashExecutor();
+    return this.#bash;
   }
 
   /** The output folder of background commands, made on first use. */

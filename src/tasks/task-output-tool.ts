@@ -1,12 +1,11 @@
 // TaskOutput: how a background task is doing, and its result once it has one. Blocks (by
 // default) until the task ends or the timeout passes; never longer than the caller's signal.
+// The reading itself (task-output-call.ts) loads with the first call.
 import { z } from 'zod';
-import { defineTool, type Tool, toolError } from '../core/tool.js';
+import { defineTool, type Tool } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { takeEnding, taskForCaller, unknownTask } from './caller-task.js';
-import { taskView } from './task-view.js';
 
-const DEFAULT_WAIT_MS = 30_000;
+export const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;
 
 const inputSchema = z.object({
@@ -27,6 +26,8 @@ const inputSchema = z.object({
     .describe(`How long to wait at most (default ${DEFAULT_WAIT_MS}).`),
 });
 
+export type TaskOutputInput = z.output<typeof inputSchema>;
+
 export function taskOutputTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'TaskOutput',
@@ -37,21 +38,7 @@ export function taskOutputTool(tasks: BackgroundTasks): Tool {
     isReadOnly: true,
     isConcurrencySafe: true,
     timeoutMs: MAX_WAIT_MS + 5_000,
-    async call(input, ctx) {
-      const caller = ctx.agent.agentId;
-      const known = taskForCaller(tasks, caller, input.task_id);
-      if (!known) return toolError(unknownTask(tasks, caller, input.task_id));
-      const timeoutMs = input.timeout_ms ?? DEFAULT_WAIT_MS;
-      const record =
-        input.block === false
-          ? known
-          : await tasks.manager.wait(input.task_id, { timeoutMs, signal: ctx.signal });
-      const final = takeEnding(tasks, caller, record);
-      const note =
-        !final && input.block !== false
-          ? `Still ${record.status} after waiting ${timeoutMs} ms.`
-          : undefined;
-      return taskView(tasks, record, note);
-    },
+    // Reading the task loads with the first call (task-output-call.ts).
+    call: async (input, ctx) => (await import('./task-output-call.js')).readTask(tasks, input, ctx),
   });
 }

@@ -1,19 +1,18 @@
 // TaskStop: stops a background task and everything it started. Its partial result is kept and
 // reported as `cancelled`.
 import { z } from 'zod';
-import { FINAL_TASK_STATUSES } from '../core/tasks.js';
-import { defineTool, type Tool, toolError } from '../core/tool.js';
+import { defineTool, type Tool } from '../core/tool.js';
 import type { BackgroundTasks } from './background-tasks.js';
-import { takeEnding, taskForCaller, unknownTask } from './caller-task.js';
-import { taskView } from './task-view.js';
 
 /** How long TaskStop waits for the task to wind down before it reports "stopping". */
-const SETTLE_MS = 5_000;
+export const SETTLE_MS = 5_000;
 
 /** One schema for every run's TaskStop, so its JSON Schema is made once per process. */
 const inputSchema = z.object({
   task_id: z.string().min(1).describe('The id of the task to stop.'),
 });
+
+export type TaskStopInput = z.output<typeof inputSchema>;
 
 export function taskStopTool(tasks: BackgroundTasks): Tool {
   return defineTool({
@@ -25,24 +24,7 @@ export function taskStopTool(tasks: BackgroundTasks): Tool {
     isReadOnly: true,
     isConcurrencySafe: true,
     timeoutMs: SETTLE_MS + 5_000,
-    async call(input, ctx) {
-      const caller = ctx.agent.agentId;
-      const known = taskForCaller(tasks, caller, input.task_id);
-      if (!known) return toolError(unknownTask(tasks, caller, input.task_id));
-      if (FINAL_TASK_STATUSES.has(known.status)) {
-        return taskView(tasks, known, `The task had already ended (${known.status}).`);
-      }
-      const reason = `Stopped by TaskStop (from ${ctx.agent.agentType} ${caller}).`;
-      const record = await tasks.manager.stop(input.task_id, reason, {
-        timeoutMs: SETTLE_MS,
-        signal: ctx.signal,
-      });
-      const final = takeEnding(tasks, caller, record);
-      return taskView(
-        tasks,
-        record,
-        final ? 'Stopped.' : 'Stopping; you will be notified when it has ended.',
-      );
-    },
+    // Stopping loads with the first call (task-stop-call.ts).
+    call: async (input, ctx) => (await import('./task-stop-call.js')).stopTask(tasks, input, ctx),
   });
 }
