@@ -68,7 +68,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   hooks: ['core'],
   isolation: ['core', 'tools'],
   mcp: ['core', 'permissions'],
-  acp: ['core', 'tools', 'permissions', 'session', 'mcp', 'loop'],
+  acp: ['core', 'model', 'tools', 'permissions', 'session', 'mcp', 'loop'],
   loop: ['core', 'model', 'tools', 'permissions'],
   definitions: ['core', 'model', 'tools', 'permissions', 'hooks'],
   prompt: ['core', 'tools', 'definitions'],

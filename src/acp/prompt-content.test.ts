@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mediaAccepted, promptContent } from './prompt-content.js';
+import { promptContent } from './prompt-content.js';
 
 const both = { image: true, audio: true, pdf: true };
 
@@ -57,24 +57,5 @@ describe('promptContent', () => {
       refused:
         "prompt block 1 (file:///spec.pdf) is a PDF, which this session's model does not take: send text",
     });
-  });
-
-  it('accepts audio and PDFs only for providers whose API takes them', () => {
-    expect(mediaAccepted('anthropic:claude-sonnet-4-5')).toEqual({
-      image: true,
-      audio: false,
-      pdf: true,
-    });
-    expect(mediaAccepted('openai:gpt-4o-audio-preview')).toEqual({
-      image: true,
-      audio: true,
-      pdf: true,
-    });
-    expect(mediaAccepted('openai-compatible:llama')).toEqual({
-      image: true,
-      audio: true,
-      pdf: false,
-    });
-    expect(mediaAccepted(undefined)).toEqual({ image: true, audio: false, pdf: false });
   });
 });

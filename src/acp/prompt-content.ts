@@ -1,13 +1,11 @@
 // An ACP prompt as a warren prompt: text, resource links and embedded text resources become its
 // text; images, audio and PDFs (blocks, or embedded binary resources of those types) its files,
 // for models that take them. Anything else, or media the model does not take, is refused by name.
-import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
+import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { FilePart } from '../core/messages.js';
+import type { MediaAccepted } from '../model/model-media.js';
 
 export type PromptContent = { text: string; files: FilePart[] } | { refused: string };
-
-/** What `warren acp` accepts beside text: `promptCapabilities` minus embedded context, and PDFs. */
-export type MediaAccepted = Pick<PromptCapabilities, 'image' | 'audio'> & { pdf?: boolean };
 
 type MediaKind = 'image' | 'audio' | 'pdf';
 
@@ -15,20 +13,6 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Larger media than providers take (Anthropic: 5 MB an image; OpenAI: 20 MB) is refused here. */
 const MAX_MB = 20;
 const MAX_BASE64_CHARS = Math.ceil((MAX_MB * 2 ** 20 * 4) / 3);
-
-/**
- * What the session's model takes, from its `provider:model` spec: every provider takes images;
- * audio only OpenAI's chat API (`input_audio`) and the scripted test model. Unknown: images.
- */
-export function mediaAccepted(modelSpec: string | undefined): Required<MediaAccepted> {
-  const provider = modelSpec?.split(':')[0] ?? '';
-  return {
-    image: true,
-    audio: ['openai', 'openai-compatible', 'scripted'].includes(provider),
-    // Embedded PDFs: Anthropic's `document`, OpenAI's `file`; other servers cannot be known.
-    pdf: ['anthropic', 'openai', 'scripted'].includes(provider),
-  };
-}
 
 export function promptContent(
   blocks: readonly ContentBlock[],

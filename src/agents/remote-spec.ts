@@ -8,10 +8,9 @@ import type { RemoteChildSpec } from '../core/remote-executor.js';
 import type { SpawnToolContext } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { compileOutputSchema } from '../definitions/output-schema.js';
-import { isModelAlias } from '../model/model-alias.js';
+import { aliasSpec, isModelAlias, providerOf } from '../model/model-alias.js';
 import type { RemotePort } from './remote-port.js';
 import {
-  ALIAS_MODELS,
   childPath,
   DEFAULT_CHILD_MAX_TURNS,
   type Spawner,
@@ -123,8 +122,8 @@ function modelSpecOf(request: SubagentRequest, port: RemotePort): string {
   const wanted = request.model ?? request.definition.model;
   const parent = port.modelSpec;
   if (wanted && wanted !== 'inherit' && !isModelAlias(wanted)) return wanted;
-  if (wanted && isModelAlias(wanted) && parent?.startsWith('anthropic:'))
-    return ALIAS_MODELS[wanted];
+  const alias = wanted && isModelAlias(wanted) ? aliasSpec(wanted, providerOf(parent)) : undefined;
+  if (alias) return alias;
   if (parent) return parent;
   throw new Error(
     'a remote child needs its model as a provider:model spec, and this run has none to pass on (its model is an object): give the agent a model of its own, or run with --model <provider:model>',

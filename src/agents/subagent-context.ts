@@ -13,7 +13,7 @@ import type { SpawnToolContext, Tool } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { compileOutputSchema } from '../definitions/output-schema.js';
 import type { AgentLoopOptions } from '../loop/agent-loop.js';
-import { isModelAlias, type ModelAlias } from '../model/model-alias.js';
+import { aliasSpec, isModelAlias } from '../model/model-alias.js';
 import type { Effort, ModelSettings } from '../model/model-settings.js';
 import { memoryTools } from '../prompt/memory/memory-tools.js';
 import { agentHookRunner } from './agent-hooks.js';
@@ -24,13 +24,6 @@ import type { AgentSetup, SubagentRuntime } from './subagent-runtime.js';
 
 /** A child's turns unless its definition says otherwise. */
 export const DEFAULT_CHILD_MAX_TURNS = 20;
-
-/** The Claude model each alias means when the session runs on Anthropic. */
-export const ALIAS_MODELS: Record<ModelAlias, string> = {
-  sonnet: 'anthropic:claude-sonnet-4-5',
-  opus: 'anthropic:claude-opus-4-5',
-  haiku: 'anthropic:claude-haiku-4-5',
-};
 
 export interface SubagentRequest {
   definition: AgentDefinition;
@@ -323,11 +316,8 @@ async function childModel(
   const parent = ctx.run.model;
   const wanted = request.model ?? request.definition.model;
   if (!wanted || wanted === 'inherit') return parent;
-  let spec = wanted;
-  if (isModelAlias(wanted)) {
-    if (!parent.provider.startsWith('anthropic')) return parent;
-    spec = ALIAS_MODELS[wanted];
-  }
+  const spec = isModelAlias(wanted) ? aliasSpec(wanted, parent.provider) : wanted;
+  if (!spec) return parent;
   let model = runtime.models.get(spec);
   if (!model) {
     const source = request.model ? 'Agent model' : `agent ${request.definition.name}: model`;

@@ -16,6 +16,31 @@ export interface NormalizedModel {
   warning?: string;
 }
 
+/** The Claude model each alias means when the session runs on Anthropic. */
+export const ALIAS_MODELS: Record<ModelAlias, string> = {
+  sonnet: 'anthropic:claude-sonnet-4-5',
+  opus: 'anthropic:claude-opus-4-5',
+  haiku: 'anthropic:claude-haiku-4-5',
+};
+
+/** The provider a `provider:model` spec names; undefined for none. */
+export function providerOf(spec: string | undefined): string | undefined {
+  const colon = spec?.indexOf(':') ?? -1;
+  return colon > 0 ? spec!.slice(0, colon) : undefined;
+}
+
+/**
+ * The spec an alias means for a child whose parent runs on `parentProvider` (a spec's provider
+ * or an AI SDK model's `provider`, such as `anthropic.messages`): a Claude model on Anthropic;
+ * elsewhere undefined, and the child keeps its parent's model.
+ */
+export function aliasSpec(
+  alias: ModelAlias,
+  parentProvider: string | undefined,
+): string | undefined {
+  return parentProvider?.startsWith('anthropic') ? ALIAS_MODELS[alias] : undefined;
+}
+
 export function isModelAlias(model: string): model is ModelAlias {
   return (MODEL_ALIASES as readonly string[]).includes(model);
 }

@@ -11,9 +11,9 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from '@agentclientprotocol/sdk';
-import { mediaAccepted } from '../../acp/prompt-content.js';
 import { listSessions } from '../../acp/session-list.js';
 import { ConfigError } from '../../core/config-error.js';
+import { mediaAccepted } from '../../model/model-media.js';
 import { defaultSessionDir } from '../../session/session-paths.js';
 import { packageVersion } from '../package-version.js';
 import type { AcpArgs } from '../parsed-args.js';

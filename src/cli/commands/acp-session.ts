@@ -15,7 +15,7 @@ import {
 import { clientMcpServers } from '../../acp/client-mcp-servers.js';
 import { historyUpdates } from '../../acp/history-updates.js';
 import { permissionAnswer, permissionRequest } from '../../acp/permission-question.js';
-import { type MediaAccepted, promptContent } from '../../acp/prompt-content.js';
+import { promptContent } from '../../acp/prompt-content.js';
 import { type AcpUsage, acpUsage } from '../../acp/prompt-usage.js';
 import { isPermissionMode, modeState, SwitchablePolicy } from '../../acp/session-modes.js';
 import { SessionUpdates } from '../../acp/session-updates.js';
@@ -23,6 +23,7 @@ import { skillCommands, withSkillCommand } from '../../acp/skill-commands.js';
 import type { RunResult } from '../../core/events.js';
 import type { Message } from '../../core/messages.js';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.js';
+import type { MediaAccepted } from '../../model/model-media.js';
 import type { CanUseTool } from '../../permissions/permission-prompt.js';
 import { newMainId } from '../../run/main-id.js';
 import { runQuery } from '../../run/start-run.js';
