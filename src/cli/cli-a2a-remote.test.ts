@@ -2,7 +2,7 @@
 // real `warren a2a serve` on loopback: the result (structured) and the remote side's usage handed
 // back like any child's, a background remote child with its notification, Ctrl-C cancelling the
 // remote task, and the project trust gate in front of the address a repository chose.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   type ServingWarren,
   servedProject,
   serveWarren,
+  writeRemoteDefinition,
 } from '../testing/served-project.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
@@ -43,22 +44,7 @@ const serveOne = (agent: string) =>
 
 /** The caller's `.gemini/agents/far.md`: Gemini CLI's own format for a remote agent. */
 async function farDefinition(server: ServingWarren): Promise<void> {
-  await mkdir(join(caller, '.gemini/agents'), { recursive: true });
-  await writeFile(
-    join(caller, '.gemini/agents/far.md'),
-    [
-      '---',
-      'kind: remote',
-      'name: far',
-      `agent_card_url: ${server.url}/.well-known/agent-card.json`,
-      'auth:',
-      '  type: http',
-      '  scheme: Bearer',
-      '  token: $FAR_TOKEN',
-      '---',
-      '',
-    ].join('\n'),
-  );
+  await writeRemoteDefinition(caller, '.gemini/agents', server.url, '$FAR_TOKEN');
 }
 
 /** The caller's scripted model: the main agent calls `far` with `input`, then says `after`. */

@@ -3,7 +3,7 @@
 // working and its resubscription sees it end; a parent's `kind: remote` child re-attaches by the
 // task's id and gets the result, without sending the work twice.
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type StreamResponse, TaskState } from '@a2a-js/sdk';
@@ -16,6 +16,7 @@ import {
   type ServingWarren,
   servedProject,
   serveWarren,
+  writeRemoteDefinition,
 } from '../testing/served-project.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
@@ -112,22 +113,7 @@ describe('a task cut by a restart of warren a2a serve', () => {
     const port = new URL(first.url).port;
     const caller = await makeTempDir('warren-a2a-restart-caller-');
     const home = await makeTempDir('warren-a2a-restart-home-');
-    await mkdir(join(caller, '.warren/agents'), { recursive: true });
-    await writeFile(
-      join(caller, '.warren/agents/far.md'),
-      [
-        '---',
-        'kind: remote',
-        'name: far',
-        `agent_card_url: ${first.url}/.well-known/agent-card.json`,
-        'auth:',
-        '  type: http',
-        '  scheme: Bearer',
-        `  token: ${TOKEN}`,
-        '---',
-        '',
-      ].join('\n'),
-    );
+    await writeRemoteDefinition(caller, '.warren/agents', first.url, TOKEN);
     const script = join(caller, 'script.json');
     const turns = [
       {

@@ -11,7 +11,7 @@ import {
   type ReceivedSpan,
   startOtlpReceiver,
 } from '../testing/otlp-receiver.js';
-import { servedProject, serveWarren } from '../testing/served-project.js';
+import { servedProject, serveWarren, writeRemoteDefinition } from '../testing/served-project.js';
 import { makeTempDir } from '../testing/temp-dir.js';
 
 let receiver: OtlpReceiver;
@@ -127,22 +127,7 @@ describe('trace context sent to children in other processes', () => {
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     );
     try {
-      await mkdir(join(caller, '.warren/agents'), { recursive: true });
-      await writeFile(
-        join(caller, '.warren/agents/far.md'),
-        [
-          '---',
-          'kind: remote',
-          'name: far',
-          `agent_card_url: ${server.url}/.well-known/agent-card.json`,
-          'auth:',
-          '  type: http',
-          '  scheme: Bearer',
-          '  token: trace-token',
-          '---',
-          '',
-        ].join('\n'),
-      );
+      await writeRemoteDefinition(caller, '.warren/agents', server.url, 'trace-token');
       const script = await callerScript('far', 'FG part');
       const run = await runWarren(
         ['-p', 'go', '--model', `scripted:${script}`, '--trust-project'],

@@ -145,3 +145,32 @@ export function serveWarren(
     exited.then((code) => reject(new Error(`warren exited ${code} before serving: ${stderr}`)));
   });
 }
+
+/**
+ * A caller's definition of a served warren as a `kind: remote` agent named `far`, in Gemini
+ * CLI's own format (`folder` is `.gemini/agents` or `.warren/agents`), its bearer token as
+ * written (a value, or `$VAR`).
+ */
+export async function writeRemoteDefinition(
+  caller: string,
+  folder: string,
+  serverUrl: string,
+  token: string,
+): Promise<void> {
+  await mkdir(join(caller, folder), { recursive: true });
+  await writeFile(
+    join(caller, folder, 'far.md'),
+    [
+      '---',
+      'kind: remote',
+      'name: far',
+      `agent_card_url: ${serverUrl}/.well-known/agent-card.json`,
+      'auth:',
+      '  type: http',
+      '  scheme: Bearer',
+      `  token: ${token}`,
+      '---',
+      '',
+    ].join('\n'),
+  );
+}
