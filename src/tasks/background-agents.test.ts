@@ -2,11 +2,9 @@
 // waiting, its notification before the parent's next model call, lifetimes that follow the run,
 // the `max-parallel` cap, permissions, and a host that manages the tasks itself.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { AgentEvent, AgentEventOf, RunResult } from '../core/events.js';
 import type { Message } from '../core/messages.js';
 import { shownTaskStatus } from '../core/tasks.js';
-import { defineTool } from '../core/tool.js';
 import { scriptedModel } from '../model/scripted-model.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import type { PermissionPrompt } from '../permissions/create-permission-policy.js';
@@ -16,7 +14,7 @@ import { type Query, type QueryOptions, query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
-import { readOnlyTool } from '../testing/stub-tools.js';
+import { pokeTool, readOnlyTool } from '../testing/stub-tools.js';
 
 const background = (prompt: string, extra: Record<string, unknown> = {}) => ({
   name: 'Agent',
@@ -435,15 +433,3 @@ describe('permissions of a background child', () => {
 
 const toolCallsIn = (event: AgentEventOf<'turn_end'>) =>
   event.message.content.filter((part) => part.type === 'tool-call').length;
-
-/** A tool that changes something, so the default mode asks before it runs. */
-const pokeTool = defineTool({
-  name: 'Poke',
-  description: 'changes something',
-  inputSchema: z.object({}),
-  isReadOnly: false,
-  isConcurrencySafe: false,
-  async call() {
-    return 'poked';
-  },
-});

@@ -47,3 +47,15 @@ export const deafTool = readOnlyTool({
   description: 'never ends',
   call: () => new Promise<string>(() => {}),
 });
+
+/** A tool that changes something, so the default mode asks before it runs. */
+export const pokeTool = defineTool({
+  name: 'Poke',
+  description: 'changes something',
+  inputSchema: z.object({}),
+  isReadOnly: false,
+  isConcurrencySafe: false,
+  async call() {
+    return 'poked';
+  },
+});

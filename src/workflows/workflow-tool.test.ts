@@ -9,9 +9,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { RunResult } from '../core/events.js';
-import { defineTool } from '../core/tool.js';
 import type { ScriptTurn } from '../model/scripted-script.js';
 import { createPermissionPolicy } from '../permissions/create-permission-policy.js';
 import { parsePermissionRule } from '../permissions/permission-rule.js';
@@ -19,7 +17,7 @@ import { type QueryOptions, query } from '../query.js';
 import { echoRunOptions } from '../testing/echo-run-options.js';
 import { ReactiveModel, type ReactiveRequest } from '../testing/reactive-model.js';
 import { runToEnd } from '../testing/run-events.js';
-import { readOnlyTool } from '../testing/stub-tools.js';
+import { pokeTool, readOnlyTool } from '../testing/stub-tools.js';
 import { parseCsv } from './bundled/csv-file.js';
 import type { WorkflowEvent } from './workflow-events.js';
 
@@ -78,18 +76,6 @@ async function runMain(
   const { result, events: stream } = await runToEnd(run);
   return { result, events, stream, model, tasks: run.tasks.list() };
 }
-
-/** A tool that changes something: the default mode asks before it runs. */
-const pokeTool = defineTool({
-  name: 'Poke',
-  description: 'changes something',
-  inputSchema: z.object({}),
-  isReadOnly: false,
-  isConcurrencySafe: false,
-  async call() {
-    return 'poked';
-  },
-});
 
 /** Permissions that allow the csv workflow (it writes its results file). */
 const allowCsv = () =>
