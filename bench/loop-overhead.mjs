@@ -25,7 +25,10 @@ const call = (toolName, input) => ({
   input: JSON.stringify(input),
 });
 
-/** The parent starts one child, then answers; the child looks up K−1 times, then answers. */
+/**
+ * The parent starts one child, then answers; the child looks up K−1 times, then answers. Each
+ * lookup asks for another key: the same call with the same result is a loop (no-progress).
+ */
 function reply(prompt, tools) {
   const last = prompt[prompt.length - 1];
   if (tools?.some((tool) => tool.name === 'Agent')) {
@@ -33,7 +36,9 @@ function reply(prompt, tools) {
     return [call('Agent', { subagent_type: 'child', description: 'one task', prompt: 'go' })];
   }
   const done = prompt.filter((message) => message.role === 'tool').length;
-  return done >= K - 1 ? [{ type: 'text', text: 'CHILD_DONE' }] : [call('lookup', { key: 'k' })];
+  return done >= K - 1
+    ? [{ type: 'text', text: 'CHILD_DONE' }]
+    : [call('lookup', { key: `k${done}` })];
 }
 
 const model = {

@@ -3,7 +3,7 @@
 
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { TraceContextSource } from '../core/trace-context.js';
-import { agentLoop } from '../loop/agent-loop.js';
+import { runAgent } from '../loop/agent-loop.js';
 import { StallWatchdog } from './stall-watchdog.js';
 import type { SubagentOptions } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
@@ -31,7 +31,8 @@ export async function driveChild(
   child: DrivenChild,
   sink: ChildSink,
 ): Promise<ChildEnding> {
-  const { agentId } = child.options;
+  const { options } = child;
+  const { agentId } = options;
   const entry = runtime.directory.started(child.options, child);
   const watchdog = new StallWatchdog(
     agentId,
@@ -44,17 +45,25 @@ export async function driveChild(
   let result: RunResult | undefined;
   // An ACP child's events are made by its client, outside any loop: recorded here, as a loop's are.
   const record = child.options.acp ? child.options.onEvent : undefined;
+  // Every event of the child's tree passes here on its way to its parent.
+  const pass = (event: AgentEvent) => {
+    record?.(event);
+    const now = Date.now();
+    watchdog.observe(event, now);
+    sink(event);
+    if (event.agentId !== agentId) return;
+    entry.lastActivityAt = now;
+    if (event.type === 'message_delta') partial += event.text;
+    else if (event.type === 'message_start' || event.type === 'message_end') partial = '';
+    else if (event.type === 'result') result = event;
+  };
   try {
-    for await (const event of childRun(child, signal, runtime.traceContext)) {
-      record?.(event);
-      const now = Date.now();
-      watchdog.observe(event, now);
-      sink(event);
-      if (event.agentId !== agentId) continue;
-      entry.lastActivityAt = now;
-      if (event.type === 'message_delta') partial += event.text;
-      else if (event.type === 'message_start' || event.type === 'message_end') partial = '';
-      else if (event.type === 'result') result = event;
+    if (options.acp) {
+      for await (const event of acpChildRun(child, options.acp, signal, runtime.traceContext)) {
+        pass(event);
+      }
+    } else {
+      await runAgent({ prompt: child.prompt, options: { ...options, signal } }, pass);
     }
   } finally {
     watchdog.stop();
@@ -63,17 +72,6 @@ export async function driveChild(
   if (!result) throw new Error(`agent ${agentId} ended without a result`);
   runtime.directory.ended(result);
   return { result, partial };
-}
-
-/** The child's loop, or for a `kind: acp` definition the external agent it speaks to. */
-function childRun(
-  child: DrivenChild,
-  signal: AbortSignal,
-  traceContext?: TraceContextSource,
-): AsyncGenerator<AgentEvent, unknown> {
-  const { options } = child;
-  if (!options.acp) return agentLoop({ prompt: child.prompt, options: { ...options, signal } });
-  return acpChildRun(child, options.acp, signal, traceContext);
 }
 
 /** The ACP SDK is loaded only by a run that starts an ACP child. */

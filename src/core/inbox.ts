@@ -18,8 +18,6 @@ export interface InboxDelivery {
 export type InboxState =
   /** There is a delivery to take. */
   | 'ready'
-  /** Events of work beside the agent are waiting to be passed on (`passOn`). */
-  | 'events'
   /** Nothing can arrive any more: none of the agent's tasks is running. */
   | 'idle'
   /** The signal aborted first. */
@@ -34,10 +32,11 @@ export interface Inbox {
    */
   wait(signal: AbortSignal): Promise<InboxState>;
   /**
-   * Events of background agents to yield in this agent's stream, so a host reading the run
-   * sees them; only the main agent's inbox has any. Cheap to call when there are none.
+   * From now on, events of background agents go to `sink` (the agent's stream) as they are
+   * made, those that came before first, so a host reading the run sees them; only the main
+   * agent's inbox has any.
    */
-  passOn(): readonly AgentEvent[];
+  passTo(sink: (event: AgentEvent) => void): void;
   /**
    * The agent's loop ends: nothing is taken any more. Tasks it started that still run are
    * stopped with it, unless the host keeps them (`waitForBackground: false`).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent, RunResult } from '../core/events.js';
+import type { RunResult } from '../core/events.js';
 import type { Inbox, InboxDelivery, InboxState } from '../core/inbox.js';
 import type { PermissionPolicy } from '../core/permission-policy.js';
 import { defineTool, FatalToolError, type Tool } from '../core/tool.js';
@@ -514,9 +514,7 @@ class TestInbox implements Inbox {
     }
   }
 
-  passOn(): readonly AgentEvent[] {
-    return [];
-  }
+  passTo(): void {}
 
   close(): void {
     this.closed = true;

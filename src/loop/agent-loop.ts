@@ -1,34 +1,31 @@
-// The agent loop: ask the model, run the tools it asked for, repeat until it stops or a limit
-// ends it. Sub-agents are tools that call agentLoop() again; nothing here knows about them.
-
-import { randomUUID } from 'node:crypto';
-import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { AbortFanOut } from '../core/abort-fan-out.js';
-import { Budget } from '../core/budget.js';
 import { messageOf } from '../core/error-message.js';
-import type { AgentEvent, AgentRef, RunResult } from '../core/events.js';
+import type { AgentEvent, RunResult } from '../core/events.js';
 import { inheritedOptions } from '../core/inherited-options.js';
-import { type AssistantMessage, type Message, toolCallsOf } from '../core/messages.js';
+import {
+  type AssistantMessage,
+  type Message,
+  type ToolCallPart,
+  type ToolResultPart,
+  toolCallsOf,
+} from '../core/messages.js';
 import type { RunContext } from '../core/run-context.js';
 import { RUN_KNOBS } from '../core/run-knobs.js';
 import { directSteps } from '../core/step-runner.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
-import { emptyUsage } from '../core/usage.js';
 import { describeModelError } from '../model/describe-model-error.js';
-import { modelName, priceOf } from '../model/pricing.js';
 import { FileStateCache } from '../tools/file-state.js';
-import type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
+import type { AgentLoopParams } from './agent-loop-options.js';
 import { callModel } from './call-model.js';
+import { EventChannel } from './event-channel.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
-import { ProgressWatch, watchProgress } from './no-progress.js';
 import { lastReplyText, resultOf, statusOf } from './run-result.js';
-import { append, event, modelOf, type RunState } from './run-state.js';
+import { append, type EventSink, event, modelOf, type RunState, startRun } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
-import { either, followSignal, startDeadline } from './stop-signals.js';
-import { StructuredOutput } from './structured-output.js';
+import { either } from './stop-signals.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
 
@@ -41,15 +38,48 @@ const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
 /**
  * Runs one agent to the end, yielding every event as it happens; returns the result (also
  * yielded last as the `result` event). Never throws for a run that started: failures end the
- * run with an error result. Throws only if the model promise rejects.
+ * run with an error result. Throws only if the model promise rejects. A consumer that stops
+ * reading (`break`) stops the run.
  */
-export async function* agentLoop({
-  prompt,
-  options,
-}: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
-  const run = startRun(options, await options.model);
+export async function* agentLoop(params: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
+  const channel = new EventChannel<AgentEvent>();
+  const stopped = new AbortController();
+  const { signal } = params.options;
+  const options = {
+    ...params.options,
+    signal: signal ? AbortSignal.any([signal, stopped.signal]) : stopped.signal,
+  };
+  const done = runAgent({ prompt: params.prompt, options }, (event) => channel.push(event));
+  done.then(
+    () => channel.close(),
+    () => channel.close(),
+  );
+  let finished = false;
+  try {
+    for await (const event of channel) yield event;
+    const result = await done;
+    finished = true;
+    return result;
+  } finally {
+    if (!finished) {
+      stopped.abort();
+      await done.catch(() => {});
+    }
+  }
+}
+
+/**
+ * The loop itself: runs one agent to the end, passing every event to `sink` the moment it is
+ * made; resolves to its result (the last event). A sub-agent runs here with its parent's sink,
+ * so a child's event costs its tree one call per level, not a generator hop per step.
+ */
+export async function runAgent(
+  { prompt, options }: AgentLoopParams,
+  sink: EventSink,
+): Promise<RunResult> {
+  const run = startRun(options, await options.model, sink);
   const { tools, cwd } = run;
-  yield event(run, {
+  event(run, {
     type: 'run_start',
     agentType: run.agentType,
     description: run.description,
@@ -62,7 +92,7 @@ export async function* agentLoop({
       : { parentToolCallId: options.parentToolCallId }),
   });
   if (run.messages.length === 0 && options.systemPrompt) {
-    yield append(run, { role: 'system', content: options.systemPrompt });
+    append(run, { role: 'system', content: options.systemPrompt });
   }
 
   const environment: ToolCallEnvironment = {
@@ -94,17 +124,15 @@ export async function* agentLoop({
     ended: run.deadline && new AbortFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? RUN_KNOBS.toolTimeoutMs,
     record: options.onEvent ?? ignore,
-    passOn: () => options.inbox?.passOn() ?? NOTHING,
     steps: options.steps ?? directSteps,
   };
 
-  // A consumer may stop early (`break` out of for-await): what the run started stops with it.
   try {
-    const admitted = yield* admitPrompt(run, prompt);
+    const admitted = await admitPrompt(run, prompt);
     if (admitted !== undefined) {
       const files = options.promptFiles;
-      yield append(run, { role: 'user', content: admitted, ...(files?.length ? { files } : {}) });
-      yield* runToTheEnd(run, environment);
+      append(run, { role: 'user', content: admitted, ...(files?.length ? { files } : {}) });
+      await runToTheEnd(run, environment);
     }
   } finally {
     run.deadline?.clear();
@@ -113,79 +141,8 @@ export async function* agentLoop({
   }
 
   const result = resultOf(run);
-  yield event(run, { type: 'result', ...result });
+  event(run, { type: 'result', ...result });
   return result;
-}
-
-function startRun(options: AgentLoopOptions, model: LanguageModelV4): RunState {
-  const name = modelName(model);
-  const price = priceOf(name, options.prices);
-  const budget =
-    options.budget ??
-    new Budget({
-      timeMs: options.timeBudgetMs,
-      tokens: options.tokenBudget,
-      costUsd: options.costBudgetUsd,
-      windDownMs: options.windDownMs,
-    });
-  // Two ways a run is stopped: the caller cancels it (options.signal), or the time budget ends
-  // (the deadline). Model calls and tools stop on either; children follow only the first, and
-  // end on the shared deadline by their own timer, so they still get their grace turn, inside
-  // a wind-down window that closes before their parent's (Budget.windDownEnd).
-  // Each agent has its own cancel signal, tied to its caller's by one listener: a signal shared
-  // by a thousand sub-agents' requests would make every listener added to it cost O(n).
-  const cancel = followSignal(options.signal);
-  const deadline = startDeadline(budget.effectiveDeadline(), budget.windDownEnd());
-  const messages = [...(options.messages ?? [])];
-  const output = options.outputSchema && new StructuredOutput(options.outputSchema);
-  const signal = either(cancel.signal, deadline?.expired);
-  const ref: AgentRef = {
-    agentId: options.agentId ?? `agent_${randomUUID().slice(0, 8)}`,
-    parentId: options.parentId ?? null,
-    depth: options.depth ?? 0,
-  };
-  const path = options.agentPath ?? 'main';
-  return {
-    ref,
-    path,
-    headers: {
-      'x-warren-agent-id': ref.agentId,
-      ...(ref.parentId === null ? {} : { 'x-warren-parent-agent-id': ref.parentId }),
-      'x-warren-agent-path': path,
-    },
-    agentType: options.agentType ?? 'main',
-    description: options.description ?? '',
-    cwd: options.cwd ?? process.cwd(),
-    options,
-    model,
-    modelName: name,
-    price,
-    budget,
-    cancel,
-    deadline,
-    signal,
-    hardStop: either(cancel.signal, deadline?.ended),
-    turn: { interrupt: undefined, cancel: cancel.signal, signal },
-    messages,
-    firstOwnMessage: messages.length,
-    usage: emptyUsage(),
-    started: Date.now(),
-    costUsd: price ? 0 : null,
-    numTurns: 0,
-    toolCalls: 0,
-    fatal: false,
-    output,
-    tools: withOutputTool(options.tools ?? [], output),
-    shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
-    stopHookContinuations: 0,
-    progress: new ProgressWatch(),
-  };
-}
-
-/** The tools with this agent's StructuredOutput last, in place of any of that name. */
-function withOutputTool(tools: readonly Tool[], output: StructuredOutput | undefined): Tool[] {
-  if (!output) return [...tools];
-  return [...tools.filter((tool) => tool.name !== output.tool.name), output.tool];
 }
 
 /** What the run's tools that start agents see of it. */
@@ -213,22 +170,19 @@ function runContext(
 }
 
 // The prompt as its hooks admit it (with their context), or undefined when one refused it.
-async function* admitPrompt(
-  run: RunState,
-  prompt: string,
-): AsyncGenerator<AgentEvent, string | undefined> {
+async function admitPrompt(run: RunState, prompt: string): Promise<string | undefined> {
   if (!run.options.hooks) return prompt;
   const admitted = await promptHooks(run.options.hooks, lifecycleFacts(run), prompt);
-  for (const message of admitted.warnings) yield event(run, { type: 'warning', message });
+  for (const message of admitted.warnings) event(run, { type: 'warning', message });
   run.failure = admitted.refused;
   return admitted.prompt;
 }
 
 // Turns until the agent ends for good: each time it would end, its output schema and its stop
 // hooks may send it back to work.
-async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
+async function runToTheEnd(run: RunState, env: ToolCallEnvironment): Promise<void> {
   for (;;) {
-    yield* runTurns(run, env);
+    await runTurns(run, env);
     const { stop } = run;
     if (
       stop &&
@@ -236,17 +190,17 @@ async function* runToTheEnd(run: RunState, env: ToolCallEnvironment): AsyncGener
       !stop.paused &&
       (run.options.graceTurn ?? RUN_KNOBS.graceTurn)
     ) {
-      yield* graceTurn(run, stop);
+      await graceTurn(run, stop);
     }
-    const goOn = yield* finishRun(run);
+    const goOn = await finishRun(run);
     if (goOn === undefined) return;
-    yield append(run, { role: 'user', content: goOn });
+    append(run, { role: 'user', content: goOn });
   }
 }
 
 // The agent would end: hold it to its output schema, then ask its stop hooks. Returns the
 // instruction it goes on with, if any.
-async function* finishRun(run: RunState): AsyncGenerator<AgentEvent, string | undefined> {
+async function finishRun(run: RunState): Promise<string | undefined> {
   if (run.output && statusOf(run) === 'completed') {
     const reminder = run.output.reminder();
     if (reminder !== undefined) return reminder;
@@ -260,7 +214,7 @@ async function* finishRun(run: RunState): AsyncGenerator<AgentEvent, string | un
     error: run.failure ?? run.stop?.reason,
     continuations: run.stopHookContinuations,
   });
-  for (const message of stopped.warnings) yield event(run, { type: 'warning', message });
+  for (const message of stopped.warnings) event(run, { type: 'warning', message });
   run.handoff = stopped.handoff;
   if (stopped.fatal !== undefined) {
     run.fatal = true;
@@ -275,15 +229,15 @@ function lifecycleFacts({ ref, agentType, path, cwd, cancel }: RunState): Lifecy
 }
 
 // Turns until the model stops with nothing left to wait for, or a limit stops it.
-async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerator<AgentEvent> {
+async function runTurns(run: RunState, env: ToolCallEnvironment): Promise<void> {
   const { inbox } = run.options;
   const join = (message: Message) => append(run, message);
   for (run.stop = limitReached(run); !run.stop; run.stop = limitReached(run)) {
-    for (const delivered of deliverInbox(inbox, join)) yield delivered;
-    const turnOver = yield* takeTurn(run, env);
+    deliverInbox(inbox, join);
+    const turnOver = await takeTurn(run, env);
     if (run.stop || run.failure) return;
     const waiting = run.options.waitForBackground !== false;
-    if (turnOver && !(yield* awaitInbox(waiting ? inbox : undefined, run.hardStop))) {
+    if (turnOver && !(await awaitInbox(waiting ? inbox : undefined, run.hardStop))) {
       if (run.turn.interrupt?.aborted) run.stop = INTERRUPTED;
       return;
     }
@@ -292,24 +246,21 @@ async function* runTurns(run: RunState, env: ToolCallEnvironment): AsyncGenerato
 
 // One model call and the tools it asked for. True when the model ended its turn (or its
 // structured output is in), or the turn was interrupted; a failure ends the run.
-async function* takeTurn(
-  run: RunState,
-  env: ToolCallEnvironment,
-): AsyncGenerator<AgentEvent, boolean> {
+async function takeTurn(run: RunState, env: ToolCallEnvironment): Promise<boolean> {
   beginTurn(run, env);
   const interrupted = () => run.turn.interrupt?.aborted === true && !run.cancel.signal.aborted;
   try {
-    const { message } = yield* callModel(run, { toolChoice: 'auto', signal: run.turn.signal });
-    yield append(run, message);
+    const { message } = await callModel(run, { toolChoice: 'auto', signal: run.turn.signal });
+    append(run, message);
     const calls = toolCallsOf(message);
     if (calls.length > 0) {
       run.toolCalls += calls.length;
-      const batch = yield* runToolCalls(calls, env);
-      yield append(run, { role: 'tool', content: batch.results });
+      const batch = await runToolCalls(calls, env, run.sink);
+      append(run, { role: 'tool', content: batch.results });
       if (batch.fatal && !interrupted()) throw batch.fatal;
-      yield* watchProgress(run, calls, batch.results);
+      watchProgress(run, calls, batch.results);
     }
-    yield event(run, { type: 'turn_end', turn: run.numTurns, message });
+    event(run, { type: 'turn_end', turn: run.numTurns, message });
     if (!interrupted()) return calls.length === 0 || run.output?.settled === true;
   } catch (error) {
     if (!interrupted()) {
@@ -320,7 +271,7 @@ async function* takeTurn(
       return true;
     }
   }
-  yield append(run, { role: 'user', content: INTERRUPTED_NOTE });
+  append(run, { role: 'user', content: INTERRUPTED_NOTE });
   return true;
 }
 
@@ -335,23 +286,21 @@ function beginTurn(run: RunState, env: ToolCallEnvironment): void {
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
-async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent> {
+async function graceTurn(run: RunState, stop: Stop): Promise<void> {
   // What background work reported by now goes into the final report.
-  for (const delivered of deliverInbox(run.options.inbox, (m) => append(run, m))) {
-    yield delivered;
-  }
+  deliverInbox(run.options.inbox, (message) => append(run, message));
   if (run.deadline?.ended.aborted) {
     stop.reason += ' The time to wind down ran out before the final report.';
     return;
   }
-  yield append(run, {
+  append(run, {
     role: 'user',
     content:
       `${stop.reason} You cannot call tools any more. Reply now with your final answer: ` +
       'what you found or did, and what is left undone.',
   });
   try {
-    const { message } = yield* callModel(run, {
+    const { message } = await callModel(run, {
       toolChoice: 'none',
       signal: AbortSignal.any([
         run.cancel.signal,
@@ -365,8 +314,8 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
       role: 'assistant',
       content: message.content.filter((part) => part.type === 'text'),
     };
-    yield append(run, textOnly);
-    yield event(run, { type: 'turn_end', turn: run.numTurns, message: textOnly });
+    append(run, textOnly);
+    event(run, { type: 'turn_end', turn: run.numTurns, message: textOnly });
   } catch (error) {
     stop.reason += run.deadline?.ended.aborted
       ? ' The time to wind down ran out before the final report.'
@@ -374,6 +323,15 @@ async function* graceTurn(run: RunState, stop: Stop): AsyncGenerator<AgentEvent>
   }
 }
 
-const NOTHING: readonly AgentEvent[] = [];
-
 function ignore(): void {}
+
+/** The loop's step after a batch: the notice goes into the agent's context, a stop ends it. */
+function watchProgress(
+  run: RunState,
+  calls: readonly ToolCallPart[],
+  results: readonly ToolResultPart[],
+): void {
+  const verdict = run.progress.observe(calls, results);
+  if (verdict.kind === 'notice') append(run, { role: 'user', content: verdict.text });
+  if (verdict.kind === 'stop') run.stop = verdict.stop;
+}

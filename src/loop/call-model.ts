@@ -1,14 +1,13 @@
 // One model call of a run, as a step of its StepRunner: counted against the turn cap and the
 // budget, its stream passed on as it comes (a replayed step has no stream, only its result).
-import type { AgentEvent } from '../core/events.js';
 import { RUN_KNOBS } from '../core/run-knobs.js';
+import { directSteps } from '../core/step-runner.js';
 import { addUsage, budgetTokens } from '../core/usage.js';
 import { describeModelFailure } from '../model/describe-model-error.js';
 import { type ModelTurn, modelTurn } from '../model/model-turn.js';
 import { costOf } from '../model/pricing.js';
 import { DEFAULT_RETRY } from '../model/retry-policy.js';
 import { event, modelOf, type RunState } from './run-state.js';
-import { runStep } from './run-step.js';
 
 export interface ModelCall {
   toolChoice: 'auto' | 'none';
@@ -16,41 +15,39 @@ export interface ModelCall {
   maxOutputTokens?: number;
 }
 
-export async function* callModel(
-  run: RunState,
-  call: ModelCall,
-): AsyncGenerator<AgentEvent, ModelTurn> {
+export async function callModel(run: RunState, call: ModelCall): Promise<ModelTurn> {
   const { options } = run;
   run.numTurns++;
   const started = Date.now();
-  yield event(run, { type: 'turn_start', turn: run.numTurns });
-  const turn = yield* runStep(
-    options.steps,
+  event(run, { type: 'turn_start', turn: run.numTurns });
+  // The turn's stream goes out as it comes; a runner that replays the step calls no model.
+  const turn = await (options.steps ?? directSteps).run(
     { kind: 'model', name: `model#${run.numTurns}` },
     () =>
-      modelTurn({
-        model: run.model,
-        messages: run.messages,
-        tools: run.shownTools,
-        toolChoice: call.toolChoice,
-        stream: options.stream ?? RUN_KNOBS.stream,
-        signal: call.signal,
-        retry: options.retry ? { ...DEFAULT_RETRY, ...options.retry } : DEFAULT_RETRY,
-        requestTimeoutMs: options.requestTimeoutMs ?? RUN_KNOBS.requestTimeoutMs,
-        describeFailure: (error) => describeModelFailure(error, modelOf(run)),
-        maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
-        providerOptions: options.providerOptions,
-        settings: options.modelSettings,
-        headers: run.headers,
-      }),
-    (made) => event(run, made),
-    () => options.inbox?.passOn(),
+      modelTurn(
+        {
+          model: run.model,
+          messages: run.messages,
+          tools: run.shownTools,
+          toolChoice: call.toolChoice,
+          stream: options.stream ?? RUN_KNOBS.stream,
+          signal: call.signal,
+          retry: options.retry ? { ...DEFAULT_RETRY, ...options.retry } : DEFAULT_RETRY,
+          requestTimeoutMs: options.requestTimeoutMs ?? RUN_KNOBS.requestTimeoutMs,
+          describeFailure: (error) => describeModelFailure(error, modelOf(run)),
+          maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
+          providerOptions: options.providerOptions,
+          settings: options.modelSettings,
+          headers: run.headers,
+        },
+        (made) => event(run, made),
+      ),
   );
   addUsage(run.usage, turn.usage);
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;
   run.budget.spend(budgetTokens(turn.usage), turnCost);
-  yield event(run, {
+  event(run, {
     type: 'usage',
     turn: run.numTurns,
     usage: turn.usage,

@@ -55,15 +55,13 @@ export interface ToolCallEnvironment {
   timeoutMs: number;
   /** Records an event of this agent as it is made (the run's `onEvent`). */
   record: (event: AgentEvent) => void;
-  /** Events of background agents waiting to be yielded in this agent's stream. */
-  passOn: () => readonly AgentEvent[];
   /** Runs each call as a step (journaled by a durable engine's runner). */
   steps: StepRunner;
 }
 
 const NO_HOOKS: BeforeToolCall = {};
 
-/** Where a call's events go: the stream of the batch it belongs to. */
+/** Where a call's events go: the run's sink. */
 type Emit = (event: AgentEvent) => void;
 
 export async function executeToolCall(

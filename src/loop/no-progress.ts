@@ -1,10 +1,7 @@
 // No-progress detection for every agent: the same tool calls with the same results, batch after
 // batch, mean the agent is looping. The third such batch in a row puts a notice in its context;
 // the fourth stops that agent alone as `no_progress` (its parent and siblings go on).
-import { createHash } from 'node:crypto';
-import type { AgentEvent } from '../core/events.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
-import { append, type RunState } from './run-state.js';
 import type { Stop } from './run-stops.js';
 
 /** Identical batches in a row before the agent is told it is looping. */
@@ -29,9 +26,16 @@ export type ProgressVerdict =
   | { kind: 'notice'; text: string }
   | { kind: 'stop'; stop: Stop };
 
+/** One batch of tool calls with its results, as the conversation holds them. */
+interface Batch {
+  readonly calls: readonly ToolCallPart[];
+  readonly results: readonly ToolResultPart[];
+}
+
 /** Counts identical batches in a row; one per agent run. */
 export class ProgressWatch {
-  #last: string | undefined;
+  /** The previous batch, by reference: the conversation keeps it anyway. */
+  #last: Batch | undefined;
   #repeats = 0;
 
   /** Records one batch (its calls and their results) and says what follows from it. */
@@ -41,9 +45,9 @@ export class ProgressWatch {
       this.#repeats = 0;
       return { kind: 'ok' };
     }
-    const signature = signatureOf(calls, results);
-    this.#repeats = signature === this.#last ? this.#repeats + 1 : 1;
-    this.#last = signature;
+    const batch = { calls, results };
+    this.#repeats = this.#last && sameBatch(batch, this.#last) ? this.#repeats + 1 : 1;
+    this.#last = batch;
     if (this.#repeats >= STOP_AT) {
       const names = [...new Set(calls.map((call) => call.toolName))].join(', ');
       return {
@@ -59,24 +63,19 @@ export class ProgressWatch {
   }
 }
 
-// A hash, not the text: results can be large, and only equality matters. Call ids differ on
-// every turn, so they are left out.
-function signatureOf(calls: readonly ToolCallPart[], results: readonly ToolResultPart[]): string {
-  const hash = createHash('sha256');
-  for (const call of calls) hash.update(`${call.toolName}\0${JSON.stringify(call.input)}\0`);
-  for (const result of results) {
-    hash.update(`${result.isError === true}\0${JSON.stringify(result.output)}\0`);
+// The same calls (name and arguments) with the same results; call ids differ on every turn, so
+// they are left out. Most batches differ from the one before in their first call.
+function sameBatch(batch: Batch, before: Batch): boolean {
+  if (batch.calls.length !== before.calls.length) return false;
+  for (let index = 0; index < batch.calls.length; index++) {
+    const call = batch.calls[index]!;
+    const earlier = before.calls[index]!;
+    const result = batch.results[index];
+    const earlierResult = before.results[index];
+    if (call.toolName !== earlier.toolName) return false;
+    if (result?.output !== earlierResult?.output) return false;
+    if ((result?.isError === true) !== (earlierResult?.isError === true)) return false;
+    if (JSON.stringify(call.input) !== JSON.stringify(earlier.input)) return false;
   }
-  return hash.digest('base64');
-}
-
-/** The loop's step after a batch: the notice goes into the agent's context, a stop ends it. */
-export function* watchProgress(
-  run: RunState,
-  calls: readonly ToolCallPart[],
-  results: readonly ToolResultPart[],
-): Generator<AgentEvent> {
-  const verdict = run.progress.observe(calls, results);
-  if (verdict.kind === 'notice') yield append(run, { role: 'user', content: verdict.text });
-  if (verdict.kind === 'stop') run.stop = verdict.stop;
+  return true;
 }

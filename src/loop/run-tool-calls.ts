@@ -1,11 +1,10 @@
 // The tool calls of one assistant message: all at once when every tool is concurrency-safe,
-// else one by one, each a step of the run's StepRunner. Their events stream out as they happen;
-// results keep the order of the calls.
+// else one by one, each a step of the run's StepRunner. Their events go out through the run's
+// sink as they happen; results keep the order of the calls.
 import { messageOf } from '../core/error-message.js';
-import type { AgentEvent } from '../core/events.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
-import { EventChannel } from './event-channel.js';
 import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
+import type { EventSink } from './run-state.js';
 
 export interface ToolBatch {
   results: ToolResultPart[];
@@ -13,12 +12,11 @@ export interface ToolBatch {
   fatal: unknown;
 }
 
-export async function* runToolCalls(
+export async function runToolCalls(
   calls: readonly ToolCallPart[],
   env: ToolCallEnvironment,
-): AsyncGenerator<AgentEvent, ToolBatch> {
-  const channel = new EventChannel<AgentEvent>();
-  const emit = (event: AgentEvent) => channel.push(event);
+  emit: EventSink,
+): Promise<ToolBatch> {
   const stopped = env.signal.signal;
   const batch: ToolBatch = { results: [], fatal: undefined };
   const runOne = async (index: number) => {
@@ -43,15 +41,10 @@ export async function* runToolCalls(
       };
     }
   };
-  const parallel = calls.every((call) => env.tools.get(call.toolName)?.isConcurrencySafe);
-  const work = (async () => {
-    if (parallel) await Promise.all(calls.map((_, index) => runOne(index)));
-    else for (let index = 0; index < calls.length; index++) await runOne(index);
-  })().finally(() => channel.close());
-  for await (const event of channel) {
-    yield event;
-    for (const passed of env.passOn()) yield passed;
+  if (calls.every((call) => env.tools.get(call.toolName)?.isConcurrencySafe)) {
+    await Promise.all(calls.map((_, index) => runOne(index)));
+  } else {
+    for (let index = 0; index < calls.length; index++) await runOne(index);
   }
-  await work;
   return batch;
 }

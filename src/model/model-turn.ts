@@ -63,9 +63,13 @@ export interface ModelTurn {
   response?: { id?: string; modelId?: string };
 }
 
-export async function* modelTurn(
+/** Where a turn's events go as they happen: pushed, not yielded (no generator hop per delta). */
+export type ModelTurnSink = (event: ModelTurnEvent) => void;
+
+export async function modelTurn(
   request: ModelTurnRequest,
-): AsyncGenerator<ModelTurnEvent, ModelTurn> {
+  emit: ModelTurnSink,
+): Promise<ModelTurn> {
   const callOptions = buildCallOptions(request);
   // Requests that place cache breakpoints wait for a sibling already writing their prefix.
   const pass = usesCacheBreakpoints(request.model)
@@ -79,17 +83,17 @@ export async function* modelTurn(
     const watchdog = new RequestWatchdog(request.requestTimeoutMs, request.signal);
     const attemptOptions = { ...callOptions, abortSignal: watchdog.signal };
     try {
-      yield { type: 'message_start' };
+      emit({ type: 'message_start' });
       if (request.stream) {
         const { stream } = await watchdog.wait(request.model.doStream(attemptOptions), 'response');
-        return yield* readStream(stream, watchdog, () => pass?.started());
+        return await readStream(stream, watchdog, emit, () => pass?.started());
       }
       const reply = fromContent(
         await watchdog.wait(request.model.doGenerate(attemptOptions), 'response'),
       );
       pass?.started();
       const text = textOf(reply.message);
-      if (text) yield { type: 'message_delta', text };
+      if (text) emit({ type: 'message_delta', text });
       return reply;
     } catch (thrown) {
       // Whoever waits for this prefix goes on without it rather than through the retries.
@@ -101,7 +105,7 @@ export async function* modelTurn(
       const delayMs = retryDelayMs(error, attempt, request.retry);
       if (Date.now() + delayMs - started > request.retry.maxElapsedMs) throw error;
       const describe = request.describeFailure ?? messageOf;
-      yield { type: 'retry', attempt: attempt + 1, delayMs, error: describe(error) };
+      emit({ type: 'retry', attempt: attempt + 1, delayMs, error: describe(error) });
       await sleep(delayMs, undefined, { signal: request.signal });
     } finally {
       watchdog.stop();
@@ -133,11 +137,12 @@ function usesCacheBreakpoints(model: LanguageModelV4): boolean {
   return model.provider.startsWith('anthropic');
 }
 
-async function* readStream(
+async function readStream(
   stream: ReadableStream<LanguageModelV4StreamPart>,
   watchdog: RequestWatchdog,
+  emit: ModelTurnSink,
   onFirstPart: () => void,
-): AsyncGenerator<ModelTurnEvent, ModelTurn> {
+): Promise<ModelTurn> {
   const content: Array<TextPart | ToolCallPart> = [];
   let text: TextPart | undefined;
   let usage: Usage | undefined;
@@ -168,7 +173,7 @@ async function* readStream(
             content.push(text);
           }
           text.text += part.delta;
-          yield { type: 'message_delta', text: part.delta };
+          emit({ type: 'message_delta', text: part.delta });
           break;
         case 'text-end':
           text = undefined;

@@ -65,9 +65,8 @@ export class JournaledInbox implements Inbox {
     return this.#arrived.length > 0 ? 'ready' : 'idle';
   }
 
-  passOn(): readonly [] {
-    return [];
-  }
+  /** A remote child has no background agents whose events it would pass on. */
+  passTo(): void {}
 
   close(): void {}
 }

@@ -25,8 +25,6 @@ export interface AgentInboxHooks {
   lend?: <T>(signal: AbortSignal, work: () => Promise<T>) => Promise<T>;
 }
 
-const NONE: readonly AgentEvent[] = [];
-
 export class AgentInbox implements Inbox {
   readonly ref: AgentRef;
   /** The host keeps the agent's tasks running after its loop ends. */
@@ -35,6 +33,8 @@ export class AgentInbox implements Inbox {
   #items: InboxItem[] = [];
   /** Only the main agent's inbox passes events on; undefined for the others. */
   #events: AgentEvent[] | undefined;
+  /** Where they go once its loop runs (`passTo`); until then they wait in `#events`. */
+  #sink: ((event: AgentEvent) => void) | undefined;
   #closed = false;
   #wake: ((state: InboxState) => void) | undefined;
 
@@ -71,8 +71,8 @@ export class AgentInbox implements Inbox {
   /** An event of a background agent for the run's stream; dropped when nobody reads it. */
   passEvent(event: AgentEvent): void {
     if (!this.#events || this.#closed) return;
-    this.#events.push(event);
-    if (this.#events.length === 1) this.notify();
+    if (this.#sink) this.#sink(event);
+    else this.#events.push(event);
   }
 
   take(): InboxDelivery | undefined {
@@ -92,11 +92,12 @@ export class AgentInbox implements Inbox {
     };
   }
 
-  passOn(): readonly AgentEvent[] {
-    const events = this.#events;
-    if (!events || events.length === 0) return NONE;
+  passTo(sink: (event: AgentEvent) => void): void {
+    if (!this.#events || this.#closed) return;
+    this.#sink = sink;
+    const waiting = this.#events;
     this.#events = [];
-    return events;
+    for (const event of waiting) sink(event);
   }
 
   wait(signal: AbortSignal): Promise<InboxState> {
@@ -128,6 +129,7 @@ export class AgentInbox implements Inbox {
     if (this.#closed) return;
     this.#closed = true;
     this.#events = undefined;
+    this.#sink = undefined;
     this.#hooks.closed(this);
   }
 
@@ -140,7 +142,6 @@ export class AgentInbox implements Inbox {
 
   #state(): InboxState | undefined {
     if (this.#items.length > 0) return 'ready';
-    if (this.#events && this.#events.length > 0) return 'events';
     if (this.#hooks.running(this.ref.agentId) === 0) return 'idle';
     return undefined;
   }

@@ -19,6 +19,7 @@ import type {
 } from '../core/tasks.js';
 import { AgentInbox, type InboxItem } from './agent-inbox.js';
 import { AgentInboxes } from './agent-inboxes.js';
+import type { TaskManagerOptions, WaitOptions } from './task-manager-options.js';
 import { notificationBlock } from './task-notification.js';
 import {
   copyRecord,
@@ -30,26 +31,7 @@ import {
 } from './task-record.js';
 import { TaskStore } from './task-store.js';
 
-export interface TaskManagerOptions {
-  /** Where rows go; default an in-memory store (nothing survives the process). */
-  store?: TaskStore;
-  /** The run's cancel signal: every task stops with it. */
-  signal?: AbortSignal;
-  /** Called with every event the manager makes (`task_*`): the run's `onEvent`. */
-  onEvent?: (event: AgentEvent) => void;
-  /** A result is cut to this many characters in its notification. Default: the run's (5000). */
-  resultMaxChars?: number;
-  /** Progress is written (and reported) at most this often per task. Default 1000. */
-  progressIntervalMs?: number;
-  /** Where task ids come from; a replay gives the recorded ones. Default: fresh. */
-  runIds?: RunIds;
-}
-
-export interface WaitOptions {
-  /** Give up after this long and return the task as it is. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
+export type { TaskManagerOptions, WaitOptions } from './task-manager-options.js';
 
 interface LiveTask {
   record: TaskRecord;
@@ -76,6 +58,8 @@ export class TaskManager {
   /** Pending or running tasks per owner: what an owner's loop waits for. */
   readonly #running = new Map<string, number>();
   readonly #inboxes = new AgentInboxes();
+  /** Tasks whose owner reads the ending itself (`claim`): no notification goes to its inbox. */
+  readonly #claimed = new Set<string>();
   readonly #runIds: RunIds | undefined;
 
   constructor(options: TaskManagerOptions = {}) {
@@ -91,8 +75,7 @@ export class TaskManager {
     for (const record of this.store.list()) this.#records.set(record.taskId, record);
   }
 
-  /** Starts a task: its row written (pending) before the executor starts, `task_started` after;
-   *  returns the record as it stands then (running if it got its slot at once). */
+  /** Starts a task: written (pending), run, `task_started`; returns its record as it stands. */
   start<Spec>(executor: TaskExecutor<Spec>, spec: Spec, meta: TaskMeta): TaskRecord {
     const record = newTaskRecord(meta, this.#runIds);
     this.store.insert(record);
@@ -214,6 +197,12 @@ export class TaskManager {
     for (const { messageId, text } of this.store.unreadMessages(taskId)) {
       inbox?.push({ messageId, text });
     }
+  }
+
+  /** The owner will wait for the ending itself (a workflow for its item's): never notified. */
+  claim(taskId: string): void {
+    this.#claimed.add(taskId);
+    this.acknowledge(taskId);
   }
 
   /** The owner read the ending another way (TaskOutput, TaskStop): no notification follows. */
@@ -351,7 +340,7 @@ export class TaskManager {
       record.owner,
     );
     const inbox = this.#inboxes.live(record.owner.agentId);
-    if (inbox) inbox.push(this.#itemOf(record));
+    if (inbox && !this.#claimed.delete(record.taskId)) inbox.push(this.#itemOf(record));
     this.#inboxes.get(record.owner.agentId)?.notify();
     return copyRecord(record);
   }

@@ -93,6 +93,8 @@ export function subagentItemRunner(
           return { status: 'failed', error: started.error, tokens: 0, costUsd: null };
         record = manager.get(started.taskId)!;
       }
+      // The item's ending is the workflow's to read, never a notification of the main agent.
+      manager.claim(record.taskId);
       const stop = () => void manager.stop(record.taskId, reasonOf(control.signal));
       control.signal.addEventListener('abort', stop, { once: true });
       if (control.signal.aborted) stop();

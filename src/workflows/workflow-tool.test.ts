@@ -135,20 +135,29 @@ describe('the Workflow tool', () => {
     expect(item).toMatchObject({ agentId: result.agentId, label: 'a' });
   });
 
-  it('traces the workflow as its tool span, with a span per item below it', async () => {
+  it('traces the workflow under its tool span, each item agent under its item', async () => {
     const exporter = new InMemorySpanExporter();
     const tracerProvider = new TracerProvider({
       spanProcessors: [new SimpleSpanProcessor({ exporter })],
     });
     await runMain({ script: SCRIPT, args: { words: ['a', 'b'] } }, undefined, { tracerProvider });
     const spans = exporter.getFinishedSpans();
-    const workflow = spans.find((span) => span.name === 'execute_tool Workflow')!;
-    const items = spans.filter(
-      (span) =>
-        span.name.startsWith('invoke_agent') &&
-        span.parentSpanContext?.spanId === workflow.spanContext().spanId,
+    const parentOf = (span: (typeof spans)[number]) =>
+      spans.find((other) => other.spanContext().spanId === span.parentSpanContext?.spanId);
+    const tool = spans.find((span) => span.name === 'execute_tool Workflow')!;
+    const run = spans.find((span) => span.name === 'workflow shout')!;
+    expect(parentOf(run)).toBe(tool);
+    const items = spans.filter((span) => span.name.startsWith('workflow_item'));
+    expect(items.map((span) => span.name).sort()).toEqual([
+      'workflow_item ITEM count 2',
+      'workflow_item a',
+      'workflow_item b',
+    ]);
+    expect(items.every((item) => parentOf(item) === run)).toBe(true);
+    const agents = spans.filter((span) => span.name === 'invoke_agent general-purpose');
+    expect(agents.map((agent) => parentOf(agent)?.name).sort()).toEqual(
+      items.map((span) => span.name).sort(),
     );
-    expect(items).toHaveLength(3);
   });
 
   it('pauses on an authentication error and says how to resume, never completed', async () => {
