@@ -54,6 +54,35 @@ const toolOutputs = (result: RunResult) =>
   result.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
 
 describe('a background sub-agent', () => {
+  it("passes its events into the run's stream as it makes them, while the main agent is busy", async () => {
+    // The main agent's tool waits until the reader has seen the child's result: events that
+    // waited for the main agent's own next event would never come.
+    let sawChildEnd = () => {};
+    const childEnded = new Promise<string>((resolve) => {
+      sawChildEnd = () => resolve('saw the child end');
+    });
+    const waitTool = readOnlyTool({
+      name: 'WaitForChild',
+      description: 'waits until the reader saw the background child end',
+      call: () =>
+        Promise.race([
+          childEnded,
+          new Promise<string>((resolve) => setTimeout(() => resolve('timed out'), 5000)),
+        ]),
+    });
+    const model = scriptedModel([
+      { toolCalls: [background('BG-TASK find the notes')] },
+      { match: { prompt: 'BG-TASK' }, delayMs: 40, text: 'The notes are in notes.txt.' },
+      { toolCalls: [{ name: 'WaitForChild', input: {} }] },
+      { text: 'done' },
+    ]);
+    const { result } = await runQuery(model, { tools: [waitTool] }, 'MAIN task', (event) => {
+      if (event.type === 'result' && event.depth === 1) sawChildEnd();
+    });
+    const waited = toolOutputs(result).find((part) => part.toolName === 'WaitForChild');
+    expect(waited?.output).toBe('saw the child end');
+  });
+
   it('returns its task at once; the parent waits and goes on with the notification', async () => {
     const model = scriptedModel([
       { toolCalls: [background('BG-TASK find the notes')] },
