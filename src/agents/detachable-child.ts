@@ -1,12 +1,13 @@
 // A foreground child that can be sent to the background while it runs: where its events go and
 // which signal stops it, both switched once, from its parent's call to the run's background work.
+import { sharedFanOut } from '../core/abort-fan-out.js';
 import type { AgentEvent } from '../core/events.js';
 import type { ChildSink } from './drive-child.js';
 
 export class DetachableChild {
   readonly #controller = new AbortController();
   #sink: ChildSink;
-  #unfollow: () => void = () => {};
+  #unfollow: (() => void) | undefined;
   #detach: (() => void) | undefined;
   /** Resolves when the child is sent to the background. */
   readonly detached: Promise<void>;
@@ -51,14 +52,21 @@ export class DetachableChild {
     this.#follow(signal);
   }
 
+  /**
+   * Its run has ended: it no longer follows its parent's turn. Otherwise each finished child of
+   * a long turn stays on that turn's signal (and alive) until the turn ends.
+   */
+  ended(): void {
+    this.#unfollow?.();
+    this.#unfollow = undefined;
+  }
+
+  /**
+   * One callback in the signal's shared fan-out (core/abort-fan-out.ts): a parent's thousand
+   * children each follow its turn, and an EventTarget checks every listener on each add.
+   */
   #follow(signal: AbortSignal): void {
-    this.#unfollow();
-    if (signal.aborted) {
-      this.#controller.abort(signal.reason);
-      return;
-    }
-    const onAbort = () => this.#controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.#unfollow = () => signal.removeEventListener('abort', onAbort);
+    this.ended();
+    this.#unfollow = sharedFanOut(signal).add(() => this.#controller.abort(signal.reason));
   }
 }

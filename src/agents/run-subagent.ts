@@ -55,6 +55,7 @@ export async function runSubagent(
       toBackground: () => runtime.background !== undefined && child.detach(),
     });
     const work = runForeground(spawner, request, ctx, run, child).finally(() => {
+      child.ended();
       runtime.slots.release(agentId);
     });
     try {
