@@ -7,11 +7,14 @@ import { parseToolRule } from '../definitions/normalize-tools.js';
 import { parsePermissionRule } from '../permissions/permission-rule.js';
 import { readOnlyBashTool } from '../tools/bash.js';
 
-/** An agent's tools, and the deny and ask rules its permission policy adds for them. */
+/**
+ * An agent's tools, and the deny and ask rules its permission policy adds for them. Shared by
+ * the siblings of one turn (spawn-tools.ts): never changed in place.
+ */
 export interface AgentToolList {
-  tools: Tool[];
-  denyRules: PermissionRule[];
-  askRules: PermissionRule[];
+  readonly tools: readonly Tool[];
+  readonly denyRules: readonly PermissionRule[];
+  readonly askRules: readonly PermissionRule[];
 }
 
 export interface ChildTools {

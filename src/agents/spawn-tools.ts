@@ -13,6 +13,15 @@ export class SpawnTools {
   readonly #agentTools = new Map<string, AgentTool>();
   readonly #delegateTools = new Map<string, Tool>();
   #workflowTool: Tool | undefined;
+  /**
+   * Each agent's list, per parent list (one array for a whole turn's calls), definition and
+   * depth: the thousand children a turn starts share one, rather than filtering and parsing
+   * rules a thousand times. Read-only to those who get it.
+   */
+  readonly #lists = new WeakMap<
+    readonly Tool[],
+    Map<AgentDefinition, Map<number, AgentToolList>>
+  >();
 
   constructor(runtime: SubagentRuntime) {
     this.#spawner = { runtime, toolsFor: (params) => this.toolsFor(params) };
@@ -28,6 +37,31 @@ export class SpawnTools {
    * policy adds. For the main agent (`root`) the "parent" is the run's tool list.
    */
   toolsFor(params: {
+    depth: number;
+    definition: AgentDefinition;
+    parentTools: readonly Tool[];
+    root?: boolean;
+  }): AgentToolList {
+    if (params.root) return this.#listFor(params);
+    let byDefinition = this.#lists.get(params.parentTools);
+    if (!byDefinition) {
+      byDefinition = new Map();
+      this.#lists.set(params.parentTools, byDefinition);
+    }
+    let byDepth = byDefinition.get(params.definition);
+    if (!byDepth) {
+      byDepth = new Map();
+      byDefinition.set(params.definition, byDepth);
+    }
+    let list = byDepth.get(params.depth);
+    if (!list) {
+      list = this.#listFor(params);
+      byDepth.set(params.depth, list);
+    }
+    return list;
+  }
+
+  #listFor(params: {
     depth: number;
     definition: AgentDefinition;
     parentTools: readonly Tool[];

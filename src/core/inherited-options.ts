@@ -67,25 +67,25 @@ export interface InheritedOptions {
   commandSandbox?: CommandSandbox;
 }
 
-/** Every inherited field, in one place: a field added to InheritedOptions must be added here. */
-const INHERITED_FIELDS: { readonly [Field in keyof Required<InheritedOptions>]: true } = {
-  retry: true,
-  requestTimeoutMs: true,
-  toolTimeoutMs: true,
-  maxOutputTokens: true,
-  providerOptions: true,
-  baseUrl: true,
-  graceTurn: true,
-  pauseAtBudget: true,
-  stream: true,
-  onEvent: true,
-  prices: true,
-  commandSandbox: true,
-};
-
-/** Exactly the inherited fields of a larger options object (each present, undefined or not). */
+/**
+ * Exactly the inherited fields of a larger options object (each present, undefined or not). Every
+ * field written out: a field added to InheritedOptions that is missing here does not compile, and
+ * an agent's loop makes this once per agent (a thousand children, a thousand copies).
+ */
 export function inheritedOptions(options: InheritedOptions): InheritedOptions {
-  return Object.fromEntries(
-    Object.keys(INHERITED_FIELDS).map((field) => [field, options[field as keyof InheritedOptions]]),
-  );
+  const inherited: { [Field in keyof Required<InheritedOptions>]: InheritedOptions[Field] } = {
+    retry: options.retry,
+    requestTimeoutMs: options.requestTimeoutMs,
+    toolTimeoutMs: options.toolTimeoutMs,
+    maxOutputTokens: options.maxOutputTokens,
+    providerOptions: options.providerOptions,
+    baseUrl: options.baseUrl,
+    graceTurn: options.graceTurn,
+    pauseAtBudget: options.pauseAtBudget,
+    stream: options.stream,
+    onEvent: options.onEvent,
+    prices: options.prices,
+    commandSandbox: options.commandSandbox,
+  };
+  return inherited;
 }

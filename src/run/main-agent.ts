@@ -213,7 +213,7 @@ async function definitionMainOptions(
   const memoryDir = setup.memory?.dir;
   const tools =
     memoryDir === undefined
-      ? granted.tools
+      ? [...granted.tools]
       : [...granted.tools, ...memoryTools(granted.tools, parentTools, memoryDir)];
   const { allowedDirs, permissions } = plan;
   const outputSchema = plan.outputSchema ?? definition.outputSchema;
