@@ -71,4 +71,19 @@ describe('AgentDirectory', () => {
       messages: [{ content: 'history' }],
     });
   });
+
+  it("keeps what continuing an ended agent takes, not its run's stop signal and inbox", () => {
+    const directory = new AgentDirectory();
+    const signal = new AbortController().signal;
+    const inbox = { close: () => {} } as never;
+    directory.started(
+      { ...agent('a', 'main'), signal, inbox, cwd: '/work' },
+      { background: false },
+    );
+    directory.ended(ended('a'));
+    const kept = directory.get('a')?.options;
+    expect(kept).toMatchObject({ agentId: 'a', cwd: '/work' });
+    expect(kept?.signal).toBeUndefined();
+    expect(kept?.inbox).toBeUndefined();
+  });
 });

@@ -92,6 +92,12 @@ export class AgentDirectory {
     if (!entry) return;
     entry.status = result.status;
     entry.messages = result.messages;
+    // What continuing it needs; its stop signal and its inbox were its run's (a continued run
+    // gets new ones), and kept here they would hold their listeners until the run ends.
+    if (entry.options) {
+      entry.options.signal = undefined;
+      entry.options.inbox = undefined;
+    }
     entry.lastActivityAt = Date.now();
     for (const wake of this.#ended.get(result.agentId) ?? []) wake();
     this.#ended.delete(result.agentId);

@@ -47,7 +47,10 @@ export async function runSubagent(
   return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
     const run = newChildRun(spawner, request, ctx, runtime.childId(ctx, request.definition.name));
     const { agentId } = run;
-    await runtime.slots.acquire(agentId, ctx.signal);
+    // A free slot is taken at once; `acquire` waits for one (and refuses a stopped turn).
+    if (ctx.signal.aborted || !runtime.slots.tryAcquire(agentId)) {
+      await runtime.slots.acquire(agentId, ctx.signal);
+    }
     const child = new DetachableChild(ctx.emit, ctx.run.cancelSignal);
     const forget = runtime.foreground.add({
       agentId,

@@ -17,7 +17,7 @@ import type {
   TaskOutcome,
   TaskRecord,
 } from '../core/tasks.js';
-import { AgentInbox, type InboxItem } from './agent-inbox.js';
+import { AgentInbox, type AgentInboxHooks, type InboxItem } from './agent-inbox.js';
 import { AgentInboxes } from './agent-inboxes.js';
 import type { TaskManagerOptions, WaitOptions } from './task-manager-options.js';
 import { notificationBlock } from './task-notification.js';
@@ -60,6 +60,12 @@ export class TaskManager {
   readonly #inboxes = new AgentInboxes();
   /** Tasks whose owner reads the ending itself (`claim`): no notification goes to its inbox. */
   readonly #claimed = new Set<string>();
+  /** What every inbox calls back: made once, not per agent (a thousand children, say). */
+  readonly #inboxHooks: AgentInboxHooks = {
+    delivered: (taskIds, messageIds) => this.#delivered(taskIds, messageIds),
+    running: (agentId) => this.#running.get(agentId) ?? 0,
+    closed: (closed) => this.#closed(closed),
+  };
   readonly #runIds: RunIds | undefined;
 
   constructor(options: TaskManagerOptions = {}) {
@@ -155,16 +161,8 @@ export class TaskManager {
     ref: AgentRef,
     options: { root?: boolean; keepTasks?: boolean; lend?: Lend } = {},
   ): AgentInbox {
-    const inbox = new AgentInbox(
-      ref,
-      {
-        delivered: (taskIds, messageIds) => this.#delivered(taskIds, messageIds),
-        running: (agentId) => this.#running.get(agentId) ?? 0,
-        closed: (closed) => this.#closed(closed),
-        lend: options.lend,
-      },
-      options,
-    );
+    const hooks = options.lend ? { ...this.#inboxHooks, lend: options.lend } : this.#inboxHooks;
+    const inbox = new AgentInbox(ref, hooks, options);
     this.#inboxes.add(inbox, options);
     // What ended earlier and was never delivered (a restart) is delivered now.
     for (const record of this.#records.values()) {
