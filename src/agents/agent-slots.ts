@@ -42,9 +42,19 @@ export class AgentSlots {
    * Runs `work` (a child call of `agentId`) with the caller's slot lent out for its duration.
    * Agents without a slot (the main agent) just run it.
    */
-  async lendWhile<T>(agentId: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  lendWhile<T>(agentId: string, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     const calls = this.#lenders.get(agentId);
+    // No layer around the main agent's children (a thousand at once, say).
     if (calls === undefined) return work();
+    return this.#lent(agentId, calls, signal, work);
+  }
+
+  async #lent<T>(
+    agentId: string,
+    calls: number,
+    signal: AbortSignal,
+    work: () => Promise<T>,
+  ): Promise<T> {
     this.#lenders.set(agentId, calls + 1);
     if (calls === 0) this.#give();
     try {

@@ -9,6 +9,7 @@ import { launchedOutput } from '../core/launched-output.js';
 import { type SpawnToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { ChildRun } from './child-run.js';
 import { DetachableChild } from './detachable-child.js';
+import type { ChildEnding } from './drive-child.js';
 import { handOff, throwIfFatal } from './hand-off.js';
 import { runRemoteAgent, runRemoteSubagent } from './remote-child.js';
 import { createSubagentContext, type Spawner, type SubagentRequest } from './subagent-context.js';
@@ -20,21 +21,27 @@ export interface SpawnRequest extends SubagentRequest {
   model?: string;
 }
 
-export async function runSubagent(
+/**
+ * Not async itself: each async layer is one more frame, promise and wake-up per child, held
+ * while it runs (a thousand at once, say).
+ */
+export function runSubagent(
   spawner: Spawner,
   request: SpawnRequest,
   ctx: SpawnToolContext,
 ): Promise<ToolOutput> {
   const { runtime } = spawner;
   if (ctx.agent.depth >= runtime.maxDepth) {
-    return toolError(
-      `Sub-agents may nest ${runtime.maxDepth} levels deep; this one would be deeper.`,
+    return Promise.resolve(
+      toolError(`Sub-agents may nest ${runtime.maxDepth} levels deep; this one would be deeper.`),
     );
   }
   const taken = request.name ? runtime.directory.liveByName(request.name) : undefined;
   if (taken) {
-    return toolError(
-      `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
+    return Promise.resolve(
+      toolError(
+        `The name "${request.name}" belongs to a running agent (${taken.agentId}). Choose another name, or send it a message with SendMessage.`,
+      ),
     );
   }
   if (request.definition.remote) return runRemoteAgent(spawner, request, ctx);
@@ -44,43 +51,49 @@ export async function runSubagent(
     return runRemoteSubagent(spawner, request, ctx);
   }
   if (request.background) return startInBackground(spawner, request, ctx);
-  return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, async () => {
-    const run = newChildRun(spawner, request, ctx, runtime.childId(ctx, request.definition.name));
-    const { agentId } = run;
-    // A free slot is taken at once; `acquire` waits for one (and refuses a stopped turn).
-    if (ctx.signal.aborted || !runtime.slots.tryAcquire(agentId)) {
-      await runtime.slots.acquire(agentId, ctx.signal);
-    }
-    const child = new DetachableChild(ctx.emit, ctx.run.cancelSignal);
-    const forget = runtime.foreground.add({
-      agentId,
-      parentId: ctx.agent.agentId,
-      toBackground: () => runtime.background !== undefined && child.detach(),
-    });
-    const work = runForeground(spawner, request, ctx, run, child).finally(() => {
-      child.ended();
-      runtime.slots.release(agentId);
-    });
-    try {
-      const first = await Promise.race([work, child.detached.then(() => DETACHED)]);
-      if (first !== DETACHED) return first as ToolOutput;
-    } finally {
-      forget();
-    }
-    // Sent to the background while it ran: the rest of its work is a task, and the parent reads
-    // the task's id now, as for a child started in the background.
-    run.restart = {
-      agentType: request.definition.name,
-      prompt: request.prompt,
-      model: request.model,
-      agentPath: run.options?.agentPath,
-    };
-    const task = runtime.background!.launch(run.adopt(child, work));
-    return launchedOutput(task.taskId, agentId, task.status);
-  });
+  return runtime.slots.lendWhile(ctx.agent.agentId, ctx.signal, () =>
+    waitForForeground(spawner, request, ctx),
+  );
 }
 
-const DETACHED = Symbol('detached');
+/** Its parent's call waits for it, until it ends or is sent to the background. */
+async function waitForForeground(
+  spawner: Spawner,
+  request: SpawnRequest,
+  ctx: SpawnToolContext,
+): Promise<ToolOutput> {
+  const { runtime } = spawner;
+  const run = newChildRun(spawner, request, ctx, runtime.childId(ctx, request.definition.name));
+  const { agentId } = run;
+  // A free slot is taken at once; `acquire` waits for one (and refuses a stopped turn).
+  if (ctx.signal.aborted || !runtime.slots.tryAcquire(agentId)) {
+    await runtime.slots.acquire(agentId, ctx.signal);
+  }
+  const child = new DetachableChild(ctx.emit, ctx.run.cancelSignal);
+  const forget = runtime.foreground.add({
+    agentId,
+    parentId: ctx.agent.agentId,
+    toBackground: () => runtime.background !== undefined && child.detach(),
+  });
+  const work = runForeground(spawner, request, ctx, run, child);
+  try {
+    // A child's output is never undefined; `detached` resolves to undefined.
+    const first = await Promise.race([work, child.detached]);
+    if (first !== undefined) return first;
+  } finally {
+    forget();
+  }
+  // Sent to the background while it ran: the rest of its work is a task, and the parent reads
+  // the task's id now, as for a child started in the background.
+  run.restart = {
+    agentType: request.definition.name,
+    prompt: request.prompt,
+    model: request.model,
+    agentPath: run.options?.agentPath,
+  };
+  const task = runtime.background!.launch(run.adopt(child, work));
+  return launchedOutput(task.taskId, agentId, task.status);
+}
 
 function newChildRun(
   spawner: Spawner,
@@ -107,16 +120,22 @@ async function runForeground(
   run: ChildRun,
   child: DetachableChild,
 ): Promise<ToolOutput> {
-  const refused = await run.place(request, ctx);
-  if (refused !== undefined) return toolError(refused);
-  let output: ToolOutput | undefined;
   try {
-    output = await driveForeground(spawner, request, ctx, run, child);
+    const placing = run.place(request, ctx);
+    const refused = placing && (await placing);
+    if (refused !== undefined) return toolError(refused);
+    let output: ToolOutput | undefined;
+    try {
+      output = await driveForeground(spawner, request, ctx, run, child);
+    } finally {
+      output = await run.finish(output, child.emit);
+    }
+    // Reached only when the child's run returned its output.
+    return output!;
   } finally {
-    output = await run.finish(output, child.emit);
+    child.ended();
+    spawner.runtime.slots.release(run.agentId);
   }
-  // Reached only when the child's run returned its output.
-  return output!;
 }
 
 async function driveForeground(
@@ -137,11 +156,15 @@ async function driveForeground(
   // It stops with its parent's turn, or with the run's background work once sent there.
   options.signal = child.signal;
   run.warn(warnings, child.emit);
-  await run.startServers(request, ctx);
+  const starting = run.startServers(request, ctx);
+  if (starting) await starting;
   child.running = true;
-  const ending = await run.drive(child.emit).finally(() => {
+  let ending: ChildEnding;
+  try {
+    ending = await run.drive(child.emit);
+  } finally {
     child.running = false;
-  });
+  }
   run.ending = ending;
   const { result } = ending;
   // Sent to the background, it ends as a task: its owner reads the notification, and a failure
