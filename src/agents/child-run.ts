@@ -62,6 +62,8 @@ export class ChildRun implements ChildTask {
   /** It runs without its parent waiting for it. */
   background = false;
   taskId: string | undefined;
+  /** Its path in the tree when known before its options are derived (from its id's making). */
+  agentPath: string | undefined;
   /** Its own git worktree (`isolation: worktree`): announced after its `run_start`. */
   workspace: ChildWorkspace | undefined;
   /** Its first message and its options, once derived from its parent. */

@@ -63,8 +63,9 @@ async function waitForForeground(
   ctx: SpawnToolContext,
 ): Promise<ToolOutput> {
   const { runtime } = spawner;
-  const run = newChildRun(spawner, request, ctx, runtime.childId(ctx, request.definition.name));
-  const { agentId } = run;
+  const { agentId, agentPath } = runtime.newChild(ctx, request.definition.name);
+  const run = newChildRun(spawner, request, ctx, agentId);
+  run.agentPath = agentPath;
   // A free slot is taken at once; `acquire` waits for one (and refuses a stopped turn).
   if (ctx.signal.aborted || !runtime.slots.tryAcquire(agentId)) {
     await runtime.slots.acquire(agentId, ctx.signal);
@@ -200,8 +201,12 @@ async function startInBackground(
     );
   }
   // A caller that records the id before the task exists (a workflow's journal) chooses it.
-  const agentId = request.agentId ?? runtime.childId(ctx, request.definition.name);
+  const { agentId, agentPath } =
+    request.agentId === undefined
+      ? runtime.newChild(ctx, request.definition.name)
+      : { agentId: request.agentId, agentPath: undefined };
   const run = newChildRun(spawner, request, ctx, agentId);
+  run.agentPath = agentPath;
   run.background = true;
   const refused = await run.place(request, ctx);
   if (refused !== undefined) return toolError(refused);

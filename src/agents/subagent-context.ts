@@ -103,7 +103,7 @@ export async function createSubagentContext(
   spawner: Spawner,
   request: SubagentRequest,
   ctx: ParentView,
-  placement: { agentId?: string; workspace?: ChildWorkspace } = {},
+  placement: { agentId?: string; agentPath?: string; workspace?: ChildWorkspace } = {},
 ): Promise<SubagentStart> {
   const { runtime } = spawner;
   const { run } = ctx;
@@ -153,7 +153,9 @@ export async function createSubagentContext(
     fileState: ctx.fileState.clone(runtime.fileStateMaxEntries),
     ...ref,
     agentPath:
-      request.agentPath ?? childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
+      request.agentPath ??
+      placement.agentPath ??
+      childPath(run.agentPath, run.messages, ctx.toolCallId, definition.name),
     parentToolCallId: ctx.toolCallId,
     agentType: definition.name,
     description: request.description,

@@ -174,10 +174,16 @@ export class SubagentRuntime implements RunAgents {
     return setup;
   }
 
-  /** The id of the child an Agent (or delegate) call starts: the recorded one in a replay. */
-  childId(ctx: Pick<SpawnToolContext, 'run' | 'toolCallId'>, type: string): string {
-    const path = childPath(ctx.run.agentPath, ctx.run.messages, ctx.toolCallId, type);
-    return this.runIds.agentId(path, newAgentId);
+  /**
+   * The id of the child an Agent (or delegate) call starts (the recorded one in a replay), and
+   * its path, which its options take rather than count its parent's calls again.
+   */
+  newChild(
+    ctx: Pick<SpawnToolContext, 'run' | 'toolCallId'>,
+    type: string,
+  ): { agentId: string; agentPath: string } {
+    const agentPath = childPath(ctx.run.agentPath, ctx.run.messages, ctx.toolCallId, type);
+    return { agentId: this.runIds.agentId(agentPath, newAgentId), agentPath };
   }
 
   /** The definition an Agent call names, tolerating case (`Explore` for `explore`). */
