@@ -181,12 +181,15 @@ export function modelSettingsOf(
   definition: AgentDefinition,
   effort: Effort | undefined,
 ): ModelSettings | undefined {
-  const settings: ModelSettings = {
-    ...((effort ?? definition.effort) !== undefined && { effort: effort ?? definition.effort }),
-    ...(definition.temperature !== undefined && { temperature: definition.temperature }),
-    ...(definition.cacheTtl !== undefined && { cacheTtl: definition.cacheTtl }),
+  const chosen = effort ?? definition.effort;
+  const { temperature, cacheTtl } = definition;
+  // Most children set none: nothing to make for them.
+  if (chosen === undefined && temperature === undefined && cacheTtl === undefined) return undefined;
+  return {
+    ...(chosen !== undefined && { effort: chosen }),
+    ...(temperature !== undefined && { temperature }),
+    ...(cacheTtl !== undefined && { cacheTtl }),
   };
-  return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
 /**
@@ -329,7 +332,7 @@ async function childModel(
   return model;
 }
 
-function minDefined(...values: Array<number | undefined>): number | undefined {
-  const defined = values.filter((value): value is number => value !== undefined);
-  return defined.length > 0 ? Math.min(...defined) : undefined;
+function minDefined(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
 }
