@@ -191,3 +191,31 @@ describe('tool isolation at any depth (property)', () => {
     );
   });
 });
+
+describe('the tool lists SpawnTools makes', () => {
+  const spawnTools = () =>
+    new SpawnTools(
+      new SubagentRuntime({
+        ...runKnobs({ maxDepth: 3 }),
+        ...runtimeDefaults(process.cwd(), {}),
+        definitions: new Map([['explore', definition({ name: 'explore' })]]),
+      }),
+    );
+
+  it('gives the children of one turn one list, and each definition, depth and parent list its own', () => {
+    const spawn = spawnTools();
+    const explore = definition({ name: 'explore', tools: ['Read', 'Grep'] });
+    const plan = definition({ name: 'plan', tools: ['Read'] });
+    const first = spawn.toolsFor({ depth: 1, definition: explore, parentTools });
+    expect(spawn.toolsFor({ depth: 1, definition: explore, parentTools })).toBe(first);
+    expect(names(first.tools)).toEqual(['Grep', 'Read']);
+    expect(names(spawn.toolsFor({ depth: 1, definition: plan, parentTools }).tools)).toEqual([
+      'Read',
+    ]);
+    expect(spawn.toolsFor({ depth: 2, definition: explore, parentTools })).not.toBe(first);
+    const fewer = parentTools.filter((tool) => tool.name !== 'Grep');
+    expect(
+      names(spawn.toolsFor({ depth: 1, definition: explore, parentTools: fewer }).tools),
+    ).toEqual(['Read']);
+  });
+});
