@@ -9,13 +9,11 @@
 export class AbortFanOut {
   readonly signal: AbortSignal;
   readonly #callbacks = new Set<() => void>();
+  /** The one listener, added with the first callback: most agents' fan-outs never get one. */
+  #listening = false;
 
   constructor(signal: AbortSignal) {
     this.signal = signal;
-    const fire = () => {
-      for (const callback of this.#callbacks) callback();
-    };
-    signal.addEventListener('abort', fire, { once: true });
   }
 
   /** Calls `callback` on abort (at once if already aborted); returns how to stop listening. */
@@ -24,8 +22,16 @@ export class AbortFanOut {
       callback();
       return () => {};
     }
+    if (!this.#listening) {
+      this.#listening = true;
+      this.signal.addEventListener('abort', () => this.#fire(), { once: true });
+    }
     this.#callbacks.add(callback);
     return () => this.#callbacks.delete(callback);
+  }
+
+  #fire(): void {
+    for (const callback of this.#callbacks) callback();
   }
 }
 
