@@ -119,11 +119,11 @@ describe('what warren loads', () => {
     );
   });
 
-  it('warren -p with a JSON script and nothing configured loads none of them', async () => {
+  it('warren -p with a JSON script and nothing configured loads none of them, nor child processes', async () => {
     const loaded = await printRun('script.json', JSON.stringify([{ text: 'done' }]));
 
     expect(heavyPackagesIn(loaded)).toEqual([]);
-    expect(loaded.builtins.filter((name) => /sqlite/.test(name))).toEqual([]);
+    expect(loaded.builtins.filter((name) => /sqlite|child_process/.test(name))).toEqual([]);
   });
 
   it('warren -p that calls no tool loads no worktree isolation, MCP tool wrapper or tool call', async () => {
