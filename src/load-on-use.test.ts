@@ -66,7 +66,7 @@ async function printRun(
 }
 
 describe('what warren loads', () => {
-  it("import 'warren' loads no MCP or A2A SDK, JSON parser, workflow sandbox, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite or fetch", async () => {
+  it("import 'warren' loads no MCP or A2A SDK, JSON parser, workflow sandbox, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite, fetch, crypto, sockets or child processes", async () => {
     const watch = watchModuleLoads(dir());
 
     expect(await importWarren(watch.env)).toBe(0);
@@ -74,7 +74,11 @@ describe('what warren loads', () => {
     const loaded = watch.read();
     expect(loaded.packages.has('zod')).toBe(true);
     expect(heavyPackagesIn(loaded)).toEqual([]);
-    expect(loaded.builtins.filter((name) => /sqlite|undici/.test(name))).toEqual([]);
+    expect(
+      loaded.builtins.filter((name) =>
+        /sqlite|undici|crypto|child_process|NativeModule (net|dns)\b/.test(name),
+      ),
+    ).toEqual([]);
   });
 
   it("import 'warren' loads no worktree isolation, MCP tool wrapper or built-in tool's call", async () => {
