@@ -23,9 +23,14 @@ profile.samples.forEach((id, i) => {
   selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 });
 
-/** `<package>/…` for dependencies, `dist/…` or `bench/…` for the project's own files. */
+/**
+ * `<package>/…` for dependencies, `dist/…` or `bench/…` for the project's own files, warren's
+ * installed copy (the `cli` scenario's `CLI installed` runs) included.
+ */
 const shortUrl = (url) => {
   const file = url.replace(/^file:\/\//, '');
+  if (file.includes('/node_modules/warren/dist/'))
+    return file.replace(/^.*\/node_modules\/warren\/dist\//, 'dist/');
   if (file.includes('/node_modules/')) return file.replace(/^.*\/node_modules\//, '');
   return file.replace(/^.*\/(dist|bench)\//, '$1/');
 };

@@ -39,6 +39,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareAgainst } from './lib/against.mjs';
 import { measureCliStart, writeModuleList } from './lib/cli-start.mjs';
+import { prepareInstalledCli } from './lib/installed-cli.mjs';
 import { buildTable, median, summariseCell } from './lib/report.mjs';
 import { scenarios } from './lib/scenarios.mjs';
 
@@ -353,53 +354,77 @@ try {
   mock.child.kill('SIGTERM');
 }
 
-/** warren's CLI only: one untimed run to warm the file cache, then `runs` timed ones. */
+/**
+ * warren's CLI only: one untimed run to warm the file cache, then `runs` timed ones; each run
+ * twice, the checkout's bin/warren.js and the same warren installed in a project of its own.
+ */
 async function runCli(scenario) {
+  const installs = new Map();
+  for (const { meta, root } of warrens()) {
+    try {
+      installs.set(meta.name, prepareInstalledCli({ root, log: (line) => console.error(line) }));
+    } catch (error) {
+      console.error(`  cli ${meta.name}: no installed copy, its rows stay empty: ${error.message}`);
+    }
+  }
   const failed = new Set();
   for (let rep = -1; rep < scenario.runs; rep++) {
     for (const { meta, root } of warrens()) {
       if (failed.has(meta.name)) continue;
-      const ok = await runCliOnce(rep, meta.name, root);
+      const ok = await runCliOnce(rep, meta.name, root, installs.get(meta.name));
       if (!ok) failed.add(meta.name);
     }
   }
 }
 
-async function runCliOnce(rep, name, root) {
-  const profDir = rep >= 0 ? profDirFor(`cli-${name}-${rep + 1}`) : null;
-  const nodeFlags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
-  const logModules = profDir !== null && rep === 0;
-  const sample = await measureCliStart({
-    node: NODE,
-    root,
-    mockURL: mock.url,
-    nodeFlags,
-    logModules,
-  });
-  if (rep < 0 && sample.ok) return true;
-  if (logModules) {
-    const file = path.join(profDir, 'modules-before-first-request.txt');
-    writeModuleList({ urls: sample.modulesBeforeFirstRequest ?? [], root, file });
-    console.error(
-      `  modules loaded before the first request: ${path.relative(process.cwd(), file)}`,
-    );
-  }
+async function runCliOnce(rep, name, root, installed) {
+  const measure = async (label, where, options) => {
+    const profDir = rep >= 0 ? profDirFor(`${label}-${name}-${rep + 1}`) : null;
+    const nodeFlags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+    const logModules = profDir !== null && rep === 0;
+    const sample = await measureCliStart({
+      node: NODE,
+      root,
+      mockURL: mock.url,
+      nodeFlags,
+      logModules,
+      ...options,
+    });
+    if (logModules) {
+      const file = path.join(profDir, 'modules-before-first-request.txt');
+      writeModuleList({ urls: sample.modulesBeforeFirstRequest ?? [], root: where, file });
+      console.error(
+        `  modules loaded before the first request: ${path.relative(process.cwd(), file)}`,
+      );
+    }
+    const { modulesBeforeFirstRequest, ...kept } = sample;
+    return kept;
+  };
+  const checkout = await measure('cli', root, {});
+  const fromProject = installed
+    ? await measure('cli-installed', installed, { installed })
+    : undefined;
+  const ok = checkout.ok && (fromProject?.ok ?? true);
+  if (rep < 0 && ok) return true;
+  const error = [checkout.error, fromProject?.error && `installed: ${fromProject.error}`]
+    .filter(Boolean)
+    .join('; ');
+  const sample = { ...checkout, ok, error: error || undefined, installed: fromProject };
   log(
     `cli run ${rep + 1}/${SC.cli.runs} ${name}`,
     sample,
-    `first request after ${sample.firstRequestMs?.toFixed(0)} ms`,
+    `first request after ${checkout.firstRequestMs?.toFixed(0)} ms, installed ${fromProject?.firstRequestMs?.toFixed(0) ?? '-'} ms`,
   );
-  const { modulesBeforeFirstRequest, ...kept } = sample;
   runs.push({
     adapter: name,
     scenario: 'cli',
     mode: 'json',
     rep,
-    ok: sample.ok,
+    ok,
     error: sample.error,
-    samples: [kept],
+    samples: [sample],
   });
-  return sample.ok;
+  return ok;
 }
 
 /** warren only: the background worker in a fresh process per repetition. */

@@ -17,9 +17,24 @@ const INDEX = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
 const dir = useTempDir('warren-load-on-use-');
 
+/** warren's code that `import 'warren'` leaves to the first query(). */
+const WARREN_LOADED_WITH_THE_FIRST_QUERY = [
+  'src/run/start-run.ts',
+  'src/loop/agent-loop.ts',
+  'src/agents/agent-tool.ts',
+  'src/tools/builtin-tools.ts',
+  'src/tools/bash.ts',
+  'src/hooks/session-hooks.ts',
+];
+
 function importWarren(env: Record<string, string>): Promise<number | null> {
+  return runNode(`await import(${JSON.stringify(INDEX)})`, env);
+}
+
+/** A module's source run by `node -e` in a fresh process; its exit code. */
+function runNode(source: string, env: Record<string, string>): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', `await import(${JSON.stringify(INDEX)})`], {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
       env: { PATH: process.env.PATH, ...env },
       stdio: 'ignore',
     });
@@ -51,7 +66,7 @@ async function printRun(
 }
 
 describe('what warren loads', () => {
-  it("import 'warren' loads no MCP or A2A SDK, JSON parser, workflow sandbox, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite or fetch", async () => {
+  it("import 'warren' loads no MCP or A2A SDK, JSON parser, workflow sandbox, YAML, HTML converter, OpenTelemetry, Restate, Ink, React, SQLite, fetch, crypto, sockets or child processes", async () => {
     const watch = watchModuleLoads(dir());
 
     expect(await importWarren(watch.env)).toBe(0);
@@ -59,7 +74,11 @@ describe('what warren loads', () => {
     const loaded = watch.read();
     expect(loaded.packages.has('zod')).toBe(true);
     expect(heavyPackagesIn(loaded)).toEqual([]);
-    expect(loaded.builtins.filter((name) => /sqlite|undici/.test(name))).toEqual([]);
+    expect(
+      loaded.builtins.filter((name) =>
+        /sqlite|undici|crypto|child_process|NativeModule (net|dns)\b/.test(name),
+      ),
+    ).toEqual([]);
   });
 
   it("import 'warren' loads no worktree isolation, MCP tool wrapper or built-in tool's call", async () => {
@@ -68,15 +87,47 @@ describe('what warren loads', () => {
     expect(await importWarren(watch.env)).toBe(0);
 
     const loaded = watch.read();
-    expect(loaded.sources.has('src/tools/builtin-tools.ts')).toBe(true);
+    expect(loaded.sources.has('src/query.ts')).toBe(true);
     expect(onUseSourcesIn(loaded)).toEqual([]);
   });
 
-  it('warren -p with a JSON script and nothing configured loads none of them', async () => {
+  it("import 'warren' loads the run's code (its loop, tools, Agent tool, hooks, plan) only with the first query()", async () => {
+    const watch = watchModuleLoads(dir());
+
+    expect(await importWarren(watch.env)).toBe(0);
+
+    const loaded = watch.read();
+    expect(loaded.sources.has('src/definitions/define-agent.ts')).toBe(true);
+    expect(WARREN_LOADED_WITH_THE_FIRST_QUERY.filter((file) => loaded.sources.has(file))).toEqual(
+      [],
+    );
+  });
+
+  it("a query() loads the run's code and runs", async () => {
+    const watch = watchModuleLoads(dir());
+    const script = join(dir(), 'script.json');
+    await writeFile(script, JSON.stringify([{ text: 'done' }]));
+    const run = `
+      const { query } = await import(${JSON.stringify(INDEX)});
+      const q = query({ prompt: 'hi', options: { model: 'scripted:' + ${JSON.stringify(script)}, cwd: ${JSON.stringify(dir())} } });
+      let result;
+      for (;;) { const step = await q.next(); if (step.done) { result = step.value; break; } }
+      if (result.result !== 'done') process.exit(3);
+    `;
+
+    expect(await runNode(run, { ...homeEnv(dir()), ...watch.env })).toBe(0);
+
+    const loaded = watch.read();
+    expect(WARREN_LOADED_WITH_THE_FIRST_QUERY.filter((file) => !loaded.sources.has(file))).toEqual(
+      [],
+    );
+  });
+
+  it('warren -p with a JSON script and nothing configured loads none of them, nor child processes', async () => {
     const loaded = await printRun('script.json', JSON.stringify([{ text: 'done' }]));
 
     expect(heavyPackagesIn(loaded)).toEqual([]);
-    expect(loaded.builtins.filter((name) => /sqlite/.test(name))).toEqual([]);
+    expect(loaded.builtins.filter((name) => /sqlite|child_process/.test(name))).toEqual([]);
   });
 
   it('warren -p that calls no tool loads no worktree isolation, MCP tool wrapper or tool call', async () => {

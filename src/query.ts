@@ -1,11 +1,11 @@
 // query(): the library's way into a run. It turns the caller's options into a run plan once
 // (run/run-defaults.ts applies every default, run/plan-run.ts builds the run's parts) and starts
 // it: the agent loop with sub-agents, background tasks, MCP, hooks and the project's context.
+// That code loads with the first query() (run/loading-query.ts), not with `import 'warren'`.
 import type { RunResult } from './core/events.js';
+import { loadingQuery } from './run/loading-query.js';
 import { newMainId } from './run/main-id.js';
 import type { Query, QueryOptions, QueryParams, StructuredOutputOf } from './run/query-options.js';
-import { queryInput } from './run/run-defaults.js';
-import { failedQuery, runQuery } from './run/start-run.js';
 import { TaskManager } from './tasks/task-manager.js';
 
 export type {
@@ -43,9 +43,9 @@ export function query({ prompt, options }: QueryParams): Query {
       resultMaxChars: options.resultMaxChars,
       runIds: options.runIds,
     });
-  try {
-    return runQuery(prompt, queryInput({ ...options, agentId, tasks }));
-  } catch (error) {
-    return failedQuery(error, tasks);
-  }
+  const input = { ...options, agentId, tasks };
+  return loadingQuery(
+    import('./run/start-run.js').then(({ startQuery }) => startQuery(prompt, input)),
+    tasks,
+  );
 }

@@ -35,7 +35,8 @@ export function prepareAgainst({ rev, root, bench, log }) {
   const short = commit.slice(0, 10);
   const dir = path.join(tmpdir(), 'warren-bench-against', commit);
   const marker = path.join(dir, '.built');
-  if (!existsSync(marker)) {
+  // A build whose node_modules link points into a checkout that is gone is built again.
+  if (!existsSync(marker) || !existsSync(path.join(dir, 'node_modules'))) {
     log(`--against ${rev}: building ${short} in ${dir}`);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });

@@ -1,5 +1,7 @@
 // The CLI start scenario: spawn `warren -p hi` against the mock and time, from the spawn, when
-// the mock sees the CLI's reachability check (GET /v1/models) and its first model request.
+// the mock sees the CLI's reachability check (GET /v1/models) and its first model request: the
+// checkout's bin/warren.js from a scratch folder, or an installed copy's node_modules/.bin/warren
+// from the project it is installed in (lib/installed-cli.mjs), as a user starts it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +12,18 @@ import { fileURLToPath } from 'node:url';
 /**
  * One CLI run in a fresh process, in a scratch folder that is also its WARREN_HOME (so its
  * transcript lands there). `nodeFlags` adds e.g. --cpu-prof; with `logModules` the sample also
- * lists the modules that loaded before the first model request. Returns the sample.
+ * lists the modules that loaded before the first model request. With `installed` (a project
+ * folder), the run is that project's `node_modules/.bin/warren`, started through its `#!` line
+ * with `node` first on PATH and the flags in NODE_OPTIONS, in the project. Returns the sample.
  */
-export async function measureCliStart({ node, root, mockURL, nodeFlags = [], logModules = false }) {
+export async function measureCliStart({
+  node,
+  root,
+  mockURL,
+  nodeFlags = [],
+  logModules = false,
+  installed,
+}) {
   const scratch = mkdtempSync(path.join(tmpdir(), 'warren-bench-cli-'));
   const moduleLog = path.join(scratch, 'modules.log');
   const cpuLog = path.join(scratch, 'cpu.log');
@@ -23,10 +34,8 @@ export async function measureCliStart({ node, root, mockURL, nodeFlags = [], log
   try {
     await mockCall(mockURL, 'POST', '/config', { latencyMs: 0 });
     await mockCall(mockURL, 'POST', '/reset');
-    const args = [
-      ...nodeFlags,
-      ...logFlags,
-      path.join(root, 'bin', 'warren.js'),
+    const flags = [...nodeFlags, ...logFlags];
+    const warrenArgs = [
       '-p',
       'hi',
       '--model',
@@ -36,16 +45,23 @@ export async function measureCliStart({ node, root, mockURL, nodeFlags = [], log
       '--output-format',
       'json',
     ];
+    const env = {
+      ...process.env,
+      WARREN_HOME: scratch,
+      BENCH_MODULE_LOG: moduleLog,
+      BENCH_CPU_LOG: cpuLog,
+    };
+    const [command, args, cwd] = installed
+      ? [path.join(installed, 'node_modules', '.bin', 'warren'), warrenArgs, installed]
+      : [node, [...flags, path.join(root, 'bin', 'warren.js'), ...warrenArgs], scratch];
+    if (installed) {
+      env.PATH = `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`;
+      env.NODE_OPTIONS = [process.env.NODE_OPTIONS, ...flags.map((flag) => `"${flag}"`)]
+        .filter(Boolean)
+        .join(' ');
+    }
     const spawnedAt = performance.timeOrigin + performance.now();
-    const { code, stdout, stderr } = await runToEnd(node, args, {
-      cwd: scratch,
-      env: {
-        ...process.env,
-        WARREN_HOME: scratch,
-        BENCH_MODULE_LOG: moduleLog,
-        BENCH_CPU_LOG: cpuLog,
-      },
-    });
+    const { code, stdout, stderr } = await runToEnd(command, args, { cwd, env });
     const exitMs = performance.timeOrigin + performance.now() - spawnedAt;
     const stats = await mockCall(mockURL, 'GET', '/stats');
     const problems = [];

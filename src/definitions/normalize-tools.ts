@@ -1,11 +1,11 @@
 // Turns the `tools` / `disallowedTools` people write (Claude Code, opencode and Gemini CLI
 // dialects) into warren tool rules: `Name` or `Name(specifier)` with warren's tool names, MCP
 // names kept as-is.
-import { builtinTools } from '../tools/builtin-tools.js';
+import { BUILTIN_TOOL_NAMES } from '../tools/builtin-tool-names.js';
 
 /** The built-in tool names a definition can grant. MCP tools are `mcp__<server>__<tool>`. */
 const WARREN_TOOL_NAMES = [
-  ...builtinTools().map((tool) => tool.name),
+  ...BUILTIN_TOOL_NAMES,
   'Skill',
   'Agent',
   'TaskOutput',

@@ -1,7 +1,6 @@
 // Runs one command hook: `sh -c <command>` in a process group of its own, the event's JSON on
 // stdin, stdout and stderr read up to a cap. At its timeout, on cancel, and once it has exited,
 // its whole group is stopped: nothing a hook starts outlives it.
-import { spawn } from 'node:child_process';
 import { releaseGroup, stopGroup, trackGroup } from '../core/process-group.js';
 import type { CommandReply } from './hook-output.js';
 
@@ -30,6 +29,8 @@ export type CommandHookResult =
 export function runCommandHook(run: CommandHookRun): Promise<CommandHookResult> {
   if (run.signal.aborted) return Promise.resolve({ problem: 'the run was cancelled' });
   return new Promise((resolve) => {
+    // Taken on the first hook run: a start that runs none does not load node:child_process.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn('/bin/sh', ['-c', run.command], {
       cwd: run.cwd,
       env: run.env,

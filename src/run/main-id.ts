@@ -1,9 +1,10 @@
 // The main agent's id, minted in one place for every host (query(), print mode, the terminal UI,
 // `warren acp`, the protocol servers, `warren workflow`).
-import { randomUUID } from 'node:crypto';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 
 /** The main agent's id: a replay's is the recorded one. */
 export function newMainId(runIds: RunIds = FRESH_IDS): string {
+  // node:crypto is taken here, on the first run, not by `import 'warren'` (~5 ms to load).
+  const { randomUUID } = process.getBuiltinModule('node:crypto');
   return runIds.agentId('main', () => `main_${randomUUID().slice(0, 8)}`);
 }

@@ -8,8 +8,24 @@ import type { TaskManager } from '../tasks/task-manager.js';
 import { tracedRun } from '../telemetry/traced-run.js';
 import { mainLoop, plainMainOptions, runWithSetup } from './main-agent.js';
 import { planRun } from './plan-run.js';
-import type { Query } from './query-options.js';
+import type { Query, QueryOptions } from './query-options.js';
+import { queryInput } from './run-defaults.js';
 import type { RunInput, RunPlan } from './run-plan.js';
+
+/**
+ * query()'s run, from its options with the main agent's id and task manager filled in: options
+ * that cannot be used make the first `next()` reject.
+ */
+export function startQuery(
+  prompt: string,
+  options: QueryOptions & { agentId: string; tasks: TaskManager },
+): Query {
+  try {
+    return runQuery(prompt, queryInput(options));
+  } catch (error) {
+    return failedQuery(error, options.tasks);
+  }
+}
 
 /**
  * Plans the run and starts it. A plan that cannot be made (a broken definition) makes the first

@@ -1,6 +1,5 @@
 // Whether bubblewrap can confine commands on this machine, found out once per process by running
 // it: a missing program, another OS or a kernel without user namespaces all answer "no", with why.
-import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
@@ -63,6 +62,8 @@ function runProbe(bwrap: string): Promise<Availability> {
     'true',
   ];
   return new Promise((resolve) => {
+    // Taken on the first probe: a start that runs no command does not load node:child_process.
+    const { execFile } = process.getBuiltinModule('node:child_process');
     execFile(bwrap, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
       if (error === null) {
         resolve({ confined: true });

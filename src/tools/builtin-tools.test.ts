@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readOnlyBashTool } from './bash.js';
+import { BUILTIN_TOOL_NAMES } from './builtin-tool-names.js';
 import { builtinTools } from './builtin-tools.js';
 
 describe('builtinTools', () => {
@@ -15,6 +16,10 @@ describe('builtinTools', () => {
       'TodoWrite',
       'WebFetch',
     ]);
+  });
+
+  it('has the names agent definitions are checked against, in the same order', () => {
+    expect(builtinTools().map((tool) => tool.name)).toEqual(BUILTIN_TOOL_NAMES);
   });
 
   it('is the same list, object for object, every time: a stable prefix for the prompt cache', () => {

@@ -3,7 +3,6 @@
 // of its tools), and past the limit agents cannot start and Reads fail on "too many open files".
 // --max-parallel is lowered to what fits, with one line on stderr saying so; a run whose agents
 // could not start all the same fails, saying why.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { AgentEvent } from '../../core/events.js';
 
@@ -23,6 +22,8 @@ export function openFileLimit(platform = process.platform): number | undefined {
     }
   }
   if (platform === 'win32') return undefined;
+  // Only here (macOS and other Unixes) is node:child_process loaded at start.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const shell = spawnSync('/bin/sh', ['-c', 'ulimit -n'], { encoding: 'utf8', timeout: 2_000 });
   return numberOf(shell.stdout?.trim());
 }
