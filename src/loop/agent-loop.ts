@@ -50,6 +50,7 @@ export async function* agentLoop(params: AgentLoopParams): AsyncGenerator<AgentE
     signal: signal ? AbortSignal.any([signal, stopped.signal]) : stopped.signal,
   };
   const done = runAgent({ prompt: params.prompt, options }, (event) => channel.push(event));
+  // Closed either way; a rejection reaches the reader below, from `await done`.
   done.then(
     () => channel.close(),
     () => channel.close(),
