@@ -7,8 +7,8 @@
 // until the last has asked, then measured after a full collection). Not part of `npm run bench`;
 // run after `npm run build`:
 //   node --expose-gc bench/child-overhead.mjs [children=1000] [queries=8] [warm-up queries=2]
-import { z } from 'zod';
-import { defineTool, query } from '../dist/index.js';
+import { query } from '../dist/index.js';
+import { instantModel, lookupTool } from './lib/instant-model.mjs';
 
 const [children, queries, warmups] = process.argv.slice(2).map(Number);
 const N = children || 1000;
@@ -19,10 +19,6 @@ if (!globalThis.gc) {
   process.exit(2);
 }
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
 let nextId = 0;
 const agentCall = (i) => ({
   type: 'tool-call',
@@ -44,29 +40,18 @@ function reply(prompt, tools) {
   return [{ type: 'text', text: 'CHILD_DONE' }];
 }
 
-const model = {
-  specificationVersion: 'v4',
-  provider: 'instant',
-  modelId: 'instant',
-  supportedUrls: {},
-  async doGenerate(options) {
-    const isChild = !options.tools?.some((tool) => tool.name === 'Agent');
-    if (holding && isChild) {
-      await new Promise((resolve) => {
-        held.push(resolve);
-        if (held.length === N) setImmediate(releaseHeld);
-      });
-    } else {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const content = reply(options.prompt, options.tools);
-    const finish = content[0].type === 'text' ? 'stop' : 'tool-calls';
-    return { content, finishReason: { unified: finish, raw: finish }, usage, warnings: [] };
-  },
-  async doStream() {
-    throw new Error('child-overhead runs with stream: false');
-  },
-};
+const model = instantModel(async (options) => {
+  const isChild = !options.tools?.some((tool) => tool.name === 'Agent');
+  if (holding && isChild) {
+    await new Promise((resolve) => {
+      held.push(resolve);
+      if (held.length === N) setImmediate(releaseHeld);
+    });
+  } else {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return reply(options.prompt, options.tools);
+});
 
 function releaseHeld() {
   globalThis.gc();
@@ -74,20 +59,11 @@ function releaseHeld() {
   for (const resolve of held.splice(0)) resolve();
 }
 
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Look up a key.',
-  inputSchema: z.object({ key: z.string() }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  call: async () => 'value: 42',
-});
-
 async function once() {
   const options = {
     model,
     systemPrompt: 'ROLE:parent',
-    tools: [lookup],
+    tools: [lookupTool],
     agents: { child: { description: 'child', prompt: 'ROLE:child', tools: ['lookup'] } },
     stream: false,
     maxDepth: 1,

@@ -4,18 +4,14 @@
 // answers) run in-process against a model that answers at once. The HTTP bench cannot resolve
 // a few µs in ~1,300; this can. Not part of `npm run bench`; run after `npm run build`:
 //   node --expose-gc bench/loop-overhead.mjs [warm-up queries=20] [queries=100] [K=50]
-import { z } from 'zod';
-import { defineTool, query } from '../dist/index.js';
+import { query } from '../dist/index.js';
+import { instantModel, lookupTool } from './lib/instant-model.mjs';
 
 const [warmups, queries, k] = process.argv.slice(2).map(Number);
 const WARMUPS = warmups || 20;
 const QUERIES = queries || 100;
 const K = k || 50;
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
 let requests = 0;
 let nextId = 0;
 const call = (toolName, input) => ({
@@ -41,36 +37,16 @@ function reply(prompt, tools) {
     : [call('lookup', { key: `k${done}` })];
 }
 
-const model = {
-  specificationVersion: 'v4',
-  provider: 'instant',
-  modelId: 'instant',
-  supportedUrls: {},
-  async doGenerate(options) {
-    requests++;
-    const content = reply(options.prompt, options.tools);
-    const finish = content[0].type === 'text' ? 'stop' : 'tool-calls';
-    return { content, finishReason: { unified: finish, raw: finish }, usage, warnings: [] };
-  },
-  async doStream() {
-    throw new Error('loop-overhead runs with stream: false');
-  },
-};
-
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Look up a key.',
-  inputSchema: z.object({ key: z.string() }),
-  isReadOnly: true,
-  isConcurrencySafe: true,
-  call: async () => 'value: 42',
+const model = instantModel((options) => {
+  requests++;
+  return reply(options.prompt, options.tools);
 });
 
 async function once() {
   const options = {
     model,
     systemPrompt: 'ROLE:parent',
-    tools: [lookup],
+    tools: [lookupTool],
     agents: {
       child: { description: 'child', prompt: 'ROLE:child', tools: ['lookup'], maxTurns: K + 2 },
     },
