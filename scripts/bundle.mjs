@@ -19,9 +19,7 @@ const { build } = await import('rolldown').catch(() => {
 });
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const { exports, dependencies } = JSON.parse(
-  readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
-);
+const { exports, dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 /** <name> → src/<name>.ts for every "exports" entry (./dist/<name>.js). */
 const libraryEntries = Object.fromEntries(
@@ -31,12 +29,16 @@ const libraryEntries = Object.fromEntries(
   }),
 );
 
-// Two builds: the library's entries share chunks among themselves, the CLI's main is split only
-// at its own dynamic imports (one build would cut code shared by the CLI and the library's
-// entries into chunks of its own: more files for a plain CLI run). The CLI never loads the
-// library's entries, so no module exists twice in one process.
+// Two builds, as their packages differ: the library leaves every package installed, the CLI
+// bundles zod and the AI SDK providers (cliPackages below). The library's entries share chunks
+// among themselves; the CLI's main is split only at its own dynamic imports. The CLI never
+// loads the library's entries, so no module exists twice in one process.
 await bundle(libraryEntries, 'chunks/[name]-[hash].js', libraryPackages());
-await bundle({ 'cli/main': path.join(ROOT, 'src/cli/main.ts') }, 'chunks/cli-[name]-[hash].js', cliPackages());
+await bundle(
+  { 'cli/main': path.join(ROOT, 'src/cli/main.ts') },
+  'chunks/cli-[name]-[hash].js',
+  cliPackages(),
+);
 
 /** The library imports every package from node_modules, as the user's own code does. */
 function libraryPackages() {
@@ -96,6 +98,8 @@ async function bundle(input, chunkFileNames, packages) {
       chunkFileNames,
       sourcemap: true,
       // No keepNames: it wraps functions in naming calls; classes keep their names without it.
+      // No JSDoc or legal comments: less to read at each start. rolldown still writes the
+      // `// src/…` line above each bundled file, which src/testing/loaded-modules.ts reads.
       comments: { legal: false, annotation: true, jsdoc: false },
     },
   });
