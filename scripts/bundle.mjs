@@ -1,5 +1,5 @@
 // The second step of `npm run build`: the package's entry modules (package.json "exports" and
-// the CLI's dist/cli/main.js) rebuilt by esbuild as bundles of warren's own code, split into
+// the CLI's dist/cli/main.js) rebuilt by rolldown as bundles of warren's own code, split into
 // shared chunks (dist/chunks/) at every dynamic import(), so what a run loads lazily stays lazy.
 // Why: Node resolves, reads and links each ES module on its own; ~300 small files cost more to
 // find and link than to compile (docs/performance.md). The library's dependencies stay outside
@@ -11,29 +11,46 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const { build } = await import('esbuild').catch(() => {
+const { build } = await import('rolldown').catch(() => {
   console.error(
-    'build: esbuild is not installed (a devDependency since the bundled build): run `npm ci`, then `npm run build` again',
+    'build: rolldown is not installed (a devDependency since the bundled build): run `npm ci`, then `npm run build` again',
   );
   process.exit(1);
 });
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const { exports } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const { exports, dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
-/** src/<name>.ts for every "exports" entry (./dist/<name>.js). */
-const libraryEntries = Object.values(exports).map((entry) =>
-  path.join(ROOT, entry.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+/** <name> → src/<name>.ts for every "exports" entry (./dist/<name>.js). */
+const libraryEntries = Object.fromEntries(
+  Object.values(exports).map((entry) => {
+    const name = entry.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '');
+    return [name, path.join(ROOT, 'src', `${name}.ts`)];
+  }),
 );
 
-// Two builds: the library's entries share chunks among themselves, the CLI's main is split only
-// at its own dynamic imports (with the library's entries in the same build, esbuild cuts shared
-// code into a chunk per set of entries reaching it: 74 files for a plain CLI run against 64).
-// The CLI never loads the library's entries, so no module exists twice in one process.
-await bundle(libraryEntries, 'chunks/[name]-[hash]', { packages: 'external' });
-await bundle([path.join(ROOT, 'src/cli/main.ts')], 'chunks/cli-[name]-[hash]', {
-  plugins: [cliPackages()],
-});
+// Two builds, as their packages differ: the library leaves every package installed, the CLI
+// bundles zod and the AI SDK providers (cliPackages below). The library's entries share chunks
+// among themselves; the CLI's main is split only at its own dynamic imports. The CLI never
+// loads the library's entries, so no module exists twice in one process.
+await bundle(libraryEntries, 'chunks/[name]-[hash].js', libraryPackages());
+await bundle(
+  { 'cli/main': path.join(ROOT, 'src/cli/main.ts') },
+  'chunks/cli-[name]-[hash].js',
+  cliPackages(),
+);
+
+/** The library imports every package from node_modules, as the user's own code does. */
+function libraryPackages() {
+  return {
+    name: 'library-packages',
+    resolveId(specifier) {
+      if (/^[^./]/.test(specifier) && !path.isAbsolute(specifier)) {
+        return { id: specifier, external: true };
+      }
+    },
+  };
+}
 
 /**
  * The CLI is a program, not a library: nobody shares its zod. So zod and the AI SDK providers,
@@ -45,46 +62,45 @@ await bundle([path.join(ROOT, 'src/cli/main.ts')], 'chunks/cli-[name]-[hash]', {
  */
 function cliPackages() {
   const inside = ['zod', '@ai-sdk/'];
-  const { dependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const direct = new Set(Object.keys(dependencies));
   return {
     name: 'cli-packages',
-    setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, ({ path: specifier, importer }) => {
-        if (specifier.startsWith('node:')) return { external: true };
-        const name = specifier
-          .split('/')
-          .slice(0, specifier.startsWith('@') ? 2 : 1)
-          .join('/');
-        if (inside.some((it) => (it.endsWith('/') ? name.startsWith(it) : name === it))) return;
-        // A package that a bundled one imports (eventsource-parser, …) comes with it.
-        if (importer.includes(`${path.sep}node_modules${path.sep}`) && !direct.has(name)) return;
-        return { path: specifier, external: true };
-      });
+    resolveId(specifier, importer) {
+      if (!/^[^./]/.test(specifier) || path.isAbsolute(specifier)) return;
+      if (specifier.startsWith('node:')) return { id: specifier, external: true };
+      const name = specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+      if (inside.some((it) => (it.endsWith('/') ? name.startsWith(it) : name === it))) return;
+      // A package that a bundled one imports (eventsource-parser, …) comes with it.
+      if (importer?.includes(`${path.sep}node_modules${path.sep}`) && !direct.has(name)) return;
+      return { id: specifier, external: true };
     },
   };
 }
 
-async function bundle(entryPoints, chunkNames, packageOptions) {
+async function bundle(input, chunkFileNames, packages) {
   await build({
-    entryPoints,
-    outdir: path.join(ROOT, 'dist'),
-    outbase: path.join(ROOT, 'src'),
-    // Chunks sit two levels below the package root, like dist/cli/*.js: a module that finds
-    // package.json relative to itself finds it from either.
-    chunkNames,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
+    cwd: ROOT,
+    input,
     platform: 'node',
-    target: 'node22.12',
-    ...packageOptions,
+    plugins: [packages],
     tsconfig: path.join(ROOT, 'tsconfig.build.json'),
-    // No keepNames: it wraps every function made at run time (closures on the hot path) in a
-    // naming call. Classes keep their names without it; only private helpers that share a name
-    // across modules get a numbered one.
-    sourcemap: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    transform: { target: 'node22.12' },
+    logLevel: 'warn',
+    output: {
+      dir: path.join(ROOT, 'dist'),
+      format: 'esm',
+      entryFileNames: '[name].js',
+      // Chunks sit two levels below the package root, like dist/cli/*.js: a module that finds
+      // package.json relative to itself finds it from either.
+      chunkFileNames,
+      sourcemap: true,
+      // No keepNames: it wraps functions in naming calls; classes keep their names without it.
+      // No JSDoc or legal comments: less to read at each start. rolldown still writes the
+      // `// src/…` line above each bundled file, which src/testing/loaded-modules.ts reads.
+      comments: { legal: false, annotation: true, jsdoc: false },
+    },
   });
 }

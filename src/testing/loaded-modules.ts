@@ -13,7 +13,7 @@ export interface LoadedModules {
   builtins: string[];
   /**
    * warren's own source files whose code was loaded, as `src/tools/grep-search.ts`: from the
-   * `// src/…` line esbuild writes above each file it bundles into dist/, or the file itself.
+   * `// src/…` line the bundler (rolldown) writes above each file it bundles into dist/, or the file itself.
    */
   sources: Set<string>;
 }
