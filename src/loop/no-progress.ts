@@ -75,7 +75,19 @@ function sameBatch(batch: Batch, before: Batch): boolean {
     if (call.toolName !== earlier.toolName) return false;
     if (result?.output !== earlierResult?.output) return false;
     if ((result?.isError === true) !== (earlierResult?.isError === true)) return false;
-    if (JSON.stringify(call.input) !== JSON.stringify(earlier.input)) return false;
+    if (!sameValue(call.input, earlier.input)) return false;
   }
   return true;
+}
+
+/** Equal JSON values (tool arguments), compared without serialising either. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return keys.every((key) => Object.hasOwn(y, key) && sameValue(x[key], y[key]));
 }

@@ -3,6 +3,7 @@
 // (retried like a dropped connection) instead of a wait of many minutes. Any byte is life: SSE
 // keep-alive comments, empty deltas and a late usage chunk make no stream part, yet say the
 // server is still at work.
+import { sharedFanOut } from '../core/abort-fan-out.js';
 import { hasErrorMark } from '../core/error-mark.js';
 
 export type RequestStage = 'response' | 'stream';
@@ -54,20 +55,19 @@ export class RequestWatchdog {
   #due = Infinity;
   #timer: NodeJS.Timeout | undefined;
 
-  readonly #parent: AbortSignal | undefined;
+  /** Stops following the caller's signal. */
+  readonly #unfollow: (() => void) | undefined;
 
   /**
-   * `parent`: the caller's signal; the watchdog's own aborts with it too (one listener, dropped
-   * at `stop`: cheaper per request than a composite `AbortSignal.any`).
+   * `parent`: the caller's signal; the watchdog's own aborts with it too (through the signal's
+   * shared fan-out, dropped at `stop`: cheaper per request than a listener of its own or a
+   * composite `AbortSignal.any`).
    */
   constructor(timeoutMs: number, parent?: AbortSignal) {
     this.timeoutMs = timeoutMs;
     listeners.set(this.#controller.signal, this);
-    if (parent?.aborted) this.#controller.abort(parent.reason);
-    else if (parent) {
-      this.#parent = parent;
-      parent.addEventListener('abort', this.#parentAborted, { once: true });
-    }
+    if (parent)
+      this.#unfollow = sharedFanOut(parent).add(() => this.#controller.abort(parent.reason));
   }
 
   /**
@@ -77,8 +77,6 @@ export class RequestWatchdog {
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
-
-  readonly #parentAborted = () => this.#controller.abort(this.#parent?.reason);
 
   /**
    * `promise`, or a RequestTimeoutError if it takes longer than the timeout. One promise per
@@ -132,7 +130,7 @@ export class RequestWatchdog {
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#parent?.removeEventListener('abort', this.#parentAborted);
+    this.#unfollow?.();
     // fetch keeps the signal until its own request is collected; without this entry the signal
     // keeps nothing of the watchdog alive, which would otherwise outlive the request.
     listeners.delete(this.#controller.signal);
