@@ -14,8 +14,9 @@ export function deliverInbox(inbox: Inbox | undefined, join: (message: Message) 
 
 /**
  * The model ended its turn: while background tasks the agent started run, wait for what they
- * send (their events reach the stream meanwhile, through `Inbox.passTo`). True to go on (something arrived, or a limit
- * needs checking); false to end. No inbox (or one the host does not wait on): false.
+ * send (their events reach the stream meanwhile, through `Inbox.passTo`). True to go on
+ * (something arrived, or a limit needs checking); false to end. No inbox (or one the host does
+ * not wait on): false.
  */
 export async function awaitInbox(inbox: Inbox | undefined, stop: AbortSignal): Promise<boolean> {
   if (!inbox) return false;

@@ -36,9 +36,9 @@ export type EventSink = (event: AgentEvent) => void;
 export interface RunState {
   readonly ref: AgentRef;
   /**
-   * Passes an event on to whoever reads the run, then the events of background agents waiting
-   * in its inbox. Its own events go through `event()`, which records them first; its children's
-   * come here as their own loops made (and recorded) them.
+   * Passes an event on to whoever reads the run. Its own events go through `event()`, which
+   * records them first; its children's, and background agents' (`Inbox.passTo`), come here as
+   * their own loops made (and recorded) them.
    */
   readonly sink: EventSink;
   readonly path: string;
