@@ -1,6 +1,7 @@
 // No-progress detection for every agent: the same tool calls with the same results, batch after
 // batch, mean the agent is looping. The third such batch in a row puts a notice in its context;
 // the fourth stops that agent alone as `no_progress` (its parent and siblings go on).
+import { isDeepStrictEqual } from 'node:util';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
 import type { Stop } from './run-stops.js';
 
@@ -75,19 +76,7 @@ function sameBatch(batch: Batch, before: Batch): boolean {
     if (call.toolName !== earlier.toolName) return false;
     if (result?.output !== earlierResult?.output) return false;
     if ((result?.isError === true) !== (earlierResult?.isError === true)) return false;
-    if (!sameValue(call.input, earlier.input)) return false;
+    if (!isDeepStrictEqual(call.input, earlier.input)) return false;
   }
   return true;
-}
-
-/** Equal JSON values (tool arguments), compared without serialising either. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  return keys.every((key) => Object.hasOwn(y, key) && sameValue(x[key], y[key]));
 }

@@ -197,7 +197,7 @@ export class TaskManager {
     }
   }
 
-  /** The owner will wait for the ending itself (a workflow for its item's): never notified. */
+  /** The owner waits for the ending itself (a workflow for its item's): it is never notified. */
   claim(taskId: string): void {
     this.#claimed.add(taskId);
     this.acknowledge(taskId);
@@ -337,8 +337,9 @@ export class TaskManager {
       },
       record.owner,
     );
-    const inbox = this.#inboxes.live(record.owner.agentId);
-    if (inbox && !this.#claimed.delete(record.taskId)) inbox.push(this.#itemOf(record));
+    // A claimed ending is read by its owner's own wait: delivered as it is written.
+    if (this.#claimed.delete(record.taskId)) this.#delivered([record.taskId]);
+    else this.#inboxes.live(record.owner.agentId)?.push(this.#itemOf(record));
     this.#inboxes.get(record.owner.agentId)?.notify();
     return copyRecord(record);
   }

@@ -102,7 +102,6 @@ export function subagentItemRunner(
         record = await waitWatchingBlocked(manager, record.taskId, control.blocked);
       } finally {
         control.signal.removeEventListener('abort', stop);
-        manager.acknowledge(record.taskId);
       }
       return outcomeOf(record, request);
     },
