@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { EFFORTS } from '../model/model-settings.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
@@ -17,7 +18,7 @@ export function isAgentTool(tool: Tool): tool is AgentTool {
   return tool.name === 'Agent' && 'spawnableTypes' in tool;
 }
 
-const agentInputSchema = z.object({
+export const agentInputSchema = z.object({
   description: z
     .string()
     .min(1)
@@ -87,6 +88,7 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
     name: 'Agent',
     description: describeAgentTool(available, runtime.background !== undefined),
     inputSchema: agentInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.Agent,
     spawnsAgents: true,
     // Starting an agent changes nothing by itself; each of the child's calls is checked.
     isReadOnly: true,

@@ -3,11 +3,12 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
 
-const taskSpecSchema = z.object({
+export const taskSpecSchema = z.object({
   instructions: z.string().min(1).describe('What the agent must do, self-contained.'),
   payload: z.unknown().optional().describe('Data the task works on, passed to the agent as JSON.'),
   expected_output: z.string().optional().describe('What the result must contain, and its shape.'),
@@ -29,6 +30,7 @@ export function createDelegateTool(spawner: Spawner, target: AgentDefinition): T
     name: delegateToolName(target.name),
     description: `Delegates a task to the ${target.name} agent and returns its final report. ${target.description}`,
     inputSchema: taskSpecSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.Delegate,
     spawnsAgents: true,
     isReadOnly: true,
     isConcurrencySafe: true,

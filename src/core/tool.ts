@@ -63,9 +63,10 @@ interface ToolFields<Input> {
   description: string;
   inputSchema: z.ZodType<Input>;
   /**
-   * The input's JSON Schema exactly as the model is to see it, when the tool has one of its own
-   * (an MCP server's): sent instead of one derived from `inputSchema`, which then only checks
-   * that the input has the right overall shape.
+   * The input's JSON Schema exactly as the model is to see it, sent instead of one derived from
+   * `inputSchema` at run time: an MCP server's own (its `inputSchema` then only checks that the
+   * input has the right overall shape), or a built-in tool's, made ahead of time from its
+   * `inputSchema` (tools/tool-json-schemas.ts).
    */
   jsonSchema?: Readonly<Record<string, unknown>>;
   /**

@@ -145,7 +145,7 @@ export function buildAgentDefinition(options: BuildAgentDefinitionOptions): Buil
   return { name, definition, warnings: state.warnings, notes: state.notes, ...unknown };
 }
 
-type FieldValues = { [K in AgentFieldName]?: z.output<(typeof agentFieldSchemas)[K]> };
+type FieldValues = { [K in AgentFieldName]?: z.output<ReturnType<typeof agentFieldSchemas>[K]> };
 
 /** Collects diagnostics while the fields are read, each tied to its field's line. */
 class BuildState {
@@ -235,14 +235,14 @@ class BuildState {
         );
         continue;
       }
-      const parsed = agentFieldSchemas[field].safeParse(value);
+      const parsed = agentFieldSchemas()[field].safeParse(value);
       if (parsed.success) {
         values[field] = parsed.data;
         continue;
       }
       const [issue] = parsed.error.issues;
       const why = issue?.code === 'custom' ? `: ${issue.message}` : '';
-      const problem = `\`${key}\` must be ${agentFieldSchemas[field].description} (got ${preview(value)})${why}`;
+      const problem = `\`${key}\` must be ${agentFieldSchemas()[field].description} (got ${preview(value)})${why}`;
       if (this.options.origin === 'sdk' || required || GUARDING_FIELDS.has(field)) {
         this.fail(key, problem);
       } else if (field === 'tools' || field === 'disallowedTools') {

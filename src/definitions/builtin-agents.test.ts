@@ -8,7 +8,7 @@ describe('builtinAgents', () => {
   it('provides general-purpose, explore and plan, each a valid definition', () => {
     const agents = builtinAgents();
     expect(agents.map((agent) => agent.name)).toEqual(['general-purpose', 'explore', 'plan']);
-    for (const agent of agents) expect(agentDefinitionSchema.parse(agent)).toEqual(agent);
+    for (const agent of agents) expect(agentDefinitionSchema().parse(agent)).toEqual(agent);
   });
 
   it('gives general-purpose every tool of its parent', () => {

@@ -1,5 +1,6 @@
 // Which frontmatter keys mean what: warren's own fields, the names other tools give them, the
 // Claude Code and opencode fields warren keeps without using, and the metadata keys real files carry.
+import { lazy } from '../core/lazy.js';
 import { type AgentFieldName, agentFieldSchemas } from './agent-definition.js';
 
 /**
@@ -60,18 +61,21 @@ const METADATA_KEYS: ReadonlySet<string> = new Set([
 /** Likely mistakes among unknown keys, and what was probably meant. */
 export const UNKNOWN_FIELD_HINTS: Readonly<Record<string, string>> = {};
 
-const BY_LOOSE_NAME = new Map(
-  Object.keys(agentFieldSchemas).map((field) => [looseName(field), field as AgentFieldName]),
+const byLooseName = lazy(
+  () =>
+    new Map(
+      Object.keys(agentFieldSchemas()).map((field) => [looseName(field), field as AgentFieldName]),
+    ),
 );
 
 /** The warren field a key means, and whether it had to be read as another name to get there. */
 export function fieldForKey(key: string): { field: AgentFieldName; renamed: boolean } | undefined {
-  if (Object.hasOwn(agentFieldSchemas, key)) {
+  if (Object.hasOwn(agentFieldSchemas(), key)) {
     return { field: key as AgentFieldName, renamed: false };
   }
   const field =
     (Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key] : undefined) ??
-    BY_LOOSE_NAME.get(looseName(key));
+    byLooseName().get(looseName(key));
   return field === undefined ? undefined : { field, renamed: true };
 }
 

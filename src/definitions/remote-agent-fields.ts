@@ -2,6 +2,7 @@
 // `agent_card_url` or `agent_card_json`, and `auth`), read from any definition file: the card's
 // address or text and how to authenticate, checked here; the call itself is made in a2a/.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import type { AgentDiagnostic } from './agent-load-entry.js';
 import { at } from './mapped-fields.js';
 
@@ -9,39 +10,43 @@ import { at } from './mapped-fields.js';
  * A secret as a file writes it: `$VAR` (read from the environment when the agent runs), `$$…`
  * for a literal `$…`, or a literal. Gemini CLI's `!command` is refused: see docs/a2a.md.
  */
-const secretSchema = z.string().min(1);
+const secretSchema = () => z.string().min(1);
 
-export const remoteAgentAuthSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('apiKey'),
-    key: secretSchema,
-    name: z.string().min(1).optional(),
-  }),
-  z.strictObject({
-    type: z.literal('http'),
-    scheme: z.string().min(1),
-    token: secretSchema.optional(),
-    username: secretSchema.optional(),
-    password: secretSchema.optional(),
-    value: secretSchema.optional(),
-  }),
-]);
-export type RemoteAgentAuth = z.infer<typeof remoteAgentAuthSchema>;
+export const remoteAgentAuthSchema = lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('apiKey'),
+      key: secretSchema(),
+      name: z.string().min(1).optional(),
+    }),
+    z.strictObject({
+      type: z.literal('http'),
+      scheme: z.string().min(1),
+      token: secretSchema().optional(),
+      username: secretSchema().optional(),
+      password: secretSchema().optional(),
+      value: secretSchema().optional(),
+    }),
+  ]),
+);
+export type RemoteAgentAuth = z.infer<ReturnType<typeof remoteAgentAuthSchema>>;
 
-export const remoteAgentSchema = z
-  .strictObject({
-    /** Where the agent card is served. */
-    cardUrl: z.string().optional(),
-    /** The agent card itself, as JSON text. */
-    cardJson: z.string().optional(),
-    auth: remoteAgentAuthSchema.optional(),
-  })
-  .superRefine((value, ctx) => {
-    const problem = remoteAgentProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  })
-  .describe('{ cardUrl | cardJson, auth? }: an A2A agent (docs/a2a.md)');
-export type RemoteAgent = z.infer<typeof remoteAgentSchema>;
+export const remoteAgentSchema = lazy(() =>
+  z
+    .strictObject({
+      /** Where the agent card is served. */
+      cardUrl: z.string().optional(),
+      /** The agent card itself, as JSON text. */
+      cardJson: z.string().optional(),
+      auth: remoteAgentAuthSchema().optional(),
+    })
+    .superRefine((value, ctx) => {
+      const problem = remoteAgentProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe('{ cardUrl | cardJson, auth? }: an A2A agent (docs/a2a.md)'),
+);
+export type RemoteAgent = z.infer<ReturnType<typeof remoteAgentSchema>>;
 
 const REMOTE_KEYS = ['kind', 'agent_card_url', 'agent_card_json', 'auth'] as const;
 
@@ -84,7 +89,7 @@ export function takeRemoteAgentFields(
   }
   let auth: RemoteAgentAuth | undefined;
   if (written.auth !== undefined) {
-    const parsed = remoteAgentAuthSchema.safeParse(written.auth);
+    const parsed = remoteAgentAuthSchema().safeParse(written.auth);
     if (!parsed.success) {
       const type = (written.auth as { type?: unknown } | null)?.type;
       return fail(

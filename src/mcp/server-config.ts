@@ -4,6 +4,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { lazy } from '../core/lazy.js';
 import { expandVariables, MissingVariableError } from './expand-env.js';
 
 /** A server started as a process and spoken to over its stdin and stdout. */
@@ -79,20 +80,25 @@ const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const CONFIG_SHAPE =
   'a server is {"command": "npx", "args": ["-y", "some-server"], "env": {}} or {"type": "http", "url": "https://…", "headers": {}} or {"type": "sse", "url": "…"}';
 
-const stringMap = z.record(z.string(), z.string());
+const stringMap = () => z.record(z.string(), z.string());
 // Loose objects: real files carry keys of other clients (`disabled`, `autoApprove`, `timeout`).
-const stdioSchema = z.looseObject({
-  type: z.literal('stdio').optional(),
-  command: z.string().trim().min(1),
-  args: z.array(z.string()).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().optional(),
-});
-const remoteSchema = z.looseObject({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
-  url: z.string().trim().min(1),
-  headers: stringMap.optional(),
-});
+// Made on first use: a run without MCP servers never needs them.
+const stdioSchema = lazy(() =>
+  z.looseObject({
+    type: z.literal('stdio').optional(),
+    command: z.string().trim().min(1),
+    args: z.array(z.string()).optional(),
+    env: stringMap().optional(),
+    cwd: z.string().optional(),
+  }),
+);
+const remoteSchema = lazy(() =>
+  z.looseObject({
+    type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+    url: z.string().trim().min(1),
+    headers: stringMap().optional(),
+  }),
+);
 
 export interface ConfigLocation {
   /** Where a field is, as a person finds it: `.mcp.json:4:7`, `agent x: mcpServers[1]`. */
@@ -140,7 +146,7 @@ export function parseServerConfig(
   const expand = (value: string, field: (string | number)[]) =>
     options.env ? expandField(value, options.env, location.at([name, ...field]), name) : value;
   if (type === 'stdio' || (type === undefined && 'command' in fields)) {
-    const stdio = check(stdioSchema, fields, name, location);
+    const stdio = check(stdioSchema(), fields, name, location);
     return {
       transport: 'stdio',
       command: expand(stdio.command, ['command']),
@@ -156,14 +162,14 @@ export function parseServerConfig(
       CONFIG_SHAPE,
     );
   }
-  if (type !== undefined && !remoteSchema.shape.type.safeParse(type).success) {
+  if (type !== undefined && !remoteSchema().shape.type.safeParse(type).success) {
     throw new ConfigError(
       location.at([name, 'type']),
       `server "${name}": type ${JSON.stringify(type)} is not supported`,
       'use "stdio" (or leave it out with a "command"), "http" or "sse"',
     );
   }
-  const remote = check(remoteSchema, fields, name, location);
+  const remote = check(remoteSchema(), fields, name, location);
   const url = expand(remote.url, ['url']);
   checkUrl(url, name, location.at([name, 'url']));
   const headers = mapValues(remote.headers ?? {}, (value, key) => expand(value, ['headers', key]));

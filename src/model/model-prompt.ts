@@ -19,8 +19,11 @@ const schemaCache = new WeakMap<Tool, LanguageModelV4FunctionTool>();
  */
 const jsonSchemaCache = new WeakMap<object, JSONSchema7>();
 
-/** A zod schema as JSON Schema, made once per schema object. */
-function jsonSchemaOf(schema: Tool['inputSchema']): JSONSchema7 {
+/**
+ * A zod schema as JSON Schema, made once per schema object. The built-in tools carry theirs
+ * made ahead of time (tools/tool-json-schemas.ts), by this same function.
+ */
+export function inputJsonSchema(schema: Tool['inputSchema']): JSONSchema7 {
   let json = jsonSchemaCache.get(schema);
   if (!json) {
     json = z.toJSONSchema(schema, { target: 'draft-07', io: 'input' }) as JSONSchema7;
@@ -31,13 +34,14 @@ function jsonSchemaOf(schema: Tool['inputSchema']): JSONSchema7 {
 
 /**
  * The spec's tool list; each tool's JSON schema is computed once per tool object. A tool that
- * carries its own JSON Schema (an MCP tool) is sent with it as it is: no round trip through zod.
+ * carries its own JSON Schema (an MCP tool's, a built-in's made ahead of time) is sent with it
+ * as it is: no round trip through zod.
  */
 export function toModelTools(tools: readonly Tool[]): LanguageModelV4FunctionTool[] {
   return tools.map((tool) => {
     let spec = schemaCache.get(tool);
     if (!spec) {
-      const inputSchema = tool.jsonSchema ?? jsonSchemaOf(tool.inputSchema);
+      const inputSchema = tool.jsonSchema ?? inputJsonSchema(tool.inputSchema);
       spec = {
         type: 'function',
         name: tool.name,

@@ -9,6 +9,7 @@ import {
   type JsonParseError as ParseError,
   parseTree,
 } from '../core/json-tree.js';
+import { lazy } from '../core/lazy.js';
 import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { warrenHome } from '../core/warren-home.js';
 import { BUILTIN_PRICES, type PriceTable } from './pricing.js';
@@ -16,24 +17,27 @@ import { BUILTIN_PRICES, type PriceTable } from './pricing.js';
 const SHAPE =
   'the file looks like { "models": { "openai-compatible:llama3.1": { "input": 0, "output": 0 }, "anthropic:claude-sonnet-4": { "input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75 } } } in US dollars per million tokens';
 
-const dollars = z.number().min(0);
+const dollars = () => z.number().min(0);
 
-const priceFileSchema = z.strictObject({
-  source: z.string().optional(),
-  date: z.string().optional(),
-  unit: z.string().optional(),
-  note: z.string().optional(),
-  models: z.record(
-    z.string().min(1),
-    z.strictObject({
-      input: dollars,
-      output: dollars,
-      // Without a cache price, cached tokens cost what uncached ones do: never an invented discount.
-      cacheRead: dollars.optional(),
-      cacheWrite: dollars.optional(),
-    }),
-  ),
-});
+/** Made on first use: most runs have no price file. */
+const priceFileSchema = lazy(() =>
+  z.strictObject({
+    source: z.string().optional(),
+    date: z.string().optional(),
+    unit: z.string().optional(),
+    note: z.string().optional(),
+    models: z.record(
+      z.string().min(1),
+      z.strictObject({
+        input: dollars(),
+        output: dollars(),
+        // Without a cache price, cached tokens cost what uncached ones do: never an invented discount.
+        cacheRead: dollars().optional(),
+        cacheWrite: dollars().optional(),
+      }),
+    ),
+  }),
+);
 
 /** Where the user's price file is: `$WARREN_HOME/prices.json`, else `~/.warren/prices.json`. */
 export function priceFilePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -74,7 +78,7 @@ export function parsePriceFile(text: string, file: string): PriceTable {
       `write strict JSON (double quotes, no comments, no trailing commas); ${SHAPE}`,
     );
   }
-  const parsed = priceFileSchema.safeParse(value);
+  const parsed = priceFileSchema().safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const keys = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];

@@ -13,6 +13,7 @@ import {
   type JsonParseError as ParseError,
   parseTree,
 } from '../core/json-tree.js';
+import { lazy } from '../core/lazy.js';
 import type { PermissionMode, PermissionRule } from '../core/permission-policy.js';
 import { CONFIG_FILE_MAX_BYTES, isRefusedFile, readRegularText } from '../core/regular-file.js';
 import { PERMISSION_MODES } from './create-permission-policy.js';
@@ -50,16 +51,19 @@ const SHAPE =
   'the file looks like { "permissions": { "allow": ["Read", "Bash(npm test:*)"], "deny": ["Edit(.env)"], "defaultMode": "default" } }';
 
 // Only `permissions` is strict: other top-level keys belong to other features of the same file.
-const settingsSchema = z.looseObject({
-  permissions: z
-    .strictObject({
-      allow: z.array(z.string()).optional(),
-      deny: z.array(z.string()).optional(),
-      defaultMode: z.enum(PERMISSION_MODES).optional(),
-    })
-    .optional(),
-  hooks: z.unknown().optional(),
-});
+/** Made on first use: a run without settings files never needs it. */
+const settingsSchema = lazy(() =>
+  z.looseObject({
+    permissions: z
+      .strictObject({
+        allow: z.array(z.string()).optional(),
+        deny: z.array(z.string()).optional(),
+        defaultMode: z.enum(PERMISSION_MODES).optional(),
+      })
+      .optional(),
+    hooks: z.unknown().optional(),
+  }),
+);
 
 /**
  * Reads the settings files that exist; a missing file adds nothing.
@@ -123,7 +127,7 @@ async function readSettingsFile(
   const text = await readText(file, required);
   if (text === undefined || text.trim() === '') return undefined;
   const { value, tree } = parseJson(text, file);
-  const parsed = settingsSchema.safeParse(value);
+  const parsed = settingsSchema().safeParse(value);
   if (!parsed.success) throw fieldError(parsed.error.issues, { file, text, tree });
   const { allow = [], deny = [], defaultMode } = parsed.data.permissions ?? {};
   const rules = (list: readonly string[], field: 'allow' | 'deny') =>

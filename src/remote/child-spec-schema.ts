@@ -28,7 +28,7 @@ const ruleSchema: z.ZodType<RuleShape> = z.lazy(() =>
 const rules = z.array(ruleSchema).max(1000);
 
 /** A definition as JSON: the fields every loader fills, the rest checked by the definition schema. */
-const definitionSchema = agentDefinitionSchema.extend({
+const definitionSchema = agentDefinitionSchema().extend({
   // What only the parent's machine has never travels; were it sent, it is ignored.
   hooks: z
     .unknown()
@@ -40,7 +40,7 @@ const definitionSchema = agentDefinitionSchema.extend({
     .transform(() => undefined),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   extra: z.record(z.string(), z.unknown()).default({}),
-  source: agentDefinitionSchema.shape.source.default({ kind: 'sdk' }),
+  source: agentDefinitionSchema().shape.source.default({ kind: 'sdk' }),
 });
 
 const childSpecSchema = z.object({

@@ -4,15 +4,19 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { lazy } from '../core/lazy.js';
 import { CONFIG_FILE_MAX_BYTES, readRegularText } from '../core/regular-file.js';
 import type { SandboxOptions } from './command-sandbox.js';
 
-const sandboxSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  network: z.enum(['none', 'allow']).optional(),
-  writable: z.array(z.string().min(1)).optional(),
-  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name')).optional(),
-});
+/** Made on first use: only a settings file with a `sandbox` section needs it. */
+const sandboxSchema = lazy(() =>
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    network: z.enum(['none', 'allow']).optional(),
+    writable: z.array(z.string().min(1)).optional(),
+    passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name')).optional(),
+  }),
+);
 
 export interface SandboxSettings {
   /** False when turned off by a flag or by the user's settings. */
@@ -66,7 +70,9 @@ function inHome(dir: string, homeDir: string): string {
 }
 
 /** A file's `sandbox` section, checked; undefined when the file or the section is missing. */
-async function sandboxSection(file: string): Promise<z.output<typeof sandboxSchema> | undefined> {
+async function sandboxSection(
+  file: string,
+): Promise<z.output<ReturnType<typeof sandboxSchema>> | undefined> {
   let text: string;
   try {
     text = await readRegularText(file, { maxBytes: CONFIG_FILE_MAX_BYTES });
@@ -82,7 +88,7 @@ async function sandboxSection(file: string): Promise<z.output<typeof sandboxSche
     return undefined; // the settings loader names the line and column
   }
   if (typeof value !== 'object' || value === null || !('sandbox' in value)) return undefined;
-  const parsed = sandboxSchema.safeParse(value.sandbox);
+  const parsed = sandboxSchema().safeParse(value.sandbox);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = ['sandbox', ...(issue?.path ?? [])].join('.');

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { isSafeId, mainTranscriptPath } from './session-paths.js';
 
 export interface SessionModel {
@@ -13,7 +14,9 @@ export interface SessionModel {
   baseUrl?: string;
 }
 
-const SessionModelSchema = z.object({ model: z.string().min(1), baseUrl: z.string().optional() });
+const sessionModelSchema = lazy(() =>
+  z.object({ model: z.string().min(1), baseUrl: z.string().optional() }),
+);
 
 function sessionModelPath(sessionDir: string, sessionId: string): string {
   // The transcript's path checks the id is a safe file name.
@@ -48,7 +51,7 @@ export function readSessionModel(sessionDir: string, sessionId: string): Session
     return undefined;
   }
   try {
-    const parsed = SessionModelSchema.safeParse(JSON.parse(text));
+    const parsed = sessionModelSchema().safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

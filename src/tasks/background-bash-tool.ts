@@ -4,9 +4,10 @@
 import { z } from 'zod';
 import { defineTool, type PlainTool, type Tool } from '../core/tool.js';
 import { BASH_USAGE, bashInputSchema, bashTool, MAX_TIMEOUT_MS } from '../tools/bash.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { BackgroundTasks } from './background-tasks.js';
 
-const inputSchema = bashInputSchema.extend({
+export const backgroundBashInputSchema = bashInputSchema.extend({
   run_in_background: z
     .boolean()
     .optional()
@@ -36,7 +37,8 @@ export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bas
       ...BASH_USAGE,
       `- With run_in_background the command runs while you go on (a build, a test suite, a server) and you get a task id; its output goes to a file, you are notified when it ends, TaskOutput reads it and TaskStop stops it with every process it started. It is stopped after its timeout (default and at most ${MAX_TIMEOUT_MS / 1000} s) and when the run ends.`,
     ].join('\n'),
-    inputSchema,
+    inputSchema: backgroundBashInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.BackgroundBash,
     isReadOnly: (input, scope) => isReadOnly(input, scope),
     notReadOnlyReason: (input, scope) => base.notReadOnlyReason?.(input, scope),
     isConcurrencySafe: false,
@@ -54,7 +56,7 @@ export function backgroundBashTool(tasks: BackgroundTasks, base: PlainTool = bas
 }
 
 function isReadOnly(
-  input: z.output<typeof inputSchema>,
+  input: z.output<typeof backgroundBashInputSchema>,
   scope: Parameters<Exclude<typeof bashTool.isReadOnly, boolean>>[1],
 ): boolean {
   const check = bashTool.isReadOnly;

@@ -3,21 +3,23 @@
 // background with its whole history and notifies the sender. It addresses descendants and siblings.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { BackgroundTasks } from './background-tasks.js';
 
-const inputSchema = z.object({
+export const sendMessageInputSchema = z.object({
   to: z.string().min(1).describe('The agent: its id (agent_…) or the name it was given at spawn.'),
   message: z.string().min(1).describe('What to tell it: self-contained, as for a new task.'),
 });
 
-export type SendMessageInput = z.output<typeof inputSchema>;
+export type SendMessageInput = z.output<typeof sendMessageInputSchema>;
 
 export function sendMessageTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'SendMessage',
     description:
       'Sends a message to an agent you started (or one below it, or a sibling), continuing its conversation with everything it already knows. A running agent reads it before its next step; an agent that has finished or was stopped resumes in the background, and you are notified with its answer. ListAgents shows whom you can address.',
-    inputSchema,
+    inputSchema: sendMessageInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.SendMessage,
     // It acts on the run's own agents; each of their calls is checked on its own.
     isReadOnly: true,
     isConcurrencySafe: true,

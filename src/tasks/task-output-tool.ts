@@ -3,12 +3,13 @@
 // The reading itself (task-output-call.ts) loads with the first call.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { BackgroundTasks } from './background-tasks.js';
 
 export const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;
 
-const inputSchema = z.object({
+export const taskOutputInputSchema = z.object({
   task_id: z
     .string()
     .min(1)
@@ -26,14 +27,15 @@ const inputSchema = z.object({
     .describe(`How long to wait at most (default ${DEFAULT_WAIT_MS}).`),
 });
 
-export type TaskOutputInput = z.output<typeof inputSchema>;
+export type TaskOutputInput = z.output<typeof taskOutputInputSchema>;
 
 export function taskOutputTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'TaskOutput',
     description:
       'Reads a background task: its status, progress and result, or its output so far. By default it waits until the task ends (at most timeout_ms). You are notified when a task ends anyway: use this only when you need a result before you can go on.',
-    inputSchema,
+    inputSchema: taskOutputInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.TaskOutput,
     // It only reads the run's own tasks.
     isReadOnly: true,
     isConcurrencySafe: true,

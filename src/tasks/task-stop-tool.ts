@@ -2,24 +2,26 @@
 // reported as `cancelled`.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../core/tool.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { BackgroundTasks } from './background-tasks.js';
 
 /** How long TaskStop waits for the task to wind down before it reports "stopping". */
 export const SETTLE_MS = 5_000;
 
 /** One schema for every run's TaskStop, so its JSON Schema is made once per process. */
-const inputSchema = z.object({
+export const taskStopInputSchema = z.object({
   task_id: z.string().min(1).describe('The id of the task to stop.'),
 });
 
-export type TaskStopInput = z.output<typeof inputSchema>;
+export type TaskStopInput = z.output<typeof taskStopInputSchema>;
 
 export function taskStopTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'TaskStop',
     description:
       'Stops a background task (an agent with everything it started, or a shell command with its processes). Returns its partial result.',
-    inputSchema,
+    inputSchema: taskStopInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.TaskStop,
     // It acts on the run's own background work, not on files or the system.
     isReadOnly: true,
     isConcurrencySafe: true,

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -40,6 +41,7 @@ export const bashTool = defineTool({
   name: 'Bash',
   description: ['Runs a bash command and returns its output.', '', ...BASH_USAGE].join('\n'),
   inputSchema: bashInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.Bash,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
   notReadOnlyReason: (input, scope) => {
     const verdict = checkReadOnlyCommand(input.command, scope);
@@ -62,6 +64,7 @@ export const readOnlyBashTool = defineTool({
     ...BASH_USAGE,
   ].join('\n'),
   inputSchema: bashInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.Bash,
   isReadOnly: true,
   isConcurrencySafe: true,
   timeoutMs: bashTool.timeoutMs,

@@ -5,13 +5,14 @@ import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
 import { changesOneFile } from './file-tool-kinds.js';
 import { formatNumberedLines } from './read.js';
 import { splitLines } from './text-file.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 import { changeFile } from './write.js';
 
 const SNIPPET_CONTEXT_LINES = 3;
 const MAX_SNIPPET_LINES = 30;
 const MAX_LISTED_LINES = 10;
 
-const inputSchema = z.object({
+export const editInputSchema = z.object({
   file_path: z
     .string()
     .min(1)
@@ -39,7 +40,8 @@ export const editTool = defineTool({
     '- An empty old_string creates a new file containing new_string, if the file does not exist yet.',
     '- The result shows the edited lines so you can check them.',
   ].join('\n'),
-  inputSchema,
+  inputSchema: editInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.Edit,
   ...changesOneFile,
   async call(input, ctx) {
     if (input.old_string === input.new_string) {

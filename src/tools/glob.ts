@@ -3,13 +3,14 @@
 import { z } from 'zod';
 import { defineTool } from '../core/tool.js';
 import { searchesUnderPath } from './file-tool-kinds.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
 /** Paths shown at most (glob-search.ts cuts there). */
 export const MAX_RESULTS = 100;
 
-export type GlobInput = z.output<typeof inputSchema>;
+export type GlobInput = z.output<typeof globInputSchema>;
 
-const inputSchema = z.object({
+export const globInputSchema = z.object({
   pattern: z
     .string()
     .min(1)
@@ -34,7 +35,8 @@ export const globTool = defineTool({
     "- node_modules, .git and .warren/worktrees (sub-agents' worktrees) are skipped unless the pattern names them.",
     '- Use it to find files by name; to find files by content, use Grep. You can run several searches in parallel.',
   ].join('\n'),
-  inputSchema,
+  inputSchema: globInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.Glob,
   ...searchesUnderPath,
   // The walk loads with the first search (glob-search.ts).
   call: async (input, ctx) => (await import('./glob-search.js')).findFiles(input, ctx),

@@ -3,15 +3,16 @@
 import { z } from 'zod';
 import { defineTool, type PlainTool } from '../core/tool.js';
 import { searchesUnderPath } from './file-tool-kinds.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
 /** Results shown at most (grep-search.ts cuts there). */
 export const MAX_ENTRIES = 250;
 
 export type GrepEngineName = 'auto' | 'ripgrep' | 'javascript';
 
-export type GrepInput = z.output<typeof inputSchema>;
+export type GrepInput = z.output<typeof grepInputSchema>;
 
-const inputSchema = z.object({
+export const grepInputSchema = z.object({
   pattern: z
     .string()
     .min(1)
@@ -55,7 +56,8 @@ export function makeGrepTool(engine: GrepEngineName): PlainTool {
       '- Patterns match within a line. Look-around and backreferences are not supported. Literal braces need escaping: "interface\\{\\}" finds "interface{}".',
       `- At most ${MAX_ENTRIES} results are shown, with a note when there are more; narrow the search then.`,
     ].join('\n'),
-    inputSchema,
+    inputSchema: grepInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.Grep,
     ...searchesUnderPath,
     // The engines and the hits' formatting load with the first search (grep-search.ts).
     call: async (input, ctx) => (await import('./grep-search.js')).searchFiles(input, ctx, engine),

@@ -10,6 +10,7 @@ import { errorCode, resolveToolPath } from './allowed-path.js';
 import { hashContent } from './file-state.js';
 import { readsOneFile } from './file-tool-kinds.js';
 import { looksBinary, MAX_FILE_BYTES, splitLines } from './text-file.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
 const DEFAULT_LINE_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;
@@ -23,7 +24,7 @@ const BINARY_EXTENSIONS = new Set(
   ).split(' '),
 );
 
-const inputSchema = z.object({
+export const readInputSchema = z.object({
   file_path: z
     .string()
     .min(1)
@@ -56,7 +57,8 @@ export const readTool = defineTool({
     '- Reads files only, not directories: list a directory with Glob. Binary files (images, archives, executables) are refused.',
     '- You must Read a file before you can Edit or overwrite it with Write. When several files may be useful, read them in parallel.',
   ].join('\n'),
-  inputSchema,
+  inputSchema: readInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.Read,
   ...readsOneFile,
   async call(input, ctx) {
     const target = await resolveToolPath(input.file_path, ctx);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { TODO_STATUSES, type TodoItem } from '../core/todo-list.js';
 import { defineTool } from '../core/tool.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
 /** Enough for any real plan; a longer list is a model stuck in a loop. */
 const MAX_TODOS = 100;
@@ -26,7 +27,7 @@ const todoSchema = z.object({
     .describe('The task as it is being done, shown while it is in progress: "Running the tests".'),
 });
 
-const inputSchema = z.object({
+export const todoWriteInputSchema = z.object({
   todos: z
     .array(todoSchema)
     .max(MAX_TODOS)
@@ -43,7 +44,8 @@ export const todoWriteTool = defineTool({
     '- Mark a task completed only when it is fully done; if you are blocked, keep it in_progress and add a task for what blocks it.',
     '- The person watching the run sees the list, so keep the wording short and concrete.',
   ].join('\n'),
-  inputSchema,
+  inputSchema: todoWriteInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.TodoWrite,
   // It changes nothing outside the run: it only reports the agent's plan.
   isReadOnly: true,
   isConcurrencySafe: true,

@@ -14,8 +14,9 @@ import { hashContent } from './file-state.js';
 import { changesOneFile } from './file-tool-kinds.js';
 import { withFileLock } from './file-write-lock.js';
 import { splitLines } from './text-file.js';
+import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
-const inputSchema = z.object({
+export const writeInputSchema = z.object({
   file_path: z
     .string()
     .min(1)
@@ -35,7 +36,8 @@ export const writeTool = defineTool({
     '- Parent directories are created as needed. The file is replaced atomically, so it is never left half-written.',
     '- Do not create documentation or README files unless asked to.',
   ].join('\n'),
-  inputSchema,
+  inputSchema: writeInputSchema,
+  jsonSchema: TOOL_JSON_SCHEMAS.Write,
   ...changesOneFile,
   async call(input, ctx) {
     return changeFile(input.file_path, ctx, async (file) => {

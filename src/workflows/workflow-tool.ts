@@ -8,6 +8,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { Spawner } from '../agents/subagent-context.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { WorkflowLimits } from './workflow-engine.js';
 import type { WorkflowEvent } from './workflow-events.js';
 import { type RecordPort, ReplicatedRecord, type WorkflowRecord } from './workflow-record.js';
@@ -34,7 +35,7 @@ export interface WorkflowToolOptions {
   record?: RecordPort;
 }
 
-const inputSchema = z
+export const workflowInputSchema = z
   .object({
     script: z
       .string()
@@ -72,7 +73,7 @@ const inputSchema = z
   })
   .strict();
 
-export type WorkflowToolInput = z.infer<typeof inputSchema>;
+export type WorkflowToolInput = z.infer<typeof workflowInputSchema>;
 
 export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOptions): Tool {
   let opened: WorkflowRecord | undefined;
@@ -92,7 +93,8 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
   return defineTool({
     name: 'Workflow',
     description: DESCRIPTION,
-    inputSchema,
+    inputSchema: workflowInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.Workflow,
     spawnsAgents: true,
     // Starting agents changes nothing itself (each of their calls is checked); the csv
     // workflow's results file is a write.

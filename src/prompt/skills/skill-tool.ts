@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type PlainTool, toolError } from '../../core/tool.js';
 import { MAX_TEXT_BYTES } from '../../definitions/text-limits.js';
+import { TOOL_JSON_SCHEMAS } from '../../tools/tool-json-schemas.js';
 import { readConfinedText } from '../confined-text-file.js';
 import type { Skill, SkillCatalog } from './skill-catalog.js';
 
@@ -15,7 +16,7 @@ const MAX_LISTED_FILES = 50;
 /** Folders deep below the skill's folder that the listing looks into. */
 const MAX_LISTING_DEPTH = 3;
 
-const inputSchema = z.object({
+export const skillInputSchema = z.object({
   name: z.string().min(1).describe('The skill to load, as listed under "Skills".'),
   file: z
     .string()
@@ -36,7 +37,8 @@ export function createSkillTool(catalog: SkillCatalog): PlainTool {
       "- The result lists the files beside the skill's SKILL.md; pass `file` (relative to the skill's folder) to read one.",
       '- Skills are only read. A script beside a skill runs only if you run it with a tool you have.',
     ].join('\n'),
-    inputSchema,
+    inputSchema: skillInputSchema,
+    jsonSchema: TOOL_JSON_SCHEMAS.Skill,
     isReadOnly: true,
     isConcurrencySafe: true,
     permissionSubject: (input) => input.name,
