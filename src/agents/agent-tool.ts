@@ -1,6 +1,7 @@
 // The Agent tool: the model starts a sub-agent by calling it. Its handler runs the same loop
 // again with the chosen definition (run-subagent.ts); to the loop it is a tool like any other.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { defineTool, type Tool, toolError } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { EFFORTS } from '../model/model-settings.js';
@@ -18,64 +19,70 @@ export function isAgentTool(tool: Tool): tool is AgentTool {
   return tool.name === 'Agent' && 'spawnableTypes' in tool;
 }
 
-export const agentInputSchema = z.object({
-  description: z
-    .string()
-    .min(1)
-    .describe('A short (3-5 word) description of the task, shown to the user.'),
-  prompt: z
-    .string()
-    .min(1)
-    .describe(
-      'The task for the agent. It sees nothing of your conversation, so say everything it needs: the goal, what you already know, where to look, and what to report back.',
-    ),
-  subagent_type: z
-    .string()
-    .optional()
-    .describe('Which agent to start (default "general-purpose"); see the list in the description.'),
-  model: z
-    .string()
-    .optional()
-    .describe('A model for this agent as provider:model, or "inherit"; default: the agent\'s own.'),
-  effort: z
-    .enum(EFFORTS)
-    .optional()
-    .describe(
-      "How hard the agent's model reasons: low for quick lookups, high for hard problems; default: the agent's own.",
-    ),
-  name: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64')
-    .optional()
-    .describe(
-      'A name for the agent, unique among running agents, to address it with SendMessage later.',
-    ),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe(
-      'Start it in the background and go on at once; you are notified with its result when it finishes.',
-    ),
-  isolation: z
-    .enum(['worktree', 'remote'])
-    .optional()
-    .describe(
-      '"worktree": the agent works in a git worktree of its own, on a new branch from your HEAD, so it can change files without touching your checkout; its changes are kept on that branch for review. "remote": it runs on a worker machine (durably: it survives a crash of that machine); its tools work on the worker\'s files.',
-    ),
-  worktreeBase: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      'With isolation "worktree": what the branch starts from, "head" (default) or a branch, tag or commit.',
-    ),
-  forkContext: z
-    .union([z.boolean(), z.number().int().positive()])
-    .optional()
-    .describe(
-      'What of your conversation the agent starts with: false (default) nothing, only its prompt; true all of it; a number N your last N turns (a turn is a user message and everything after it). Forked agents start cheaper: they reuse your cached context.',
-    ),
-});
+export const agentInputSchema = lazy(() =>
+  z.object({
+    description: z
+      .string()
+      .min(1)
+      .describe('A short (3-5 word) description of the task, shown to the user.'),
+    prompt: z
+      .string()
+      .min(1)
+      .describe(
+        'The task for the agent. It sees nothing of your conversation, so say everything it needs: the goal, what you already know, where to look, and what to report back.',
+      ),
+    subagent_type: z
+      .string()
+      .optional()
+      .describe(
+        'Which agent to start (default "general-purpose"); see the list in the description.',
+      ),
+    model: z
+      .string()
+      .optional()
+      .describe(
+        'A model for this agent as provider:model, or "inherit"; default: the agent\'s own.',
+      ),
+    effort: z
+      .enum(EFFORTS)
+      .optional()
+      .describe(
+        "How hard the agent's model reasons: low for quick lookups, high for hard problems; default: the agent's own.",
+      ),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-", at most 64')
+      .optional()
+      .describe(
+        'A name for the agent, unique among running agents, to address it with SendMessage later.',
+      ),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe(
+        'Start it in the background and go on at once; you are notified with its result when it finishes.',
+      ),
+    isolation: z
+      .enum(['worktree', 'remote'])
+      .optional()
+      .describe(
+        '"worktree": the agent works in a git worktree of its own, on a new branch from your HEAD, so it can change files without touching your checkout; its changes are kept on that branch for review. "remote": it runs on a worker machine (durably: it survives a crash of that machine); its tools work on the worker\'s files.',
+      ),
+    worktreeBase: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'With isolation "worktree": what the branch starts from, "head" (default) or a branch, tag or commit.',
+      ),
+    forkContext: z
+      .union([z.boolean(), z.number().int().positive()])
+      .optional()
+      .describe(
+        'What of your conversation the agent starts with: false (default) nothing, only its prompt; true all of it; a number N your last N turns (a turn is a user message and everything after it). Forked agents start cheaper: they reuse your cached context.',
+      ),
+  }),
+);
 
 /** An Agent tool that may start `types` (all definitions when undefined). */
 export function createAgentTool(spawner: Spawner, types: readonly string[] | undefined): AgentTool {
@@ -87,7 +94,9 @@ export function createAgentTool(spawner: Spawner, types: readonly string[] | und
   const tool = defineTool({
     name: 'Agent',
     description: describeAgentTool(available, runtime.background !== undefined),
-    inputSchema: agentInputSchema,
+    get inputSchema() {
+      return agentInputSchema();
+    },
     jsonSchema: TOOL_JSON_SCHEMAS.Agent,
     spawnsAgents: true,
     // Starting an agent changes nothing by itself; each of the child's calls is checked.

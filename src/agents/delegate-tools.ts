@@ -1,6 +1,7 @@
 // delegate_to_<name>: the tools a definition's `agents: [...]` synthesizes (delegation as a
 // tool call). Same execution path as the Agent tool; only the input is a task spec.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { AgentDefinition } from '../definitions/agent-definition.js';
 import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
@@ -8,17 +9,22 @@ import { placementOf } from './placement.js';
 import { runSubagent } from './run-subagent.js';
 import type { Spawner } from './subagent-context.js';
 
-export const taskSpecSchema = z.object({
-  instructions: z.string().min(1).describe('What the agent must do, self-contained.'),
-  payload: z.unknown().optional().describe('Data the task works on, passed to the agent as JSON.'),
-  expected_output: z.string().optional().describe('What the result must contain, and its shape.'),
-  time_budget_ms: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('Most milliseconds the agent may take; it then reports what it has.'),
-});
+export const taskSpecSchema = lazy(() =>
+  z.object({
+    instructions: z.string().min(1).describe('What the agent must do, self-contained.'),
+    payload: z
+      .unknown()
+      .optional()
+      .describe('Data the task works on, passed to the agent as JSON.'),
+    expected_output: z.string().optional().describe('What the result must contain, and its shape.'),
+    time_budget_ms: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Most milliseconds the agent may take; it then reports what it has.'),
+  }),
+);
 
 /** Provider tool names allow letters, digits, `_` and `-`, up to 64 characters. */
 export function delegateToolName(agentName: string): string {
@@ -29,7 +35,9 @@ export function createDelegateTool(spawner: Spawner, target: AgentDefinition): T
   return defineTool({
     name: delegateToolName(target.name),
     description: `Delegates a task to the ${target.name} agent and returns its final report. ${target.description}`,
-    inputSchema: taskSpecSchema,
+    get inputSchema() {
+      return taskSpecSchema();
+    },
     jsonSchema: TOOL_JSON_SCHEMAS.Delegate,
     spawnsAgents: true,
     isReadOnly: true,
@@ -54,7 +62,7 @@ export function createDelegateTool(spawner: Spawner, target: AgentDefinition): T
   });
 }
 
-function taskPrompt(spec: z.output<typeof taskSpecSchema>): string {
+function taskPrompt(spec: z.output<ReturnType<typeof taskSpecSchema>>): string {
   const sections = [spec.instructions.trim()];
   if (spec.payload !== undefined) {
     sections.push(`Payload:\n\`\`\`json\n${JSON.stringify(spec.payload, null, 2)}\n\`\`\``);

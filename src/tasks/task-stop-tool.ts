@@ -1,6 +1,7 @@
 // TaskStop: stops a background task and everything it started. Its partial result is kept and
 // reported as `cancelled`.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { BackgroundTasks } from './background-tasks.js';
@@ -9,18 +10,22 @@ import type { BackgroundTasks } from './background-tasks.js';
 export const SETTLE_MS = 5_000;
 
 /** One schema for every run's TaskStop, so its JSON Schema is made once per process. */
-export const taskStopInputSchema = z.object({
-  task_id: z.string().min(1).describe('The id of the task to stop.'),
-});
+export const taskStopInputSchema = lazy(() =>
+  z.object({
+    task_id: z.string().min(1).describe('The id of the task to stop.'),
+  }),
+);
 
-export type TaskStopInput = z.output<typeof taskStopInputSchema>;
+export type TaskStopInput = z.output<ReturnType<typeof taskStopInputSchema>>;
 
 export function taskStopTool(tasks: BackgroundTasks): Tool {
   return defineTool({
     name: 'TaskStop',
     description:
       'Stops a background task (an agent with everything it started, or a shell command with its processes). Returns its partial result.',
-    inputSchema: taskStopInputSchema,
+    get inputSchema() {
+      return taskStopInputSchema();
+    },
     jsonSchema: TOOL_JSON_SCHEMAS.TaskStop,
     // It acts on the run's own background work, not on files or the system.
     isReadOnly: true,

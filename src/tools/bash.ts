@@ -2,6 +2,7 @@
 // commands are read-only. Running a command (bash-command.ts: the sandbox, the process group,
 // the output) loads with the first call.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { defineTool, type ToolContext, type ToolOutput } from '../core/tool.js';
 import { checkReadOnlyCommand, isReadOnlyCommand } from './read-only-command.js';
 import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
@@ -12,20 +13,22 @@ export const MAX_OUTPUT_CHARS = 30_000;
 /** Between SIGTERM and SIGKILL: time for a command to clean up after itself. */
 export const KILL_GRACE_MS = 2_000;
 
-export const bashInputSchema = z.object({
-  command: z.string().min(1).describe('The command to run, as you would type it in bash.'),
-  timeout: z
-    .number()
-    .int()
-    .positive()
-    .max(MAX_TIMEOUT_MS)
-    .optional()
-    .describe(
-      `Milliseconds after which the command is stopped (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`,
-    ),
-});
+export const bashInputSchema = lazy(() =>
+  z.object({
+    command: z.string().min(1).describe('The command to run, as you would type it in bash.'),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_TIMEOUT_MS)
+      .optional()
+      .describe(
+        `Milliseconds after which the command is stopped (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`,
+      ),
+  }),
+);
 
-export type BashInput = z.output<typeof bashInputSchema>;
+export type BashInput = z.output<ReturnType<typeof bashInputSchema>>;
 
 export const BASH_USAGE = [
   '- The command runs with `bash -c` in the working directory; each call starts a fresh shell, so `cd` and variables do not carry over to the next call. Quote paths that contain spaces.',
@@ -40,7 +43,9 @@ export const BASH_USAGE = [
 export const bashTool = defineTool({
   name: 'Bash',
   description: ['Runs a bash command and returns its output.', '', ...BASH_USAGE].join('\n'),
-  inputSchema: bashInputSchema,
+  get inputSchema() {
+    return bashInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.Bash,
   isReadOnly: (input, scope) => isReadOnlyCommand(input.command, scope),
   notReadOnlyReason: (input, scope) => {
@@ -63,7 +68,9 @@ export const readOnlyBashTool = defineTool({
     '- Only commands that change nothing and read only inside the allowed directories are allowed: ls, cat, head, tail, wc, grep, rg, find (without -exec or -delete), git status/log/diff/show/blame, and similar, joined with pipes or &&. Refused: output redirection to files, command substitution, $VARIABLES, braces, ~, unknown programs, environment readers (env, printenv), paths or symlinks leading outside, and link-following walks (grep -R, find -L) over trees with links leading outside. Quote literal braces and dollar signs.',
     ...BASH_USAGE,
   ].join('\n'),
-  inputSchema: bashInputSchema,
+  get inputSchema() {
+    return bashInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.Bash,
   isReadOnly: true,
   isConcurrencySafe: true,

@@ -1,6 +1,7 @@
 // The Edit tool: exact string replacement in a file the agent has read, written atomically.
 // When the text is missing or ambiguous it says why, so the model can fix its next attempt.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
 import { changesOneFile } from './file-tool-kinds.js';
 import { formatNumberedLines } from './read.js';
@@ -12,22 +13,26 @@ const SNIPPET_CONTEXT_LINES = 3;
 const MAX_SNIPPET_LINES = 30;
 const MAX_LISTED_LINES = 10;
 
-export const editInputSchema = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('The file to change: an absolute path, or a path relative to the working directory.'),
-  old_string: z
-    .string()
-    .describe(
-      'The exact text to replace, including whitespace and indentation, without the line-number prefix Read shows. It must occur exactly once unless replace_all is true.',
-    ),
-  new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe('Replace every occurrence of old_string instead of exactly one (default false).'),
-});
+export const editInputSchema = lazy(() =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe(
+        'The file to change: an absolute path, or a path relative to the working directory.',
+      ),
+    old_string: z
+      .string()
+      .describe(
+        'The exact text to replace, including whitespace and indentation, without the line-number prefix Read shows. It must occur exactly once unless replace_all is true.',
+      ),
+    new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe('Replace every occurrence of old_string instead of exactly one (default false).'),
+  }),
+);
 
 export const editTool = defineTool({
   name: 'Edit',
@@ -40,7 +45,9 @@ export const editTool = defineTool({
     '- An empty old_string creates a new file containing new_string, if the file does not exist yet.',
     '- The result shows the edited lines so you can check them.',
   ].join('\n'),
-  inputSchema: editInputSchema,
+  get inputSchema() {
+    return editInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.Edit,
   ...changesOneFile,
   async call(input, ctx) {

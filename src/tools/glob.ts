@@ -1,6 +1,7 @@
 // The Glob tool as the model sees it: files matching a glob pattern under a directory, most
 // recently modified first. The walk (glob-search.ts) loads with the first call.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { defineTool } from '../core/tool.js';
 import { searchesUnderPath } from './file-tool-kinds.js';
 import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
@@ -8,22 +9,24 @@ import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 /** Paths shown at most (glob-search.ts cuts there). */
 export const MAX_RESULTS = 100;
 
-export type GlobInput = z.output<typeof globInputSchema>;
+export type GlobInput = z.output<ReturnType<typeof globInputSchema>>;
 
-export const globInputSchema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      'The glob pattern to match files against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}". `**` crosses directories; `*` does not.',
-    ),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      'The directory to search in: absolute, or relative to the working directory. Defaults to the working directory. Omit it rather than passing "undefined" or "null".',
-    ),
-});
+export const globInputSchema = lazy(() =>
+  z.object({
+    pattern: z
+      .string()
+      .min(1)
+      .describe(
+        'The glob pattern to match files against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}". `**` crosses directories; `*` does not.',
+      ),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'The directory to search in: absolute, or relative to the working directory. Defaults to the working directory. Omit it rather than passing "undefined" or "null".',
+      ),
+  }),
+);
 
 export const globTool = defineTool({
   name: 'Glob',
@@ -35,7 +38,9 @@ export const globTool = defineTool({
     "- node_modules, .git and .warren/worktrees (sub-agents' worktrees) are skipped unless the pattern names them.",
     '- Use it to find files by name; to find files by content, use Grep. You can run several searches in parallel.',
   ].join('\n'),
-  inputSchema: globInputSchema,
+  get inputSchema() {
+    return globInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.Glob,
   ...searchesUnderPath,
   // The walk loads with the first search (glob-search.ts).

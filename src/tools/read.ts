@@ -4,6 +4,7 @@ import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { isRefusedFile, readRegularFile } from '../core/regular-file.js';
 import { defineTool, type ToolOutput, toolError } from '../core/tool.js';
 import { errorCode, resolveToolPath } from './allowed-path.js';
@@ -24,26 +25,28 @@ const BINARY_EXTENSIONS = new Set(
   ).split(' '),
 );
 
-export const readInputSchema = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('The file to read: an absolute path, or a path relative to the working directory.'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      'The 1-based line number to start reading at. Only needed for files too long to read at once.',
-    ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`How many lines to read (default ${DEFAULT_LINE_LIMIT}).`),
-});
+export const readInputSchema = lazy(() =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe('The file to read: an absolute path, or a path relative to the working directory.'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'The 1-based line number to start reading at. Only needed for files too long to read at once.',
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`How many lines to read (default ${DEFAULT_LINE_LIMIT}).`),
+  }),
+);
 
 export const readTool = defineTool({
   name: 'Read',
@@ -57,7 +60,9 @@ export const readTool = defineTool({
     '- Reads files only, not directories: list a directory with Glob. Binary files (images, archives, executables) are refused.',
     '- You must Read a file before you can Edit or overwrite it with Write. When several files may be useful, read them in parallel.',
   ].join('\n'),
-  inputSchema: readInputSchema,
+  get inputSchema() {
+    return readInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.Read,
   ...readsOneFile,
   async call(input, ctx) {

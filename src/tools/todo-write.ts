@@ -2,6 +2,7 @@
 // previous one; the list lives in the event stream (telemetry/todo-lists.ts), not in the tool,
 // so one tool object serves every agent and a list is never shared between agents.
 import { z } from 'zod';
+import { lazy } from '../core/lazy.js';
 import { TODO_STATUSES, type TodoItem } from '../core/todo-list.js';
 import { defineTool } from '../core/tool.js';
 import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
@@ -10,29 +11,34 @@ import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 const MAX_TODOS = 100;
 const MAX_TEXT_CHARS = 1000;
 
-const todoSchema = z.object({
-  content: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_TEXT_CHARS)
-    .describe('The task, in the imperative: "Run the tests".'),
-  status: z.enum(TODO_STATUSES).describe('pending, in_progress or completed.'),
-  activeForm: z
-    .string()
-    .trim()
-    .min(1)
-    .max(MAX_TEXT_CHARS)
-    .optional()
-    .describe('The task as it is being done, shown while it is in progress: "Running the tests".'),
-});
+const todoSchema = () =>
+  z.object({
+    content: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_TEXT_CHARS)
+      .describe('The task, in the imperative: "Run the tests".'),
+    status: z.enum(TODO_STATUSES).describe('pending, in_progress or completed.'),
+    activeForm: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_TEXT_CHARS)
+      .optional()
+      .describe(
+        'The task as it is being done, shown while it is in progress: "Running the tests".',
+      ),
+  });
 
-export const todoWriteInputSchema = z.object({
-  todos: z
-    .array(todoSchema)
-    .max(MAX_TODOS)
-    .describe('The whole updated list, every task with its current status.'),
-});
+export const todoWriteInputSchema = lazy(() =>
+  z.object({
+    todos: z
+      .array(todoSchema())
+      .max(MAX_TODOS)
+      .describe('The whole updated list, every task with its current status.'),
+  }),
+);
 
 export const todoWriteTool = defineTool({
   name: 'TodoWrite',
@@ -44,7 +50,9 @@ export const todoWriteTool = defineTool({
     '- Mark a task completed only when it is fully done; if you are blocked, keep it in_progress and add a task for what blocks it.',
     '- The person watching the run sees the list, so keep the wording short and concrete.',
   ].join('\n'),
-  inputSchema: todoWriteInputSchema,
+  get inputSchema() {
+    return todoWriteInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.TodoWrite,
   // It changes nothing outside the run: it only reports the agent's plan.
   isReadOnly: true,

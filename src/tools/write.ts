@@ -7,6 +7,7 @@ import { link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { FileState } from '../core/file-state.js';
+import { lazy } from '../core/lazy.js';
 import { readRegularFile } from '../core/regular-file.js';
 import { defineTool, type ToolContext, type ToolOutput, toolError } from '../core/tool.js';
 import { errorCode, resolveToolPath, statIfExists } from './allowed-path.js';
@@ -16,15 +17,17 @@ import { withFileLock } from './file-write-lock.js';
 import { splitLines } from './text-file.js';
 import { TOOL_JSON_SCHEMAS } from './tool-json-schemas.js';
 
-export const writeInputSchema = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe(
-      'The file to write: an absolute path, or a path relative to the working directory. Missing parent directories are created.',
-    ),
-  content: z.string().describe('The complete new content of the file.'),
-});
+export const writeInputSchema = lazy(() =>
+  z.object({
+    file_path: z
+      .string()
+      .min(1)
+      .describe(
+        'The file to write: an absolute path, or a path relative to the working directory. Missing parent directories are created.',
+      ),
+    content: z.string().describe('The complete new content of the file.'),
+  }),
+);
 
 export const writeTool = defineTool({
   name: 'Write',
@@ -36,7 +39,9 @@ export const writeTool = defineTool({
     '- Parent directories are created as needed. The file is replaced atomically, so it is never left half-written.',
     '- Do not create documentation or README files unless asked to.',
   ].join('\n'),
-  inputSchema: writeInputSchema,
+  get inputSchema() {
+    return writeInputSchema();
+  },
   jsonSchema: TOOL_JSON_SCHEMAS.Write,
   ...changesOneFile,
   async call(input, ctx) {

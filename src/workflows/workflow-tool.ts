@@ -7,6 +7,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { Spawner } from '../agents/subagent-context.js';
+import { lazy } from '../core/lazy.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { TOOL_JSON_SCHEMAS } from '../tools/tool-json-schemas.js';
 import type { WorkflowLimits } from './workflow-engine.js';
@@ -35,45 +36,47 @@ export interface WorkflowToolOptions {
   record?: RecordPort;
 }
 
-export const workflowInputSchema = z
-  .object({
-    script: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'The workflow script: it must begin with export const meta = { name, description }.',
-      ),
-    scriptPath: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('A workflow script file inside your allowed directories, instead of script.'),
-    name: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'A saved workflow (.warren/workflows/, .claude/workflows/) or a bundled one (csv).',
-      ),
-    args: z.unknown().optional().describe('The global `args` of the script (JSON).'),
-    resumeFromRunId: z
-      .string()
-      .regex(/^wf_[0-9a-f]{8}$/)
-      .optional()
-      .describe(
-        'Resume this run: completed agent() calls return their recorded results; only changed, failed and unfinished ones run.',
-      ),
-    budget: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe("The run's budget in tokens: it pauses when spent (resume with a larger one)."),
-  })
-  .strict();
+export const workflowInputSchema = lazy(() =>
+  z
+    .object({
+      script: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'The workflow script: it must begin with export const meta = { name, description }.',
+        ),
+      scriptPath: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('A workflow script file inside your allowed directories, instead of script.'),
+      name: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(
+          'A saved workflow (.warren/workflows/, .claude/workflows/) or a bundled one (csv).',
+        ),
+      args: z.unknown().optional().describe('The global `args` of the script (JSON).'),
+      resumeFromRunId: z
+        .string()
+        .regex(/^wf_[0-9a-f]{8}$/)
+        .optional()
+        .describe(
+          'Resume this run: completed agent() calls return their recorded results; only changed, failed and unfinished ones run.',
+        ),
+      budget: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe("The run's budget in tokens: it pauses when spent (resume with a larger one)."),
+    })
+    .strict(),
+);
 
-export type WorkflowToolInput = z.infer<typeof workflowInputSchema>;
+export type WorkflowToolInput = z.infer<ReturnType<typeof workflowInputSchema>>;
 
 export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOptions): Tool {
   let opened: WorkflowRecord | undefined;
@@ -93,7 +96,9 @@ export function createWorkflowTool(spawner: Spawner, options: WorkflowToolOption
   return defineTool({
     name: 'Workflow',
     description: DESCRIPTION,
-    inputSchema: workflowInputSchema,
+    get inputSchema() {
+      return workflowInputSchema();
+    },
     jsonSchema: TOOL_JSON_SCHEMAS.Workflow,
     spawnsAgents: true,
     // Starting agents changes nothing itself (each of their calls is checked); the csv

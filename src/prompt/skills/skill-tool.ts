@@ -5,6 +5,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 import { defineTool, type PlainTool, toolError } from '../../core/tool.js';
 import { MAX_TEXT_BYTES } from '../../definitions/text-limits.js';
 import { TOOL_JSON_SCHEMAS } from '../../tools/tool-json-schemas.js';
@@ -16,16 +17,18 @@ const MAX_LISTED_FILES = 50;
 /** Folders deep below the skill's folder that the listing looks into. */
 const MAX_LISTING_DEPTH = 3;
 
-export const skillInputSchema = z.object({
-  name: z.string().min(1).describe('The skill to load, as listed under "Skills".'),
-  file: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      "A file beside the skill's SKILL.md to read instead, relative to the skill's folder.",
-    ),
-});
+export const skillInputSchema = lazy(() =>
+  z.object({
+    name: z.string().min(1).describe('The skill to load, as listed under "Skills".'),
+    file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "A file beside the skill's SKILL.md to read instead, relative to the skill's folder.",
+      ),
+  }),
+);
 
 export function createSkillTool(catalog: SkillCatalog): PlainTool {
   return defineTool({
@@ -37,7 +40,9 @@ export function createSkillTool(catalog: SkillCatalog): PlainTool {
       "- The result lists the files beside the skill's SKILL.md; pass `file` (relative to the skill's folder) to read one.",
       '- Skills are only read. A script beside a skill runs only if you run it with a tool you have.',
     ].join('\n'),
-    inputSchema: skillInputSchema,
+    get inputSchema() {
+      return skillInputSchema();
+    },
     jsonSchema: TOOL_JSON_SCHEMAS.Skill,
     isReadOnly: true,
     isConcurrencySafe: true,
