@@ -61,6 +61,10 @@ interface ToolFields<Input> {
   name: string;
   /** Shown to the model: when to use the tool and what it returns. */
   description: string;
+  /**
+   * Checks a call's input. May be a getter: the built-in tools make theirs on first use, since
+   * the model is shown their `jsonSchema` (start-up builds no schema a run may never check).
+   */
   inputSchema: z.ZodType<Input>;
   /**
    * The input's JSON Schema exactly as the model is to see it, sent instead of one derived from
