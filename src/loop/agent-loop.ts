@@ -96,13 +96,12 @@ export async function runAgent(
     append(run, { role: 'system', content: options.systemPrompt });
   }
 
+  // What the run's tools that start agents see of it: made when one is first called, so an
+  // agent that starts none (most children) never makes it.
+  let spawning: RunContext | undefined;
   const environment: ToolCallEnvironment = {
     tools: new Map(tools.map((tool) => [tool.name, tool])),
-    withheld: new Set(
-      run.shownTools
-        .map((tool) => tool.name)
-        .filter((name) => !tools.some((tool) => tool.name === name)),
-    ),
+    withheld: withheldTools(tools, run.shownTools),
     permissions: options.permissions,
     hooks: options.hooks,
     context: {
@@ -119,7 +118,10 @@ export async function runAgent(
     },
     // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
     // a forked child is shown what this agent's model is shown.
-    run: runContext(run, options.tools ?? [], run.shownTools),
+    run: () => {
+      spawning ??= runContext(run, options.tools ?? [], run.shownTools);
+      return spawning;
+    },
     signal: new AbortFanOut(run.signal),
     cancel: new AbortFanOut(run.cancel.signal),
     ended: run.deadline && new AbortFanOut(run.deadline.ended),
@@ -144,6 +146,18 @@ export async function runAgent(
   const result = resultOf(run);
   event(run, { type: 'result', ...result });
   return result;
+}
+
+/** Tools the model is shown but the agent may not call (a forked agent sees its parent's). */
+function withheldTools(
+  tools: readonly Tool[],
+  shownTools: readonly Tool[],
+): ReadonlySet<string> | undefined {
+  if (shownTools === tools) return undefined;
+  const withheld = shownTools
+    .map((tool) => tool.name)
+    .filter((name) => !tools.some((tool) => tool.name === name));
+  return withheld.length > 0 ? new Set(withheld) : undefined;
 }
 
 /** What the run's tools that start agents see of it. */

@@ -140,6 +140,7 @@ export function startRun(
     depth: options.depth ?? 0,
   };
   const path = options.agentPath ?? 'main';
+  const tools = withOutputTool(options.tools ?? [], output);
   // Background agents' events join the run's stream as they are made.
   options.inbox?.passTo(sink);
   return {
@@ -173,8 +174,9 @@ export function startRun(
     toolCalls: 0,
     fatal: false,
     output,
-    tools: withOutputTool(options.tools ?? [], output),
-    shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
+    tools,
+    // The same list unless the agent is shown another (a forked agent: its parent's).
+    shownTools: options.shownTools ? withOutputTool(options.shownTools, output) : tools,
     stopHookContinuations: 0,
     progress: new ProgressWatch(),
   };
