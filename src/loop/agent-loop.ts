@@ -17,10 +17,10 @@ import { describeModelError } from '../model/describe-model-error.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { AgentLoopParams } from './agent-loop-options.js';
 import { callModel } from './call-model.js';
-import { EventChannel } from './event-channel.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { LoopStream } from './loop-stream.js';
 import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { append, type EventSink, event, modelOf, type RunState, startRun } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
@@ -41,32 +41,10 @@ const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
  * run with an error result. Throws only if the model promise rejects. A consumer that stops
  * reading (`break`) stops the run.
  */
-export async function* agentLoop(params: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
-  const channel = new EventChannel<AgentEvent>();
-  const stopped = new AbortController();
-  const { signal } = params.options;
-  const options = {
-    ...params.options,
-    signal: signal ? AbortSignal.any([signal, stopped.signal]) : stopped.signal,
-  };
-  const done = runAgent({ prompt: params.prompt, options }, (event) => channel.push(event));
-  // Closed either way; a rejection reaches the reader below, from `await done`.
-  done.then(
-    () => channel.close(),
-    () => channel.close(),
+export function agentLoop(params: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
+  return new LoopStream(params.options.signal, (signal, sink) =>
+    runAgent({ prompt: params.prompt, options: { ...params.options, signal } }, sink),
   );
-  let finished = false;
-  try {
-    for await (const event of channel) yield event;
-    const result = await done;
-    finished = true;
-    return result;
-  } finally {
-    if (!finished) {
-      stopped.abort();
-      await done.catch(() => {});
-    }
-  }
 }
 
 /**
