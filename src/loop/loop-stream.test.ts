@@ -98,7 +98,7 @@ describe('the loop stream', () => {
     const reading = stream.next();
     caller.abort(new Error('the caller stopped it'));
     expect(await reading).toEqual({ value: RESULT, done: true });
-    expect((run.seen.signal?.reason as Error).message).toBe('the caller stopped it');
+    expect((run.seen.signal!.reason as Error).message).toBe('the caller stopped it');
   });
 
   it('rejects once, after the events, when the run rejects', async () => {
