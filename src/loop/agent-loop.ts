@@ -1,7 +1,6 @@
 import { AbortFanOut } from '../core/abort-fan-out.js';
 import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
-import { inheritedOptions } from '../core/inherited-options.js';
 import {
   type AssistantMessage,
   type Message,
@@ -25,6 +24,7 @@ import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { append, type EventSink, event, modelOf, type RunState, startRun } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
+import { RunView } from './run-view.js';
 import { either } from './stop-signals.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
@@ -97,7 +97,7 @@ export async function runAgent(
     // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
     // a forked child is shown what this agent's model is shown.
     run: () => {
-      spawning ??= runContext(run, options.tools ?? [], run.shownTools);
+      spawning ??= new RunView(run, options.tools ?? [], run.shownTools);
       return spawning;
     },
     signal: new AbortFanOut(run.signal),
@@ -136,30 +136,6 @@ function withheldTools(
     .map((tool) => tool.name)
     .filter((name) => !tools.some((tool) => tool.name === name));
   return withheld.length > 0 ? new Set(withheld) : undefined;
-}
-
-/** What the run's tools that start agents see of it. */
-function runContext(
-  run: RunState,
-  tools: readonly Tool[],
-  shownTools: readonly Tool[],
-): RunContext {
-  return {
-    agentPath: run.path,
-    inherited: inheritedOptions(run.options),
-    get cancelSignal() {
-      return run.turn.cancel;
-    },
-    model: run.model,
-    tools,
-    shownTools,
-    budget: run.budget,
-    permissions: run.options.permissions,
-    messages: run.messages,
-    get turnsLeft() {
-      return (run.options.maxTurns ?? Infinity) - run.numTurns;
-    },
-  };
 }
 
 // The prompt as its hooks admit it (with their context), or undefined when one refused it.
