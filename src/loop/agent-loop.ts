@@ -1,4 +1,4 @@
-import { AbortFanOut } from '../core/abort-fan-out.js';
+import { sharedFanOut } from '../core/abort-fan-out.js';
 import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
 import {
@@ -100,9 +100,11 @@ export async function runAgent(
       spawning ??= new RunView(run, options.tools ?? [], run.shownTools);
       return spawning;
     },
-    signal: new AbortFanOut(run.signal),
-    cancel: new AbortFanOut(run.cancel.signal),
-    ended: run.deadline && new AbortFanOut(run.deadline.ended),
+    // The signals' shared fan-outs: without a deadline `signal` and `cancel` are one signal, which
+    // the model call's watchdog follows too, so an agent has one listener and one Set on it.
+    signal: sharedFanOut(run.signal),
+    cancel: sharedFanOut(run.cancel.signal),
+    ended: run.deadline && sharedFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? RUN_KNOBS.toolTimeoutMs,
     record: options.onEvent ?? ignore,
     steps: options.steps ?? directSteps,
@@ -250,8 +252,8 @@ function beginTurn(run: RunState, env: ToolCallEnvironment): void {
   if (interrupt === run.turn.interrupt) return;
   const cancel = either(run.cancel.signal, interrupt);
   run.turn = { interrupt, cancel, signal: either(run.signal, interrupt) };
-  env.signal = new AbortFanOut(run.turn.signal);
-  env.cancel = new AbortFanOut(cancel);
+  env.signal = sharedFanOut(run.turn.signal);
+  env.cancel = sharedFanOut(cancel);
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.
