@@ -312,12 +312,13 @@ function callLabelsOf(messages: readonly Message[]): Map<string, string> {
 /**
  * `inherit` (or nothing) is the parent's model object itself; an alias means a Claude model,
  * so it is the parent's model unless the session runs on Anthropic; anything else is a spec.
+ * Not async: most children inherit their parent's model, and need no promise of it.
  */
-async function childModel(
+function childModel(
   runtime: SubagentRuntime,
   request: SubagentRequest,
   ctx: ParentView,
-): Promise<LanguageModelV4> {
+): LanguageModelV4 | Promise<LanguageModelV4> {
   const parent = ctx.run.model;
   const wanted = request.model ?? request.definition.model;
   if (!wanted || wanted === 'inherit') return parent;
