@@ -78,7 +78,7 @@ export async function runAgent(
   // agent that starts none (most children) never makes it.
   let spawning: RunContext | undefined;
   const environment: ToolCallEnvironment = {
-    tools: new Map(tools.map((tool) => [tool.name, tool])),
+    tools: toolsByName(tools),
     withheld: withheldTools(tools, run.shownTools),
     permissions: options.permissions,
     hooks: options.hooks,
@@ -127,6 +127,22 @@ export async function runAgent(
   event(run, { type: 'result', ...result });
   return result;
 }
+
+/**
+ * The agent's tools by name. A frozen list is shared by many agents (a parent's thousand children
+ * of one definition, agents/spawn-tools.ts) and cannot change: its table is made once.
+ */
+function toolsByName(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
+  if (!Object.isFrozen(tools)) return new Map(tools.map((tool) => [tool.name, tool]));
+  let byName = sharedTables.get(tools);
+  if (!byName) {
+    byName = new Map(tools.map((tool) => [tool.name, tool]));
+    sharedTables.set(tools, byName);
+  }
+  return byName;
+}
+
+const sharedTables = new WeakMap<readonly Tool[], ReadonlyMap<string, Tool>>();
 
 /** Tools the model is shown but the agent may not call (a forked agent sees its parent's). */
 function withheldTools(
