@@ -4,7 +4,7 @@
 // shared permission decisions, the parent's cwd or a git worktree of its own, its model or its
 // own, the session's hooks with its definition's own (never its parent's), its output schema,
 // and from its definition the project's instructions, its skills and its memory.
-import { randomUUID } from 'node:crypto';
+import { getRandomValues } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AcpCommand } from '../acp/acp-child.js';
 import type { Inbox } from '../core/inbox.js';
@@ -52,8 +52,19 @@ export interface SubagentRequest {
 
 /** A new child's id: also its worktree's folder and branch name, so it stays path-safe. */
 export function newAgentId(): string {
-  return `agent_${randomUUID().slice(0, 8)}`;
+  if (idBitsUsed === idBits.length) {
+    getRandomValues(idBits);
+    idBitsUsed = 0;
+  }
+  return `agent_${idBits[idBitsUsed++]!.toString(16).padStart(8, '0')}`;
 }
+
+/**
+ * 32 random bits per id (8 hex digits, as the first 8 of a random UUID), drawn 256 ids at a
+ * time: a UUID per child made a 36-character string to keep 8 of it.
+ */
+const idBits = new Uint32Array(256);
+let idBitsUsed = idBits.length;
 
 export type SubagentOptions = AgentLoopOptions & {
   agentId: string;
