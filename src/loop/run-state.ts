@@ -183,7 +183,11 @@ export function startRun(
 }
 
 /** The tools with this agent's StructuredOutput last, in place of any of that name. */
-function withOutputTool(tools: readonly Tool[], output: StructuredOutput | undefined): Tool[] {
-  if (!output) return [...tools];
+function withOutputTool(
+  tools: readonly Tool[],
+  output: StructuredOutput | undefined,
+): readonly Tool[] {
+  // A frozen list (a child's, shared with its siblings) cannot change under the run: kept as is.
+  if (!output) return Object.isFrozen(tools) ? tools : [...tools];
   return [...tools.filter((tool) => tool.name !== output.tool.name), output.tool];
 }
