@@ -13,6 +13,7 @@ import type { ChildWorkspace } from './child-worktree.js';
 import type { DetachableChild } from './detachable-child.js';
 import { type ChildEnding, type ChildSink, driveChild } from './drive-child.js';
 import { type HandedOff, handOff, withNote, withPartial } from './hand-off.js';
+import type { Stopper } from './stall-watchdog.js';
 import {
   childInbox,
   type ParentView,
@@ -179,12 +180,20 @@ export class ChildRun implements ChildTask {
     if (options.shownTools) options.shownTools = withAgentServerTools(options.shownTools, granted);
   }
 
-  /** Runs its loop to its end; its worktree is announced right after its own `run_start`. */
-  drive(sink: ChildSink): Promise<ChildEnding> {
+  /**
+   * Runs its loop to its end; its worktree is announced right after its own `run_start`.
+   * @param stopper the controller behind its signal, when that is its own (driveChild)
+   */
+  drive(sink: ChildSink, stopper?: Stopper): Promise<ChildEnding> {
     const { workspace } = this;
-    if (!workspace) return driveChild(this.runtime, this, sink);
+    if (!workspace) return driveChild(this.runtime, this, sink, stopper);
     return loadWorktrees().then(({ announcingWorktree }) =>
-      driveChild(this.runtime, this, announcingWorktree(sink, workspace, this.ref, this.record)),
+      driveChild(
+        this.runtime,
+        this,
+        announcingWorktree(sink, workspace, this.ref, this.record),
+        stopper,
+      ),
     );
   }
 

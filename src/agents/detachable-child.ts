@@ -8,9 +8,8 @@ export class DetachableChild {
   readonly #controller = new AbortController();
   #sink: ChildSink;
   #unfollow: (() => void) | undefined;
-  #detach: (() => void) | undefined;
-  /** Resolves when the child is sent to the background. */
-  readonly detached: Promise<void>;
+  /** Ends the wait of `outcome`, once the child is sent to the background. */
+  #onDetach: (() => void) | undefined;
   #isDetached = false;
   /** The child has started and not yet ended: only then can it be sent away. */
   running = false;
@@ -18,9 +17,6 @@ export class DetachableChild {
   /** @param follow what stops it while its parent's call waits (the parent's turn) */
   constructor(sink: ChildSink, follow: AbortSignal) {
     this.#sink = sink;
-    this.detached = new Promise((resolve) => {
-      this.#detach = resolve;
-    });
     this.#follow(follow);
   }
 
@@ -33,6 +29,11 @@ export class DetachableChild {
     return this.#isDetached;
   }
 
+  /** What stops it (its stall watchdog aborts this too): it follows the signal it is moved to. */
+  get stopper(): Pick<AbortController, 'signal' | 'abort'> {
+    return this.#controller;
+  }
+
   /** Where its events go now. */
   readonly emit = (event: AgentEvent): void => {
     this.#sink(event);
@@ -42,8 +43,20 @@ export class DetachableChild {
   detach(): boolean {
     if (!this.running || this.#isDetached) return false;
     this.#isDetached = true;
-    this.#detach?.();
+    this.#onDetach?.();
     return true;
+  }
+
+  /**
+   * What its parent's call waits for: `work`'s output, or undefined as soon as the child is sent
+   * to the background. One promise, not a race with a second one per child.
+   */
+  outcome<T>(work: Promise<T>): Promise<T | undefined> {
+    return new Promise((resolve, reject) => {
+      if (this.#isDetached) resolve(undefined);
+      this.#onDetach = () => resolve(undefined);
+      work.then(resolve, reject);
+    });
   }
 
   /** From now on its events go to `sink`, and it stops when `signal` aborts. */

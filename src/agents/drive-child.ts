@@ -4,7 +4,7 @@
 import type { AgentEvent, RunResult } from '../core/events.js';
 import type { TraceContextSource } from '../core/trace-context.js';
 import { runAgent } from '../loop/agent-loop.js';
-import { StallWatchdog } from './stall-watchdog.js';
+import { StallWatchdog, type Stopper } from './stall-watchdog.js';
 import type { SubagentOptions } from './subagent-context.js';
 import type { SubagentRuntime } from './subagent-runtime.js';
 
@@ -26,10 +26,15 @@ export interface ChildEnding {
 /** Where a child's events go: its parent's stream (foreground) or the run's (background). */
 export type ChildSink = (event: AgentEvent) => void;
 
+/**
+ * @param stopper the controller behind the child's signal when it has one of its own (a
+ *   foreground child's): its stall watchdog aborts that, rather than a signal made for it.
+ */
 export async function driveChild(
   runtime: SubagentRuntime,
   child: DrivenChild,
   sink: ChildSink,
+  stopper?: Stopper,
 ): Promise<ChildEnding> {
   const { options } = child;
   const { agentId } = options;
@@ -39,6 +44,7 @@ export async function driveChild(
     runtime.stallTimeoutMs,
     () => entry.waiting,
     child.options.signal,
+    stopper,
   );
   const { signal } = watchdog;
   let partial = '';
@@ -63,7 +69,10 @@ export async function driveChild(
         pass(event);
       }
     } else {
-      await runAgent({ prompt: child.prompt, options: { ...options, signal } }, pass);
+      // Its options are its own (derived for this run): the watchdog's signal goes in place, not
+      // in a copy of some thirty fields, which the child would hold while it runs.
+      if (options.signal !== signal) options.signal = signal;
+      await runAgent({ prompt: child.prompt, options }, pass);
     }
   } finally {
     watchdog.stop();

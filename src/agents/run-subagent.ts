@@ -78,8 +78,8 @@ async function waitForForeground(
   });
   const work = runForeground(spawner, request, ctx, run, child);
   try {
-    // A child's output is never undefined; `detached` resolves to undefined.
-    const first = await Promise.race([work, child.detached]);
+    // A child's output is never undefined; sent to the background, the wait ends with undefined.
+    const first = await child.outcome(work);
     if (first !== undefined) return first;
   } finally {
     forget();
@@ -162,7 +162,7 @@ async function driveForeground(
   child.running = true;
   let ending: ChildEnding;
   try {
-    ending = await run.drive(child.emit);
+    ending = await run.drive(child.emit, child.stopper);
   } finally {
     child.running = false;
   }

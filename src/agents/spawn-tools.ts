@@ -75,7 +75,9 @@ export class SpawnTools {
       mayUseAgent: narrowed.mayUseAgent,
     });
     return {
-      tools: [...narrowed.tools, ...spawn],
+      // Frozen: shared by every agent of this definition and depth (the loop keeps one lookup
+      // table per frozen list, agent-loop.ts, rather than one per agent).
+      tools: Object.freeze([...narrowed.tools, ...spawn]),
       denyRules: narrowed.denyRules,
       askRules: narrowed.askRules,
     };

@@ -1,8 +1,10 @@
 // The stall watchdog of one child: with no model output and no tool activity for too long, the
 // child is stopped as `stalled`, so its parent is never left waiting forever on a hung stream.
-import { sharedFanOut } from '../core/abort-fan-out.js';
 import { AgentStop } from '../core/agent-stop.js';
 import type { AgentEvent } from '../core/events.js';
+
+/** What stops the child: the watchdog's own controller, or one the child already has. */
+export type Stopper = Pick<AbortController, 'signal' | 'abort'>;
 
 export class StallWatchdog {
   /**
@@ -10,7 +12,7 @@ export class StallWatchdog {
    * the child runs under.
    */
   readonly signal: AbortSignal;
-  readonly #controller = new AbortController();
+  readonly #controller: Stopper;
   readonly #agentId: string;
   readonly #timeoutMs: number;
   #lastActivity = Date.now();
@@ -26,14 +28,25 @@ export class StallWatchdog {
     timeoutMs: number,
     waiting: () => boolean = () => false,
     parent?: AbortSignal,
+    /**
+     * A controller of the child's own that already follows its parent (a foreground child's,
+     * agents/detachable-child.ts): a stall aborts it, and the watchdog needs no signal of its own.
+     */
+    own?: Stopper,
   ) {
     this.#agentId = agentId;
     this.#timeoutMs = timeoutMs;
     this.#waiting = waiting;
+    this.#controller = own ?? new AbortController();
     this.signal = this.#controller.signal;
-    // One callback in the parent signal's fan-out, not a composite signal per child.
-    if (parent) {
-      this.#unfollow = sharedFanOut(parent).add(() => this.#controller.abort(parent.reason));
+    if (own) parent = undefined;
+    // One listener, not a composite signal: the parent is the child's own signal (its Agent
+    // call's or its task's), which nothing else follows, so no shared fan-out is needed for it.
+    if (parent?.aborted) this.#controller.abort(parent.reason);
+    else if (parent) {
+      const onAbort = () => this.#controller.abort(parent.reason);
+      parent.addEventListener('abort', onAbort, { once: true });
+      this.#unfollow = () => parent.removeEventListener('abort', onAbort);
     }
     if (Number.isFinite(timeoutMs)) this.#arm(timeoutMs);
   }

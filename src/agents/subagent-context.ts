@@ -4,7 +4,7 @@
 // shared permission decisions, the parent's cwd or a git worktree of its own, its model or its
 // own, the session's hooks with its definition's own (never its parent's), its output schema,
 // and from its definition the project's instructions, its skills and its memory.
-import { randomUUID } from 'node:crypto';
+import { getRandomValues } from 'node:crypto';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { AcpCommand } from '../acp/acp-child.js';
 import type { Inbox } from '../core/inbox.js';
@@ -52,8 +52,19 @@ export interface SubagentRequest {
 
 /** A new child's id: also its worktree's folder and branch name, so it stays path-safe. */
 export function newAgentId(): string {
-  return `agent_${randomUUID().slice(0, 8)}`;
+  if (idBitsUsed === idBits.length) {
+    getRandomValues(idBits);
+    idBitsUsed = 0;
+  }
+  return `agent_${idBits[idBitsUsed++]!.toString(16).padStart(8, '0')}`;
 }
+
+/**
+ * 32 random bits per id (8 hex digits, as the first 8 of a random UUID), drawn 256 ids at a
+ * time: a UUID per child made a 36-character string to keep 8 of it.
+ */
+const idBits = new Uint32Array(256);
+let idBitsUsed = idBits.length;
 
 export type SubagentOptions = AgentLoopOptions & {
   agentId: string;
@@ -312,12 +323,13 @@ function callLabelsOf(messages: readonly Message[]): Map<string, string> {
 /**
  * `inherit` (or nothing) is the parent's model object itself; an alias means a Claude model,
  * so it is the parent's model unless the session runs on Anthropic; anything else is a spec.
+ * Not async: most children inherit their parent's model, and need no promise of it.
  */
-async function childModel(
+function childModel(
   runtime: SubagentRuntime,
   request: SubagentRequest,
   ctx: ParentView,
-): Promise<LanguageModelV4> {
+): LanguageModelV4 | Promise<LanguageModelV4> {
   const parent = ctx.run.model;
   const wanted = request.model ?? request.definition.model;
   if (!wanted || wanted === 'inherit') return parent;

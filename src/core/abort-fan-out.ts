@@ -8,9 +8,8 @@
  */
 export class AbortFanOut {
   readonly signal: AbortSignal;
-  readonly #callbacks = new Set<() => void>();
-  /** The one listener, added with the first callback: most agents' fan-outs never get one. */
-  #listening = false;
+  /** Made with the first callback, with the one listener: most agents' fan-outs never get one. */
+  #callbacks: Set<() => void> | undefined;
 
   constructor(signal: AbortSignal) {
     this.signal = signal;
@@ -22,16 +21,18 @@ export class AbortFanOut {
       callback();
       return () => {};
     }
-    if (!this.#listening) {
-      this.#listening = true;
+    let callbacks = this.#callbacks;
+    if (!callbacks) {
+      callbacks = new Set();
+      this.#callbacks = callbacks;
       this.signal.addEventListener('abort', () => this.#fire(), { once: true });
     }
-    this.#callbacks.add(callback);
-    return () => this.#callbacks.delete(callback);
+    callbacks.add(callback);
+    return () => callbacks.delete(callback);
   }
 
   #fire(): void {
-    for (const callback of this.#callbacks) callback();
+    for (const callback of this.#callbacks!) callback();
   }
 }
 

@@ -1,7 +1,6 @@
-import { AbortFanOut } from '../core/abort-fan-out.js';
+import { sharedFanOut } from '../core/abort-fan-out.js';
 import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
-import { inheritedOptions } from '../core/inherited-options.js';
 import {
   type AssistantMessage,
   type Message,
@@ -17,14 +16,15 @@ import { describeModelError } from '../model/describe-model-error.js';
 import { FileStateCache } from '../tools/file-state.js';
 import type { AgentLoopParams } from './agent-loop-options.js';
 import { callModel } from './call-model.js';
-import { EventChannel } from './event-channel.js';
 import type { ToolCallEnvironment } from './execute-tool-call.js';
 import { awaitInbox, deliverInbox } from './inbox-steps.js';
 import { type LifecycleFacts, promptHooks, stopHooks } from './lifecycle-hooks.js';
+import { LoopStream } from './loop-stream.js';
 import { lastReplyText, resultOf, statusOf } from './run-result.js';
 import { append, type EventSink, event, modelOf, type RunState, startRun } from './run-state.js';
 import { INTERRUPTED, limitReached, NO_GRACE, type Stop, stopFromError } from './run-stops.js';
 import { runToolCalls } from './run-tool-calls.js';
+import { RunView } from './run-view.js';
 import { either } from './stop-signals.js';
 
 export type { AgentLoopOptions, AgentLoopParams } from './agent-loop-options.js';
@@ -41,32 +41,10 @@ const INTERRUPTED_NOTE = 'The user interrupted your turn here.';
  * run with an error result. Throws only if the model promise rejects. A consumer that stops
  * reading (`break`) stops the run.
  */
-export async function* agentLoop(params: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
-  const channel = new EventChannel<AgentEvent>();
-  const stopped = new AbortController();
-  const { signal } = params.options;
-  const options = {
-    ...params.options,
-    signal: signal ? AbortSignal.any([signal, stopped.signal]) : stopped.signal,
-  };
-  const done = runAgent({ prompt: params.prompt, options }, (event) => channel.push(event));
-  // Closed either way; a rejection reaches the reader below, from `await done`.
-  done.then(
-    () => channel.close(),
-    () => channel.close(),
+export function agentLoop(params: AgentLoopParams): AsyncGenerator<AgentEvent, RunResult> {
+  return new LoopStream(params.options.signal, (signal, sink) =>
+    runAgent({ prompt: params.prompt, options: { ...params.options, signal } }, sink),
   );
-  let finished = false;
-  try {
-    for await (const event of channel) yield event;
-    const result = await done;
-    finished = true;
-    return result;
-  } finally {
-    if (!finished) {
-      stopped.abort();
-      await done.catch(() => {});
-    }
-  }
 }
 
 /**
@@ -96,13 +74,12 @@ export async function runAgent(
     append(run, { role: 'system', content: options.systemPrompt });
   }
 
+  // What the run's tools that start agents see of it: made when one is first called, so an
+  // agent that starts none (most children) never makes it.
+  let spawning: RunContext | undefined;
   const environment: ToolCallEnvironment = {
-    tools: new Map(tools.map((tool) => [tool.name, tool])),
-    withheld: new Set(
-      run.shownTools
-        .map((tool) => tool.name)
-        .filter((name) => !tools.some((tool) => tool.name === name)),
-    ),
+    tools: toolsByName(tools),
+    withheld: withheldTools(tools, run.shownTools),
     permissions: options.permissions,
     hooks: options.hooks,
     context: {
@@ -119,10 +96,15 @@ export async function runAgent(
     },
     // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
     // a forked child is shown what this agent's model is shown.
-    run: runContext(run, options.tools ?? [], run.shownTools),
-    signal: new AbortFanOut(run.signal),
-    cancel: new AbortFanOut(run.cancel.signal),
-    ended: run.deadline && new AbortFanOut(run.deadline.ended),
+    run: () => {
+      spawning ??= new RunView(run, options.tools ?? [], run.shownTools);
+      return spawning;
+    },
+    // The signals' shared fan-outs: without a deadline `signal` and `cancel` are one signal, which
+    // the model call's watchdog follows too, so an agent has one listener and one Set on it.
+    signal: sharedFanOut(run.signal),
+    cancel: sharedFanOut(run.cancel.signal),
+    ended: run.deadline && sharedFanOut(run.deadline.ended),
     timeoutMs: options.toolTimeoutMs ?? RUN_KNOBS.toolTimeoutMs,
     record: options.onEvent ?? ignore,
     steps: options.steps ?? directSteps,
@@ -146,28 +128,32 @@ export async function runAgent(
   return result;
 }
 
-/** What the run's tools that start agents see of it. */
-function runContext(
-  run: RunState,
+/**
+ * The agent's tools by name. A frozen list is shared by many agents (a parent's thousand children
+ * of one definition, agents/spawn-tools.ts) and cannot change: its table is made once.
+ */
+function toolsByName(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
+  if (!Object.isFrozen(tools)) return new Map(tools.map((tool) => [tool.name, tool]));
+  let byName = sharedTables.get(tools);
+  if (!byName) {
+    byName = new Map(tools.map((tool) => [tool.name, tool]));
+    sharedTables.set(tools, byName);
+  }
+  return byName;
+}
+
+const sharedTables = new WeakMap<readonly Tool[], ReadonlyMap<string, Tool>>();
+
+/** Tools the model is shown but the agent may not call (a forked agent sees its parent's). */
+function withheldTools(
   tools: readonly Tool[],
   shownTools: readonly Tool[],
-): RunContext {
-  return {
-    agentPath: run.path,
-    inherited: inheritedOptions(run.options),
-    get cancelSignal() {
-      return run.turn.cancel;
-    },
-    model: run.model,
-    tools,
-    shownTools,
-    budget: run.budget,
-    permissions: run.options.permissions,
-    messages: run.messages,
-    get turnsLeft() {
-      return (run.options.maxTurns ?? Infinity) - run.numTurns;
-    },
-  };
+): ReadonlySet<string> | undefined {
+  if (shownTools === tools) return undefined;
+  const withheld = shownTools
+    .map((tool) => tool.name)
+    .filter((name) => !tools.some((tool) => tool.name === name));
+  return withheld.length > 0 ? new Set(withheld) : undefined;
 }
 
 // The prompt as its hooks admit it (with their context), or undefined when one refused it.
@@ -282,8 +268,8 @@ function beginTurn(run: RunState, env: ToolCallEnvironment): void {
   if (interrupt === run.turn.interrupt) return;
   const cancel = either(run.cancel.signal, interrupt);
   run.turn = { interrupt, cancel, signal: either(run.signal, interrupt) };
-  env.signal = new AbortFanOut(run.turn.signal);
-  env.cancel = new AbortFanOut(cancel);
+  env.signal = sharedFanOut(run.turn.signal);
+  env.cancel = sharedFanOut(cancel);
 }
 
 // One more model call without tools, so an agent cut off by a limit can say what it has.

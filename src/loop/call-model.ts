@@ -20,29 +20,31 @@ export async function callModel(run: RunState, call: ModelCall): Promise<ModelTu
   run.numTurns++;
   const started = Date.now();
   event(run, { type: 'turn_start', turn: run.numTurns });
-  // The turn's stream goes out as it comes; a runner that replays the step calls no model.
-  const turn = await (options.steps ?? directSteps).run(
-    { kind: 'model', name: `model#${run.numTurns}` },
-    () =>
-      modelTurn(
-        {
-          model: run.model,
-          messages: run.messages,
-          tools: run.shownTools,
-          toolChoice: call.toolChoice,
-          stream: options.stream ?? RUN_KNOBS.stream,
-          signal: call.signal,
-          retry: options.retry ? { ...DEFAULT_RETRY, ...options.retry } : DEFAULT_RETRY,
-          requestTimeoutMs: options.requestTimeoutMs ?? RUN_KNOBS.requestTimeoutMs,
-          describeFailure: (error) => describeModelFailure(error, modelOf(run)),
-          maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
-          providerOptions: options.providerOptions,
-          settings: options.modelSettings,
-          headers: run.headers,
-        },
-        (made) => event(run, made),
-      ),
-  );
+  // The turn's stream goes out as it comes; a runner that replays the step calls no model. A
+  // local run's runner calls it at once: no step to describe for it.
+  const steps = options.steps ?? directSteps;
+  const take = () =>
+    modelTurn(
+      {
+        model: run.model,
+        messages: run.messages,
+        tools: run.shownTools,
+        toolChoice: call.toolChoice,
+        stream: options.stream ?? RUN_KNOBS.stream,
+        signal: call.signal,
+        retry: options.retry ? { ...DEFAULT_RETRY, ...options.retry } : DEFAULT_RETRY,
+        requestTimeoutMs: options.requestTimeoutMs ?? RUN_KNOBS.requestTimeoutMs,
+        describeFailure: (error) => describeModelFailure(error, modelOf(run)),
+        maxOutputTokens: call.maxOutputTokens ?? options.maxOutputTokens,
+        providerOptions: options.providerOptions,
+        settings: options.modelSettings,
+        headers: run.headers,
+      },
+      (made) => event(run, made),
+    );
+  const turn = await (steps === directSteps
+    ? take()
+    : steps.run({ kind: 'model', name: `model#${run.numTurns}` }, take));
   addUsage(run.usage, turn.usage);
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;

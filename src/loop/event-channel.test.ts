@@ -24,3 +24,30 @@ describe('EventChannel', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe('EventChannel endings', () => {
+  it('hands the value it was closed with to the first read after the items, once', async () => {
+    const channel = new EventChannel<number, string>();
+    channel.push(1);
+    channel.close('the end');
+    expect(await channel.next()).toEqual({ value: 1, done: false });
+    expect(await channel.next()).toEqual({ value: 'the end', done: true });
+    expect(await channel.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('rejects the first read after the items when it failed', async () => {
+    const channel = new EventChannel<number>();
+    const waiting = channel.next();
+    channel.fail(new Error('broken'));
+    await expect(waiting).rejects.toThrow('broken');
+    expect(await channel.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('drops what was not read when discarded', async () => {
+    const channel = new EventChannel<number>();
+    channel.push(1);
+    channel.discard();
+    channel.push(2);
+    expect(await channel.next()).toEqual({ value: undefined, done: true });
+  });
+});

@@ -13,6 +13,7 @@ import type { RunContext } from '../core/run-context.js';
 import type { StepRunner } from '../core/step-runner.js';
 import {
   FatalToolError,
+  type SpawnToolContext,
   type Tool,
   type ToolContext,
   type ToolOutput,
@@ -44,8 +45,8 @@ export interface ToolCallEnvironment {
   hooks: HookRunner | undefined;
   /** What every call of this agent shares; the per-call fields are added here. */
   context: Omit<ToolContext, 'toolCallId' | 'signal' | 'progress'>;
-  /** The calling run, for tools that start agents. */
-  run: RunContext;
+  /** The calling run, for tools that start agents: made on first use (most agents start none). */
+  run: () => RunContext;
   /** Aborts on cancel, interrupt or when the time budget ends: what tools are asked to stop on. */
   signal: AbortFanOut;
   /** Aborts on cancel, or an interrupt of the turn: what tools that start agents follow. */
@@ -212,6 +213,9 @@ async function callWithTimeout(
   const { agentId, parentId, depth } = env.context.agent;
   const signal = call?.signal ?? env.signal.signal;
   const { permissions } = env;
+  // A tool that starts agents also sees the run and where its children's events go: in the same
+  // object, not a second copy of it (a parent starting a thousand children holds a thousand).
+  const spawning = tool.spawnsAgents ? { run: env.run(), emit } : undefined;
   const context: ToolContext = {
     ...env.context,
     toolCallId,
@@ -229,9 +233,10 @@ async function callWithTimeout(
           signal,
         }),
     }),
+    ...spawning,
   };
   const calling = tool.spawnsAgents
-    ? tool.call(input, { ...context, run: env.run, emit })
+    ? tool.call(input, context as SpawnToolContext)
     : tool.call(input, context);
   try {
     const output = await leave.unlessAbandoned(calling);

@@ -140,6 +140,7 @@ export function startRun(
     depth: options.depth ?? 0,
   };
   const path = options.agentPath ?? 'main';
+  const tools = withOutputTool(options.tools ?? [], output);
   // Background agents' events join the run's stream as they are made.
   options.inbox?.passTo(sink);
   return {
@@ -173,15 +174,20 @@ export function startRun(
     toolCalls: 0,
     fatal: false,
     output,
-    tools: withOutputTool(options.tools ?? [], output),
-    shownTools: withOutputTool(options.shownTools ?? options.tools ?? [], output),
+    tools,
+    // The same list unless the agent is shown another (a forked agent: its parent's).
+    shownTools: options.shownTools ? withOutputTool(options.shownTools, output) : tools,
     stopHookContinuations: 0,
     progress: new ProgressWatch(),
   };
 }
 
 /** The tools with this agent's StructuredOutput last, in place of any of that name. */
-function withOutputTool(tools: readonly Tool[], output: StructuredOutput | undefined): Tool[] {
-  if (!output) return [...tools];
+function withOutputTool(
+  tools: readonly Tool[],
+  output: StructuredOutput | undefined,
+): readonly Tool[] {
+  // A frozen list (a child's, shared with its siblings) cannot change under the run: kept as is.
+  if (!output) return Object.isFrozen(tools) ? tools : [...tools];
   return [...tools.filter((tool) => tool.name !== output.tool.name), output.tool];
 }

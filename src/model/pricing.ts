@@ -31,6 +31,18 @@ export function modelName(model: { provider: string; modelId: string }): string 
  * without a match asks its base.
  */
 export function priceOf(name: string, table: PriceTable = BUILTIN_PRICES): ModelPrice | undefined {
+  // Every agent asks, a thousand children for one name: the shipped table's answers are kept
+  // (nothing changes that table; a user's own may be changed between runs, so it is read again).
+  if (table !== BUILTIN_PRICES) return longestPrefix(name, table);
+  if (builtinFound.has(name)) return builtinFound.get(name);
+  const price = longestPrefix(name, table);
+  if (builtinFound.size < 1000) builtinFound.set(name, price);
+  return price;
+}
+
+const builtinFound = new Map<string, ModelPrice | undefined>();
+
+function longestPrefix(name: string, table: PriceTable): ModelPrice | undefined {
   let best: string | undefined;
   for (const prefix of Object.keys(table.models)) {
     if (name.startsWith(prefix) && (best === undefined || prefix.length > best.length)) {

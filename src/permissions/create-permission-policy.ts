@@ -157,17 +157,16 @@ export function createPermissionPolicy(options: PermissionPolicyOptions): RulePe
   return self;
 }
 
-async function decideSafely(
+/** `decide`, a failure a denial. Not async itself: one frame and promise less per tool call. */
+function decideSafely(
   policy: PolicyState,
   request: PermissionRequest,
 ): Promise<PermissionDecision> {
-  try {
-    return await decide(policy, request);
-  } catch (error) {
-    return deny(
+  return decide(policy, request).catch((error: unknown) =>
+    deny(
       `Permission to use ${request.tool.name} could not be checked (${messageOf(error)}), so it was not run.`,
-    );
-  }
+    ),
+  );
 }
 
 /** A call past a line only a person may open: deny rules, then the person, every time. */
@@ -210,11 +209,11 @@ async function decide(
 ): Promise<PermissionDecision> {
   const { tool, input, cwd } = request;
   const target = targetOf(request);
-  const call = describeCall(target);
   const denying = findDenyingRule(policy.deny, target);
   if (denying) return deniedByRule(target, denying);
   // A protected path is written without asking only by a rule that names it, or in bypass mode.
-  const guarded = await protectedTarget(policy, target);
+  // Only a Write, an Edit or a Bash command can write one: no wait for the others.
+  const guarded = mayWrite(target) ? await protectedTarget(policy, target) : undefined;
   // A hook's answer comes after the deny rules and before everything that could allow the call.
   if (request.hookDecision?.behavior === 'allow') return ALLOW;
   if (request.hookDecision?.behavior === 'ask')
@@ -224,9 +223,11 @@ async function decide(
   if (policy.memoryDir !== undefined && (await isMemoryWrite(target, policy.memoryDir))) {
     return ALLOW;
   }
-  const naming = (rule: PermissionRule) =>
-    guarded === undefined || namesProtected(rule.specifier, guarded);
-  if (isAllowedByRules(policy.allow.filter(naming), target)) return ALLOW;
+  const allow =
+    guarded === undefined
+      ? policy.allow
+      : policy.allow.filter((rule) => namesProtected(rule.specifier, guarded));
+  if (isAllowedByRules(allow, target)) return ALLOW;
   const readOnly = isReadOnlyCall(tool, input, { cwd, allowedDirs: request.allowedDirs });
   const asking = findAskingRule(policy.ask, target);
   const why = readOnly ? '' : notReadOnlyReason(request, target);
@@ -239,6 +240,7 @@ async function decide(
     });
   }
   if (policy.mode === 'plan' && !readOnly) {
+    const call = describeCall(target);
     return deny(
       `${call} was not run: the agent is in plan mode and must not change anything${why}. Use read-only tools to research, then present the plan.`,
       `${call} was not run: the agent is in plan mode, which allows only read-only calls${why}; to let it change things, run it in another --permission-mode (or without \`permissionMode: plan\` in its definition).`,
@@ -270,6 +272,13 @@ interface Unsettled {
   why: string;
   /** The protected path it would change: only a remembered rule that names it counts. */
   guarded: ProtectedPath | undefined;
+}
+
+/** Whether the call could change a protected path: a Write, an Edit or a Bash command. */
+function mayWrite(target: PermissionTarget): boolean {
+  return (
+    target.subject !== undefined && (target.toolName === 'Bash' || EDIT_TOOLS.has(target.toolName))
+  );
 }
 
 /** The protected path a Write, an Edit or a Bash command would change, if any. */

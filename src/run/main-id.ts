@@ -4,7 +4,12 @@ import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 
 /** The main agent's id: a replay's is the recorded one. */
 export function newMainId(runIds: RunIds = FRESH_IDS): string {
-  // node:crypto is taken here, on the first run, not by `import 'warren'` (~5 ms to load).
-  const { randomUUID } = process.getBuiltinModule('node:crypto');
-  return runIds.agentId('main', () => `main_${randomUUID().slice(0, 8)}`);
+  return runIds.agentId('main', freshMainId);
+}
+
+/** node:crypto is taken on the first run, not by `import 'warren'` (~5 ms to load), and kept. */
+let randomUUID: (() => string) | undefined;
+function freshMainId(): string {
+  randomUUID ??= process.getBuiltinModule('node:crypto').randomUUID;
+  return `main_${randomUUID().slice(0, 8)}`;
 }

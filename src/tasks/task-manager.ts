@@ -67,6 +67,8 @@ export class TaskManager {
     closed: (closed) => this.#closed(closed),
   };
   readonly #runIds: RunIds | undefined;
+  /** Every agent that owns or owned a task here. */
+  readonly #owners = new Set<string>();
 
   constructor(options: TaskManagerOptions = {}) {
     this.store = options.store ?? TaskStore.open(':memory:');
@@ -78,14 +80,19 @@ export class TaskManager {
     this.#resultMaxChars = options.resultMaxChars ?? RUN_KNOBS.resultMaxChars;
     this.#progressIntervalMs = options.progressIntervalMs ?? 1000;
     this.#runIds = options.runIds;
-    for (const record of this.store.list()) this.#records.set(record.taskId, record);
+    for (const record of this.store.list()) this.#keep(record);
+  }
+
+  #keep(record: TaskRecord): void {
+    this.#records.set(record.taskId, record);
+    this.#owners.add(record.owner.agentId);
   }
 
   /** Starts a task: written (pending), run, `task_started`; returns its record as it stands. */
   start<Spec>(executor: TaskExecutor<Spec>, spec: Spec, meta: TaskMeta): TaskRecord {
     const record = newTaskRecord(meta, this.#runIds);
     this.store.insert(record);
-    this.#records.set(record.taskId, record);
+    this.#keep(record);
     return this.#run(record, executor, spec);
   }
 
@@ -100,7 +107,7 @@ export class TaskManager {
     if (!known) throw new Error(`no task ${taskId} to restart`);
     this.store.restart(taskId, owner);
     const record = this.store.get(taskId)!;
-    this.#records.set(taskId, record);
+    this.#keep(record);
     return this.#run(record, executor, spec);
   }
 
@@ -164,7 +171,9 @@ export class TaskManager {
     const hooks = options.lend ? { ...this.#inboxHooks, lend: options.lend } : this.#inboxHooks;
     const inbox = new AgentInbox(ref, hooks, options);
     this.#inboxes.add(inbox, options);
-    // What ended earlier and was never delivered (a restart) is delivered now.
+    // What ended earlier and was never delivered (a restart) is delivered now. A new agent owns
+    // nothing: no look through every task of the run for each of a thousand children.
+    if (!this.#owners.has(ref.agentId)) return inbox;
     for (const record of this.#records.values()) {
       if (record.owner.agentId === ref.agentId && isUndelivered(record)) {
         inbox.push(this.#itemOf(record));
@@ -219,6 +228,7 @@ export class TaskManager {
       const record = this.#records.get(taskId);
       if (!record) continue;
       record.owner = owner;
+      this.#owners.add(owner.agentId);
       // Ended while its old owner was gone and never delivered: the new owner gets it now.
       if (isUndelivered(record)) inbox?.push(this.#itemOf(record));
     }

@@ -31,7 +31,19 @@ export function subagentItemRunner(
   }
   const { manager } = tasks;
   // Items inherit `options.model` in place of the caller's (a CLI run's main agent only drives).
-  const parent = options.model ? { ...ctx, run: { ...ctx.run, model: options.model } } : ctx;
+  // The run's live fields are getters (loop/run-view.ts): read here, as they were when spread.
+  const { run } = ctx;
+  const parent = options.model
+    ? {
+        ...ctx,
+        run: {
+          ...run,
+          cancelSignal: run.cancelSignal,
+          turnsLeft: run.turnsLeft,
+          model: options.model,
+        },
+      }
+    : ctx;
   const owner = {
     agentId: ctx.agent.agentId,
     parentId: ctx.agent.parentId,
