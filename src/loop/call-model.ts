@@ -20,9 +20,7 @@ export async function callModel(run: RunState, call: ModelCall): Promise<ModelTu
   run.numTurns++;
   const started = Date.now();
   event(run, { type: 'turn_start', turn: run.numTurns });
-  // The turn's stream goes out as it comes; a runner that replays the step calls no model. A
-  // local run's runner calls it at once: no step to describe for it.
-  const steps = options.steps ?? directSteps;
+  // The turn's stream goes out as it comes; a runner that replays the step calls no model.
   const take = () =>
     modelTurn(
       {
@@ -42,9 +40,10 @@ export async function callModel(run: RunState, call: ModelCall): Promise<ModelTu
       },
       (made) => event(run, made),
     );
-  const turn = await (steps === directSteps
-    ? take()
-    : steps.run({ kind: 'model', name: `model#${run.numTurns}` }, take));
+  const turn = await (options.steps ?? directSteps).run(
+    { kind: 'model', name: `model#${run.numTurns}` },
+    take,
+  );
   addUsage(run.usage, turn.usage);
   const turnCost = costOf(turn.usage, run.price);
   if (run.costUsd !== null && turnCost !== null) run.costUsd += turnCost;

@@ -3,7 +3,6 @@
 // sink as they happen; results keep the order of the calls.
 import { messageOf } from '../core/error-message.js';
 import type { ToolCallPart, ToolResultPart } from '../core/messages.js';
-import { directSteps } from '../core/step-runner.js';
 import { executeToolCall, type ToolCallEnvironment } from './execute-tool-call.js';
 import type { EventSink } from './run-state.js';
 
@@ -25,12 +24,10 @@ export async function runToolCalls(
     try {
       // The whole call is the step (validation, hooks, permission, the tool): made in the calls'
       // order before anything is awaited, so a journaling runner sees the same steps on a replay.
-      // A local run's runner calls it at once: no step to describe for it.
-      batch.results[index] = await (env.steps === directSteps
-        ? executeToolCall(call, env, emit)
-        : env.steps.run({ kind: 'tool', name: `tool:${call.toolName}:${call.toolCallId}` }, () =>
-            executeToolCall(call, env, emit),
-          ));
+      batch.results[index] = await env.steps.run(
+        { kind: 'tool', name: `tool:${call.toolName}:${call.toolCallId}` },
+        () => executeToolCall(call, env, emit),
+      );
     } catch (error) {
       if (!stopped.aborted) batch.fatal ??= error;
       batch.results[index] = {
