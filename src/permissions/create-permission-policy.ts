@@ -212,8 +212,7 @@ async function decide(
   const denying = findDenyingRule(policy.deny, target);
   if (denying) return deniedByRule(target, denying);
   // A protected path is written without asking only by a rule that names it, or in bypass mode.
-  // Only a Write, an Edit or a Bash command can write one: no wait for the others.
-  const guarded = mayWrite(target) ? await protectedTarget(policy, target) : undefined;
+  const guarded = await protectedTarget(policy, target);
   // A hook's answer comes after the deny rules and before everything that could allow the call.
   if (request.hookDecision?.behavior === 'allow') return ALLOW;
   if (request.hookDecision?.behavior === 'ask')
@@ -272,13 +271,6 @@ interface Unsettled {
   why: string;
   /** The protected path it would change: only a remembered rule that names it counts. */
   guarded: ProtectedPath | undefined;
-}
-
-/** Whether the call could change a protected path: a Write, an Edit or a Bash command. */
-function mayWrite(target: PermissionTarget): boolean {
-  return (
-    target.subject !== undefined && (target.toolName === 'Bash' || EDIT_TOOLS.has(target.toolName))
-  );
 }
 
 /** The protected path a Write, an Edit or a Bash command would change, if any. */
