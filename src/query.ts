@@ -3,6 +3,7 @@
 // it: the agent loop with sub-agents, background tasks, MCP, hooks and the project's context.
 // That code loads with the first query() (run/loading-query.ts), not with `import 'warren'`.
 import type { RunResult } from './core/events.js';
+import { lazy } from './core/lazy.js';
 import { loadingQuery } from './run/loading-query.js';
 import { newMainId } from './run/main-id.js';
 import type { Query, QueryOptions, QueryParams, StructuredOutputOf } from './run/query-options.js';
@@ -54,8 +55,4 @@ export function query({ prompt, options }: QueryParams): Query {
  * The run's code, loaded by the first query() and kept: an `import()` of a module already loaded
  * still goes through the module loader, some 60 µs of every later query().
  */
-let runModule: Promise<typeof import('./run/start-run.js')> | undefined;
-function loadRun(): Promise<typeof import('./run/start-run.js')> {
-  runModule ??= import('./run/start-run.js');
-  return runModule;
-}
+const loadRun = lazy(() => import('./run/start-run.js'));

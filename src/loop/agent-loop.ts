@@ -1,6 +1,7 @@
 import { sharedFanOut } from '../core/abort-fan-out.js';
 import { messageOf } from '../core/error-message.js';
 import type { AgentEvent, RunResult } from '../core/events.js';
+import { lazy } from '../core/lazy.js';
 import {
   type AssistantMessage,
   type Message,
@@ -8,7 +9,6 @@ import {
   type ToolResultPart,
   toolCallsOf,
 } from '../core/messages.js';
-import type { RunContext } from '../core/run-context.js';
 import { RUN_KNOBS } from '../core/run-knobs.js';
 import { directSteps } from '../core/step-runner.js';
 import { FatalToolError, type Tool } from '../core/tool.js';
@@ -74,9 +74,6 @@ export async function runAgent(
     append(run, { role: 'system', content: options.systemPrompt });
   }
 
-  // What the run's tools that start agents see of it: made when one is first called, so an
-  // agent that starts none (most children) never makes it.
-  let spawning: RunContext | undefined;
   const environment: ToolCallEnvironment = {
     tools: toolsByName(tools),
     withheld: withheldTools(tools, run.shownTools),
@@ -94,12 +91,11 @@ export async function runAgent(
         background: options.background === true,
       },
     },
-    // A child inherits the agent's own tools, never the StructuredOutput tool that is its alone;
-    // a forked child is shown what this agent's model is shown.
-    run: () => {
-      spawning ??= new RunView(run, options.tools ?? [], run.shownTools);
-      return spawning;
-    },
+    // What the run's tools that start agents see of it: made when one is first called, so an
+    // agent that starts none (most children) never makes it. A child inherits the agent's own
+    // tools, never the StructuredOutput tool that is its alone; a forked child is shown what
+    // this agent's model is shown.
+    run: lazy(() => new RunView(run, options.tools ?? [], run.shownTools)),
     // The signals' shared fan-outs: without a deadline `signal` and `cancel` are one signal, which
     // the model call's watchdog follows too, so an agent has one listener and one Set on it.
     signal: sharedFanOut(run.signal),

@@ -1,5 +1,6 @@
 // The main agent's id, minted in one place for every host (query(), print mode, the terminal UI,
 // `warren acp`, the protocol servers, `warren workflow`).
+import { lazy } from '../core/lazy.js';
 import { FRESH_IDS, type RunIds } from '../core/run-ids.js';
 
 /** The main agent's id: a replay's is the recorded one. */
@@ -8,8 +9,8 @@ export function newMainId(runIds: RunIds = FRESH_IDS): string {
 }
 
 /** node:crypto is taken on the first run, not by `import 'warren'` (~5 ms to load), and kept. */
-let randomUUID: (() => string) | undefined;
+const nodeCrypto = lazy(() => process.getBuiltinModule('node:crypto'));
+
 function freshMainId(): string {
-  randomUUID ??= process.getBuiltinModule('node:crypto').randomUUID;
-  return `main_${randomUUID().slice(0, 8)}`;
+  return `main_${nodeCrypto().randomUUID().slice(0, 8)}`;
 }
